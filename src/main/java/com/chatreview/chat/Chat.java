@@ -1,0 +1,27 @@
+package com.chatreview.chat;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * A chat as stored.
+ *
+ * @param config the chat's {@code config} as JSON object text: {@code metadata} plus service settings
+ * @param messageCount how many messages the chat holds; also the position of its latest message
+ */
+public record Chat(
+        UUID id,
+        UUID tenantId,
+        String userId,
+        String title,
+        String config,
+        ChatStatus status,
+        Instant createdAt,
+        Instant updatedAt,
+        Instant lastMessageAt,
+        int messageCount) {
+
+    public boolean closed() {
+        return status == ChatStatus.CLOSED;
+    }
+}

@@ -1,0 +1,22 @@
+package com.chatreview.chat;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * A stored message.
+ *
+ * @param position 1 for the chat's first message, 2 for the next: dense, never reused
+ * @param metadata the message's {@code metadata} as JSON object text
+ */
+public record ChatMessage(
+        UUID id,
+        UUID chatId,
+        int position,
+        SenderRole senderRole,
+        String content,
+        String mediaType,
+        String mediaUrl,
+        String metadata,
+        String clientMessageId,
+        Instant createdAt) {}

@@ -1,0 +1,146 @@
+package com.chatreview.chat;
+
+import com.chatreview.database.Sql;
+import com.chatreview.web.PageRequest;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The {@code chats} table. Every query names the tenant: a chat of another tenant is simply not there. */
+@Repository
+class Chats {
+
+    private static final String COLUMNS = """
+            id, tenant_id, user_id, title, config::text AS config, status, created_at, updated_at,
+            last_message_at, message_count""";
+
+    private final JdbcClient jdbc;
+
+    Chats(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    void insert(Chat chat, boolean titleGiven) {
+        jdbc.sql("""
+                INSERT INTO chats (id, tenant_id, user_id, title, title_given, config, status, created_at,
+                                   updated_at, last_message_at, message_count)
+                VALUES (:id, :tenant, :user, :title, :titleGiven, :config::jsonb, :status, :created, :updated,
+                        NULL, 0)""")
+                .param("id", chat.id())
+                .param("tenant", chat.tenantId())
+                .param("user", chat.userId())
+                .param("title", chat.title())
+                .param("titleGiven", titleGiven)
+                .param("config", chat.config())
+                .param("status", chat.status().value())
+                .param("created", Sql.at(chat.createdAt()))
+                .param("updated", Sql.at(chat.updatedAt()))
+                .update();
+    }
+
+    Optional<Chat> find(UUID tenantId, UUID chatId) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM chats WHERE id = :id AND tenant_id = :tenant")
+                .param("id", chatId)
+                .param("tenant", tenantId)
+                .query(Chats::chat)
+                .optional();
+    }
+
+    long countOfUser(UUID tenantId, String userId) {
+        return jdbc.sql("SELECT count(*) FROM chats WHERE tenant_id = :tenant AND user_id = :user")
+                .param("tenant", tenantId)
+                .param("user", userId)
+                .query(Long.class)
+                .single();
+    }
+
+    List<Chat> pageOfUser(UUID tenantId, String userId, PageRequest page) {
+        String direction = page.ascending() ? "ASC" : "DESC";
+        return jdbc.sql("SELECT " + COLUMNS + " FROM chats WHERE tenant_id = :tenant AND user_id = :user"
+                        + " ORDER BY created_at " + direction + ", id " + direction
+                        + " OFFSET :offset LIMIT :limit")
+                .param("tenant", tenantId)
+                .param("user", userId)
+                .param("offset", page.offset())
+                .param("limit", page.limit())
+                .query(Chats::chat)
+                .list();
+    }
+
+    /**
+     * Takes the next message position of the chat, locking its row until the transaction ends, so that
+     * messages of one chat are numbered 1, 2, 3... without gaps whoever appends them.
+     */
+    OptionalInt nextPosition(UUID tenantId, UUID chatId, Instant now) {
+        return jdbc.sql("""
+                UPDATE chats SET message_count = message_count + 1, last_message_at = :now
+                WHERE id = :id AND tenant_id = :tenant
+                RETURNING message_count""")
+                .param("now", Sql.at(now))
+                .param("id", chatId)
+                .param("tenant", tenantId)
+                .query(Integer.class)
+                .optional()
+                .map(OptionalInt::of)
+                .orElse(OptionalInt.empty());
+    }
+
+    /** Replaces the service's title by one made from the first user message; a given title is kept. */
+    void titleFromFirstMessage(UUID chatId, String title, Instant now) {
+        jdbc.sql("""
+                UPDATE chats SET title = :title, updated_at = :now
+                WHERE id = :id AND NOT title_given""")
+                .param("title", title)
+                .param("now", Sql.at(now))
+                .param("id", chatId)
+                .update();
+    }
+
+    void update(UUID chatId, ChatChanges changes, String metadataJson, Instant now) {
+        jdbc.sql("""
+                UPDATE chats SET
+                    title = COALESCE(:title, title),
+                    title_given = title_given OR :title IS NOT NULL,
+                    config = CASE WHEN :metadata::jsonb IS NULL THEN config
+                                  ELSE jsonb_set(config, '{metadata}', :metadata::jsonb) END,
+                    status = COALESCE(:status, status),
+                    updated_at = :now
+                WHERE id = :id""")
+                .param("title", changes.title())
+                .param("metadata", metadataJson)
+                .param(
+                        "status",
+                        changes.status() == null ? null : changes.status().value())
+                .param("now", Sql.at(now))
+                .param("id", chatId)
+                .update();
+    }
+
+    boolean delete(UUID tenantId, UUID chatId) {
+        return jdbc.sql("DELETE FROM chats WHERE id = :id AND tenant_id = :tenant")
+                        .param("id", chatId)
+                        .param("tenant", tenantId)
+                        .update()
+                == 1;
+    }
+
+    private static Chat chat(ResultSet rs, int row) throws SQLException {
+        return new Chat(
+                rs.getObject("id", UUID.class),
+                rs.getObject("tenant_id", UUID.class),
+                rs.getString("user_id"),
+                rs.getString("title"),
+                rs.getString("config"),
+                ChatStatus.of(rs.getString("status")).orElseThrow(),
+                Sql.instant(rs, "created_at"),
+                Sql.instant(rs, "updated_at"),
+                Sql.instant(rs, "last_message_at"),
+                rs.getInt("message_count"));
+    }
+}

@@ -1,0 +1,111 @@
+package com.chatreview.chat;
+
+import com.chatreview.database.Sql;
+import com.chatreview.web.PageRequest;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The {@code messages} table. A page is a range of positions, not an SQL {@code OFFSET}: positions are dense,
+ * so offset {@code n} in ascending order starts right after position {@code n}.
+ */
+@Repository
+class Messages {
+
+    private static final String COLUMNS = """
+            id, chat_id, position, sender_role, content, media_type, media_url, metadata::text AS metadata,
+            client_message_id, created_at""";
+
+    private final JdbcClient jdbc;
+
+    Messages(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    void insert(ChatMessage message) {
+        jdbc.sql("""
+                INSERT INTO messages (chat_id, position, id, sender_role, content, media_type, media_url, metadata,
+                                      client_message_id, created_at)
+                VALUES (:chat, :position, :id, :role, :content, :mediaType, :mediaUrl, :metadata::jsonb,
+                        :clientMessageId, :created)""")
+                .param("chat", message.chatId())
+                .param("position", message.position())
+                .param("id", message.id())
+                .param("role", message.senderRole().value())
+                .param("content", message.content())
+                .param("mediaType", message.mediaType())
+                .param("mediaUrl", message.mediaUrl())
+                .param("metadata", message.metadata())
+                .param("clientMessageId", message.clientMessageId())
+                .param("created", Sql.at(message.createdAt()))
+                .update();
+    }
+
+    /** The page of a chat holding {@code total} messages. */
+    List<ChatMessage> page(UUID chatId, int total, PageRequest page) {
+        if (page.ascending()) {
+            return jdbc.sql("SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat AND position > :after"
+                            + " ORDER BY position LIMIT :limit")
+                    .param("chat", chatId)
+                    .param("after", page.offset())
+                    .param("limit", page.limit())
+                    .query(Messages::message)
+                    .list();
+        }
+        return jdbc.sql("SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat AND position <= :upTo"
+                        + " ORDER BY position DESC LIMIT :limit")
+                .param("chat", chatId)
+                .param("upTo", (long) total - page.offset())
+                .param("limit", page.limit())
+                .query(Messages::message)
+                .list();
+    }
+
+    Optional<ChatMessage> byClientMessageId(UUID chatId, String clientMessageId) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat AND client_message_id = :client")
+                .param("chat", chatId)
+                .param("client", clientMessageId)
+                .query(Messages::message)
+                .optional();
+    }
+
+    /** Messages after a position, oldest first: what a client that saw {@code position} has missed. */
+    List<ChatMessage> after(UUID chatId, int position, int limit) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat AND position > :after"
+                        + " ORDER BY position LIMIT :limit")
+                .param("chat", chatId)
+                .param("after", position)
+                .param("limit", limit)
+                .query(Messages::message)
+                .list();
+    }
+
+    boolean anyFromUser(UUID chatId, int beforePosition) {
+        return jdbc.sql("SELECT 1 FROM messages WHERE chat_id = :chat AND position < :before AND sender_role = 'user'"
+                        + " LIMIT 1")
+                .param("chat", chatId)
+                .param("before", beforePosition)
+                .query()
+                .optionalValue()
+                .isPresent();
+    }
+
+    private static ChatMessage message(ResultSet rs, int row) throws SQLException {
+        return new ChatMessage(
+                rs.getObject("id", UUID.class),
+                rs.getObject("chat_id", UUID.class),
+                rs.getInt("position"),
+                SenderRole.of(rs.getString("sender_role")),
+                rs.getString("content"),
+                rs.getString("media_type"),
+                rs.getString("media_url"),
+                rs.getString("metadata"),
+                rs.getString("client_message_id"),
+                Sql.instant(rs, "created_at"));
+    }
+}

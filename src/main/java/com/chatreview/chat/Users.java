@@ -1,0 +1,30 @@
+package com.chatreview.chat;
+
+import com.chatreview.database.Sql;
+import java.time.Instant;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The {@code users} table: a user exists from the first chat or connection made for it. */
+@Repository
+class Users {
+
+    private final JdbcClient jdbc;
+
+    Users(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Records the user if it is new; true when it was. */
+    boolean ensure(UUID tenantId, String userId, Instant now) {
+        return jdbc.sql("""
+                INSERT INTO users (tenant_id, user_id, created_at) VALUES (:tenant, :user, :now)
+                ON CONFLICT DO NOTHING""")
+                        .param("tenant", tenantId)
+                        .param("user", userId)
+                        .param("now", Sql.at(now))
+                        .update()
+                == 1;
+    }
+}

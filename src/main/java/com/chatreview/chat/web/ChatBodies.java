@@ -1,0 +1,124 @@
+package com.chatreview.chat.web;
+
+import com.chatreview.chat.Chat;
+import com.chatreview.chat.ChatMessage;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** The JSON of the chat endpoints, field for field as the interface names them (snake_case). */
+final class ChatBodies {
+
+    private ChatBodies() {}
+
+    record CreateChatRequest(
+            @JsonProperty("user_id") @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "student-42")
+            String userId,
+
+            @Schema(description = "Generated when absent") String title,
+
+            @Schema(description = "Custom key/value pairs, stored under config.metadata")
+            Map<String, Object> metadata) {}
+
+    record UpdateChatRequest(
+            String title,
+            Map<String, Object> metadata,
+            @Schema(allowableValues = {"active", "closed"}) String status) {}
+
+    /**
+     * A chat. {@code message_count} is shown by list and get, {@code status} by get only, as the interface
+     * says; {@code last_message_at} is always present, {@code null} while the chat has no messages.
+     */
+    record ChatBody(
+            String id,
+            @JsonProperty("user_id") String userId,
+            @JsonProperty("tenant_id") String tenantId,
+            String title,
+
+            @JsonRawValue @Schema(type = "object", description = "{\"metadata\": {...}} plus service settings")
+            String config,
+
+            @JsonProperty("created_at") Instant createdAt,
+            @JsonProperty("updated_at") Instant updatedAt,
+            @JsonProperty("last_message_at") Instant lastMessageAt,
+
+            @JsonProperty("message_count") @JsonInclude(JsonInclude.Include.NON_NULL)
+            Integer messageCount,
+
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Schema(allowableValues = {"active", "closed"})
+            String status) {
+
+        static ChatBody created(Chat chat) {
+            return of(chat, false, false);
+        }
+
+        static ChatBody listed(Chat chat) {
+            return of(chat, true, false);
+        }
+
+        static ChatBody full(Chat chat) {
+            return of(chat, true, true);
+        }
+
+        private static ChatBody of(Chat chat, boolean withCount, boolean withStatus) {
+            return new ChatBody(
+                    chat.id().toString(),
+                    chat.userId(),
+                    chat.tenantId().toString(),
+                    chat.title(),
+                    chat.config(),
+                    chat.createdAt(),
+                    chat.updatedAt(),
+                    chat.lastMessageAt(),
+                    withCount ? chat.messageCount() : null,
+                    withStatus ? chat.status().value() : null);
+        }
+    }
+
+    record ChatList(
+            List<ChatBody> chats,
+            long total,
+            int offset,
+            int limit,
+            @JsonProperty("has_more") boolean hasMore) {}
+
+    record MessageBody(
+            String id,
+            String content,
+
+            @JsonProperty("sender_role") @Schema(allowableValues = {"user", "assistant"})
+            String senderRole,
+
+            @JsonProperty("media_type") String mediaType,
+            @JsonProperty("media_url") String mediaUrl,
+            @JsonProperty("created_at") Instant createdAt,
+            @JsonRawValue @Schema(type = "object") String metadata) {
+
+        static MessageBody of(ChatMessage message) {
+            return new MessageBody(
+                    message.id().toString(),
+                    message.content(),
+                    message.senderRole().value(),
+                    message.mediaType(),
+                    message.mediaUrl(),
+                    message.createdAt(),
+                    message.metadata());
+        }
+    }
+
+    record MessageList(
+            List<MessageBody> messages,
+            long total,
+            int offset,
+            int limit,
+            @JsonProperty("has_more") boolean hasMore) {}
+
+    record Deleted(
+            boolean success,
+            String message,
+            @JsonProperty("deleted_at") Instant deletedAt) {}
+}

@@ -1,0 +1,24 @@
+package com.chatreview.database;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
+/** Moving timestamps between Java and {@code timestamptz} columns, one way for every repository. */
+public final class Sql {
+
+    private Sql() {}
+
+    /** A parameter value for a {@code timestamptz} column. */
+    public static OffsetDateTime at(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+
+    /** A {@code timestamptz} column as an instant, {@code null} when the column is. */
+    public static Instant instant(ResultSet rs, String column) throws SQLException {
+        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+}

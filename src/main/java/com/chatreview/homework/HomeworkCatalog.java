@@ -1,0 +1,184 @@
+package com.chatreview.homework;
+
+import com.chatreview.homework.HomeworkErrors.HomeworkNotFound;
+import com.chatreview.web.FieldProblem;
+import com.chatreview.web.FileNames;
+import com.chatreview.web.InvalidInput;
+import com.chatreview.web.Page;
+import com.chatreview.web.PageRequest;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** Courses and assignments of a tenant: what teachers publish and students submit against. */
+@Service
+public class HomeworkCatalog {
+
+    static final int MAX_TEXT = 255;
+    static final int MAX_FILES = 50;
+
+    private final Courses courses;
+    private final Homeworks homeworks;
+
+    HomeworkCatalog(Courses courses, Homeworks homeworks) {
+        this.courses = courses;
+        this.homeworks = homeworks;
+    }
+
+    @Transactional
+    public Course createCourse(UUID tenantId, String teacherId, String name) {
+        List<FieldProblem> problems = new ArrayList<>();
+        requireText("teacherId", teacherId, problems);
+        requireText("name", name, problems);
+        if (!problems.isEmpty()) {
+            throw InvalidInput.fields(problems, "Send {\"teacherId\": \"...\", \"name\": \"...\"}.");
+        }
+        Instant now = now();
+        Course course = new Course(UUID.randomUUID(), tenantId, teacherId.strip(), name.strip(), now, now);
+        courses.insert(course);
+        return course;
+    }
+
+    /** The tenant's courses, of one teacher when {@code teacherId} is given, newest first. */
+    public List<Course> courses(UUID tenantId, String teacherId) {
+        return courses.ofTeacher(tenantId, teacherId == null || teacherId.isBlank() ? null : teacherId);
+    }
+
+    @Transactional
+    public Homework publish(UUID tenantId, NewHomework request) {
+        List<FieldProblem> problems = new ArrayList<>();
+        requireText("teacherId", request.teacherId(), problems);
+        requireText("assignmentId", request.assignmentId(), problems);
+        if (request.subject() != null && request.subject().length() > MAX_TEXT) {
+            problems.add(new FieldProblem("subject", "must be at most " + MAX_TEXT + " characters"));
+        }
+        Optional<Course> course = course(tenantId, request.courseId(), problems);
+        UUID homeworkId = UUID.randomUUID();
+        Instant now = now();
+        List<HomeworkFile> files = files(homeworkId, request.files(), now, problems);
+        if (!problems.isEmpty()) {
+            throw InvalidInput.fields(
+                    problems,
+                    "Send teacherId, courseId (a course of yours, from POST /v1/courses), assignmentId, an optional"
+                            + " subject and files of fileType 'task', 'solution' or 'restriction'.");
+        }
+        Homework homework = new Homework(
+                homeworkId,
+                tenantId,
+                request.teacherId().strip(),
+                request.assignmentId().strip(),
+                request.subject() == null || request.subject().isBlank()
+                        ? null
+                        : request.subject().strip(),
+                course.orElseThrow().id(),
+                now,
+                now,
+                files,
+                course.get());
+        homeworks.insert(homework);
+        return homework;
+    }
+
+    public Optional<Homework> find(UUID tenantId, UUID homeworkId) {
+        return homeworks.find(tenantId, homeworkId);
+    }
+
+    public Homework homework(UUID tenantId, UUID homeworkId) {
+        return find(tenantId, homeworkId).orElseThrow(() -> new HomeworkNotFound(homeworkId));
+    }
+
+    /**
+     * A page of the tenant's assignments matching the query, newest first. A course id that is not a UUID
+     * names no course, so it matches nothing.
+     */
+    @Transactional(readOnly = true)
+    public Page<Homework> list(UUID tenantId, HomeworkQuery query, PageRequest page) {
+        List<UUID> courseIds = null;
+        if (query.courseIds() != null && !query.courseIds().isEmpty()) {
+            courseIds = query.courseIds().stream()
+                    .map(String::strip)
+                    .filter(id -> !id.isEmpty())
+                    .map(HomeworkCatalog::uuid)
+                    .flatMap(Optional::stream)
+                    .distinct()
+                    .toList();
+        }
+        Homeworks.Found found = homeworks.find(tenantId, query, courseIds, page);
+        return new Page<>(found.page(), found.total());
+    }
+
+    private Optional<Course> course(UUID tenantId, String courseId, List<FieldProblem> problems) {
+        if (courseId == null || courseId.isBlank()) {
+            problems.add(new FieldProblem("courseId", "is required"));
+            return Optional.empty();
+        }
+        Optional<Course> course = uuid(courseId.strip()).flatMap(id -> courses.find(tenantId, id));
+        if (course.isEmpty()) {
+            problems.add(new FieldProblem("courseId", "is not a course of this tenant"));
+        }
+        return course;
+    }
+
+    private static List<HomeworkFile> files(
+            UUID homeworkId, List<NewHomework.NewFile> requested, Instant now, List<FieldProblem> problems) {
+        if (requested == null) {
+            return List.of();
+        }
+        if (requested.size() > MAX_FILES) {
+            problems.add(new FieldProblem("files", "must hold at most " + MAX_FILES + " files"));
+            return List.of();
+        }
+        List<HomeworkFile> files = new ArrayList<>();
+        for (int i = 0; i < requested.size(); i++) {
+            NewHomework.NewFile file = requested.get(i);
+            String field = "files[" + i + "]";
+            if (file == null) {
+                problems.add(new FieldProblem(field, "must be an object"));
+                continue;
+            }
+            Optional<HomeworkFile.FileType> type = HomeworkFile.FileType.of(file.fileType());
+            if (type.isEmpty()) {
+                problems.add(new FieldProblem(field + ".fileType", "must be 'task', 'solution' or 'restriction'"));
+            }
+            String name = file.fileName() == null ? "" : FileNames.clean(file.fileName());
+            if (name.isEmpty()) {
+                problems.add(new FieldProblem(field + ".fileName", "is required"));
+            }
+            if (file.content() == null) {
+                problems.add(new FieldProblem(field + ".content", "is required (it may be empty)"));
+            }
+            if (type.isPresent() && !name.isEmpty() && file.content() != null) {
+                UUID id = UUID.randomUUID();
+                String path = "homeworks/" + homeworkId + "/" + type.get().value() + "/" + name;
+                files.add(new HomeworkFile(id, homeworkId, type.get(), name, path, file.content(), now, now));
+            }
+        }
+        return files;
+    }
+
+    private static void requireText(String field, String value, List<FieldProblem> problems) {
+        if (value == null || value.isBlank()) {
+            problems.add(new FieldProblem(field, "is required and must not be blank"));
+        } else if (value.length() > MAX_TEXT) {
+            problems.add(new FieldProblem(field, "must be at most " + MAX_TEXT + " characters"));
+        }
+    }
+
+    static Optional<UUID> uuid(String value) {
+        try {
+            return Optional.of(UUID.fromString(Objects.requireNonNull(value)));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.MICROS);
+    }
+}

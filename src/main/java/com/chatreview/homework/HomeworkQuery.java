@@ -1,0 +1,11 @@
+package com.chatreview.homework;
+
+import java.util.List;
+
+/**
+ * The filters of the assignment list; {@code null} or empty means "any".
+ *
+ * @param courseIds the assignment's course is one of these
+ * @param search a case-insensitive substring of the assignment id, subject, course name or a file name
+ */
+public record HomeworkQuery(String teacherId, List<String> courseIds, String search) {}

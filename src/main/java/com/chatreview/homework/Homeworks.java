@@ -1,0 +1,186 @@
+package com.chatreview.homework;
+
+import com.chatreview.database.Sql;
+import com.chatreview.web.PageRequest;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The {@code homeworks} and {@code homework_files} tables; an assignment is read with its files and course. */
+@Repository
+class Homeworks {
+
+    private static final String SELECT = """
+            SELECT h.id, h.tenant_id, h.teacher_id, h.assignment_id, h.subject, h.course_id, h.created_at,
+                   h.updated_at, c.id AS c_id, c.tenant_id AS c_tenant_id, c.teacher_id AS c_teacher_id,
+                   c.name AS c_name, c.created_at AS c_created_at, c.updated_at AS c_updated_at
+            FROM homeworks h JOIN courses c ON c.id = h.course_id
+            """;
+
+    private final JdbcClient jdbc;
+
+    Homeworks(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    void insert(Homework homework) {
+        jdbc.sql("""
+                INSERT INTO homeworks (id, tenant_id, teacher_id, assignment_id, subject, course_id, created_at,
+                                       updated_at)
+                VALUES (:id, :tenant, :teacher, :assignment, :subject, :course, :created, :updated)""")
+                .param("id", homework.id())
+                .param("tenant", homework.tenantId())
+                .param("teacher", homework.teacherId())
+                .param("assignment", homework.assignmentId())
+                .param("subject", homework.subject())
+                .param("course", homework.courseId())
+                .param("created", Sql.at(homework.createdAt()))
+                .param("updated", Sql.at(homework.updatedAt()))
+                .update();
+        int position = 0;
+        for (HomeworkFile file : homework.files()) {
+            jdbc.sql("""
+                    INSERT INTO homework_files (id, homework_id, position, file_type, file_name, file_path, content,
+                                                created_at, updated_at)
+                    VALUES (:id, :homework, :position, :type, :name, :path, :content, :created, :updated)""")
+                    .param("id", file.id())
+                    .param("homework", homework.id())
+                    .param("position", ++position)
+                    .param("type", file.fileType().value())
+                    .param("name", file.fileName())
+                    .param("path", file.filePath())
+                    .param("content", file.content())
+                    .param("created", Sql.at(file.createdAt()))
+                    .param("updated", Sql.at(file.updatedAt()))
+                    .update();
+        }
+    }
+
+    Optional<Homework> find(UUID tenantId, UUID homeworkId) {
+        List<Homework> found = withFiles(jdbc.sql(SELECT + " WHERE h.id = :id AND h.tenant_id = :tenant")
+                .param("id", homeworkId)
+                .param("tenant", tenantId)
+                .query(Homeworks::homework)
+                .list());
+        return found.stream().findFirst();
+    }
+
+    record Found(List<Homework> page, long total) {}
+
+    /** The page of assignments matching the query, newest first (then by id, descending). */
+    Found find(UUID tenantId, HomeworkQuery query, List<UUID> courseIds, PageRequest page) {
+        StringBuilder where = new StringBuilder(" WHERE h.tenant_id = :tenant");
+        Map<String, Object> params = new HashMap<>();
+        params.put("tenant", tenantId);
+        if (query.teacherId() != null && !query.teacherId().isEmpty()) {
+            where.append(" AND h.teacher_id = :teacher");
+            params.put("teacher", query.teacherId());
+        }
+        if (courseIds != null) {
+            if (courseIds.isEmpty()) {
+                return new Found(List.of(), 0);
+            }
+            where.append(" AND h.course_id IN (:courses)");
+            params.put("courses", courseIds);
+        }
+        if (query.search() != null && !query.search().isBlank()) {
+            where.append("""
+                     AND (h.assignment_id ILIKE :pattern ESCAPE '\\' OR h.subject ILIKE :pattern ESCAPE '\\'
+                          OR c.name ILIKE :pattern ESCAPE '\\'
+                          OR EXISTS (SELECT 1 FROM homework_files f
+                                     WHERE f.homework_id = h.id AND f.file_name ILIKE :pattern ESCAPE '\\'))""");
+            params.put("pattern", "%" + likeEscaped(query.search().strip()) + "%");
+        }
+        long total = jdbc.sql("SELECT count(*) FROM homeworks h JOIN courses c ON c.id = h.course_id" + where)
+                .params(params)
+                .query(Long.class)
+                .single();
+        if (total == 0 || page.offset() >= total) {
+            return new Found(List.of(), total);
+        }
+        params.put("offset", page.offset());
+        params.put("limit", page.limit());
+        List<Homework> homeworks = jdbc.sql(
+                        SELECT + where + " ORDER BY h.created_at DESC, h.id DESC OFFSET :offset LIMIT :limit")
+                .params(params)
+                .query(Homeworks::homework)
+                .list();
+        return new Found(withFiles(homeworks), total);
+    }
+
+    private List<Homework> withFiles(List<Homework> homeworks) {
+        if (homeworks.isEmpty()) {
+            return homeworks;
+        }
+        Map<UUID, List<HomeworkFile>> files = jdbc
+                .sql("""
+                        SELECT id, homework_id, file_type, file_name, file_path, content, created_at, updated_at
+                        FROM homework_files WHERE homework_id IN (:ids) ORDER BY homework_id, position""")
+                .param("ids", homeworks.stream().map(Homework::id).toList())
+                .query(Homeworks::file)
+                .list()
+                .stream()
+                .collect(Collectors.groupingBy(HomeworkFile::homeworkId, LinkedHashMap::new, Collectors.toList()));
+        List<Homework> complete = new ArrayList<>(homeworks.size());
+        for (Homework h : homeworks) {
+            complete.add(new Homework(
+                    h.id(),
+                    h.tenantId(),
+                    h.teacherId(),
+                    h.assignmentId(),
+                    h.subject(),
+                    h.courseId(),
+                    h.createdAt(),
+                    h.updatedAt(),
+                    files.getOrDefault(h.id(), List.of()),
+                    h.course()));
+        }
+        return complete;
+    }
+
+    static String likeEscaped(String term) {
+        return term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    }
+
+    private static Homework homework(ResultSet rs, int row) throws SQLException {
+        Course course = new Course(
+                rs.getObject("c_id", UUID.class),
+                rs.getObject("c_tenant_id", UUID.class),
+                rs.getString("c_teacher_id"),
+                rs.getString("c_name"),
+                Sql.instant(rs, "c_created_at"),
+                Sql.instant(rs, "c_updated_at"));
+        return new Homework(
+                rs.getObject("id", UUID.class),
+                rs.getObject("tenant_id", UUID.class),
+                rs.getString("teacher_id"),
+                rs.getString("assignment_id"),
+                rs.getString("subject"),
+                rs.getObject("course_id", UUID.class),
+                Sql.instant(rs, "created_at"),
+                Sql.instant(rs, "updated_at"),
+                List.of(),
+                course);
+    }
+
+    private static HomeworkFile file(ResultSet rs, int row) throws SQLException {
+        return new HomeworkFile(
+                rs.getObject("id", UUID.class),
+                rs.getObject("homework_id", UUID.class),
+                HomeworkFile.FileType.of(rs.getString("file_type")).orElseThrow(),
+                rs.getString("file_name"),
+                rs.getString("file_path"),
+                rs.getString("content"),
+                Sql.instant(rs, "created_at"),
+                Sql.instant(rs, "updated_at"));
+    }
+}

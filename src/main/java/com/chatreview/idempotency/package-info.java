@@ -1,0 +1,6 @@
+/**
+ * {@code Idempotency-Key} on creating requests (decisions §10): the first response is kept for 24 hours and
+ * replayed for the same request; the same key on a different request is refused.
+ */
+@org.springframework.modulith.ApplicationModule(displayName = "Idempotency")
+package com.chatreview.idempotency;

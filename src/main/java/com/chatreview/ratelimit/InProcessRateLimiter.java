@@ -1,0 +1,43 @@
+package com.chatreview.ratelimit;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.ConsumptionProbe;
+import java.time.Duration;
+
+/**
+ * Bucket4j buckets in this JVM. Buckets nobody used for ten minutes are dropped, so that one-off client
+ * addresses do not pile up; a dropped bucket comes back full, which no quota here outlives anyway.
+ */
+class InProcessRateLimiter implements RateLimiter {
+
+    private final Cache<String, Bucket> buckets =
+            Caffeine.newBuilder().expireAfterAccess(Duration.ofMinutes(10)).build();
+
+    @Override
+    public RateLimitDecision tryConsume(String key, Quota quota) {
+        ConsumptionProbe probe = bucket(key, quota).tryConsumeAndReturnRemaining(1);
+        return new RateLimitDecision(
+                probe.isConsumed(),
+                quota.requests(),
+                probe.getRemainingTokens(),
+                probe.isConsumed() ? Duration.ZERO : Duration.ofNanos(probe.getNanosToWaitForRefill()),
+                Duration.ofNanos(probe.getNanosToWaitForReset()));
+    }
+
+    @Override
+    public boolean isExhausted(String key, Quota quota) {
+        Bucket bucket = buckets.getIfPresent(key);
+        return bucket != null && bucket.getAvailableTokens() <= 0;
+    }
+
+    private Bucket bucket(String key, Quota quota) {
+        return buckets.get(
+                key,
+                k -> Bucket.builder()
+                        .addLimit(limit ->
+                                limit.capacity(quota.requests()).refillIntervally(quota.requests(), quota.period()))
+                        .build());
+    }
+}

@@ -1,0 +1,27 @@
+package com.chatreview.ratelimit;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The limits of the interface (decisions §4).
+ *
+ * @param restPerMinute REST requests per tenant per minute ({@code RATE_LIMIT_REST_PER_MINUTE})
+ * @param authFailuresPerMinute failed authentications per client address per minute before it gets 429
+ * @param wsMessagesPerSecond client frames per WebSocket connection per second
+ *     ({@code RATE_LIMIT_WS_MESSAGES_PER_SECOND})
+ * @param wsConnectionsPerTenant open WebSocket connections per tenant ({@code LIMIT_WS_CONNECTIONS_PER_TENANT})
+ */
+@ConfigurationProperties("rate-limit")
+public record RateLimitSettings(
+        @DefaultValue("100") int restPerMinute,
+        @DefaultValue("60") int authFailuresPerMinute,
+        @DefaultValue("10") int wsMessagesPerSecond,
+        @DefaultValue("50") int wsConnectionsPerTenant) {
+
+    public RateLimitSettings {
+        if (restPerMinute < 1 || authFailuresPerMinute < 1 || wsMessagesPerSecond < 1 || wsConnectionsPerTenant < 1) {
+            throw new IllegalArgumentException("every rate limit must be at least 1");
+        }
+    }
+}

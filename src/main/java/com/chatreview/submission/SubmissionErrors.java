@@ -1,0 +1,31 @@
+package com.chatreview.submission;
+
+import com.chatreview.web.ServiceError;
+import org.springframework.http.HttpStatus;
+
+/** The failures of the submission module, each a fact. */
+public final class SubmissionErrors {
+
+    private SubmissionErrors() {}
+
+    public static final class SubmissionNotFound extends ServiceError {
+        SubmissionNotFound(Object submissionId) {
+            super(
+                    HttpStatus.NOT_FOUND,
+                    "NOT_FOUND",
+                    "No submission with id '" + submissionId + "' for this homework",
+                    "Use the id returned by POST /v1/homeworks/{homeworkId}/submissions.");
+        }
+    }
+
+    public static final class TransitionNotAllowed extends ServiceError {
+        TransitionNotAllowed(SubmissionStatus from, SubmissionStatus to) {
+            super(
+                    HttpStatus.CONFLICT,
+                    "CONFLICT",
+                    "A submission that is '" + from.value() + "' cannot be set to '" + to.value() + "'",
+                    "A teacher sets 'approved' or 'needs_revision', and only to a status the submission does not"
+                            + " already have; 'submitted' and 'reviewed' are set by the service.");
+        }
+    }
+}

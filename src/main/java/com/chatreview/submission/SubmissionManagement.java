@@ -1,0 +1,150 @@
+package com.chatreview.submission;
+
+import com.chatreview.chat.Chat;
+import com.chatreview.chat.ChatManagement;
+import com.chatreview.chat.NewChat;
+import com.chatreview.homework.Homework;
+import com.chatreview.homework.HomeworkCatalog;
+import com.chatreview.submission.SubmissionErrors.SubmissionNotFound;
+import com.chatreview.submission.SubmissionErrors.TransitionNotAllowed;
+import com.chatreview.web.Page;
+import com.chatreview.web.PageRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** Receiving submissions, reading them, and the teacher's decision on them. */
+@Service
+public class SubmissionManagement {
+
+    private final Uploads uploads;
+    private final Submissions submissions;
+    private final HomeworkCatalog homeworks;
+    private final ChatManagement chats;
+    private final ApplicationEventPublisher events;
+
+    SubmissionManagement(
+            Uploads uploads,
+            Submissions submissions,
+            HomeworkCatalog homeworks,
+            ChatManagement chats,
+            ApplicationEventPublisher events) {
+        this.uploads = uploads;
+        this.submissions = submissions;
+        this.homeworks = homeworks;
+        this.chats = chats;
+        this.events = events;
+    }
+
+    /** Checks the upload; nothing is stored yet. */
+    public PreparedUpload prepare(String studentId, List<IncomingFile> files) {
+        return uploads.prepare(studentId, files);
+    }
+
+    /**
+     * Stores the submission, its files and its review chat in one transaction, and announces it for review.
+     * When this returns, everything is committed (or, inside a caller's transaction, commits with it).
+     */
+    @Transactional
+    public Submission receive(UUID tenantId, UUID homeworkId, PreparedUpload upload) {
+        Homework homework = homeworks.homework(tenantId, homeworkId);
+        UUID submissionId = UUID.randomUUID();
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("kind", "homework_review");
+        settings.put("homework_id", homework.id().toString());
+        settings.put("submission_id", submissionId.toString());
+        Chat chat = chats.create(
+                tenantId, new NewChat(upload.studentId(), "Review: " + homework.assignmentId(), Map.of(), settings));
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        Submission submission = new Submission(
+                submissionId,
+                tenantId,
+                homeworkId,
+                upload.studentId(),
+                chat.id(),
+                SubmissionStatus.SUBMITTED,
+                "",
+                "",
+                now,
+                now,
+                List.of());
+        submissions.insert(submission);
+        List<SubmittedFile> stored = new ArrayList<>();
+        int position = 0;
+        for (PreparedUpload.PreparedFile file : upload.files()) {
+            SubmittedFile record = new SubmittedFile(
+                    UUID.randomUUID(), ++position, file.fileName(), file.contentType(), file.size(), file.sha256Hex());
+            try (InputStream content = file.content().getInputStream()) {
+                submissions.insertFile(submissionId, record, content, now);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not read the uploaded file " + file.fileName(), e);
+            }
+            stored.add(record);
+        }
+        events.publishEvent(new SubmissionReceived(tenantId, submissionId, homeworkId, chat.id()));
+        return new Submission(
+                submissionId,
+                tenantId,
+                homeworkId,
+                upload.studentId(),
+                chat.id(),
+                SubmissionStatus.SUBMITTED,
+                "",
+                "",
+                now,
+                now,
+                List.copyOf(stored));
+    }
+
+    public Submission submission(UUID tenantId, UUID homeworkId, UUID submissionId) {
+        return submissions
+                .find(tenantId, homeworkId, submissionId, false)
+                .orElseThrow(() -> new SubmissionNotFound(submissionId));
+    }
+
+    /** The homework's submissions, of one student when {@code studentId} is given, newest first. */
+    @Transactional(readOnly = true)
+    public Page<Submission> submissions(UUID tenantId, UUID homeworkId, String studentId, PageRequest page) {
+        homeworks.homework(tenantId, homeworkId);
+        String student = studentId == null || studentId.isBlank() ? null : studentId;
+        long total = submissions.count(tenantId, homeworkId, student);
+        List<Submission> found = total == 0 ? List.of() : submissions.page(tenantId, homeworkId, student, page);
+        return new Page<>(found, total);
+    }
+
+    /**
+     * The teacher's decision (decisions §7): {@code approved} or {@code needs_revision}, from any status but the
+     * one it names; recorded with who decided and from which status.
+     *
+     * @param decidedBy the teacher, as the client names them, or {@code null}
+     * @param apiKeyId the key that made the request
+     */
+    @Transactional
+    public Submission decide(
+            UUID tenantId, UUID homeworkId, UUID submissionId, SubmissionStatus to, String decidedBy, UUID apiKeyId) {
+        Submission current = submissions
+                .find(tenantId, homeworkId, submissionId, true)
+                .orElseThrow(() -> new SubmissionNotFound(submissionId));
+        if (!to.teacherDecision() || current.status() == to) {
+            throw new TransitionNotAllowed(current.status(), to);
+        }
+        submissions.decide(
+                submissionId,
+                current.status(),
+                to,
+                decidedBy,
+                apiKeyId,
+                Instant.now().truncatedTo(ChronoUnit.MICROS));
+        return submission(tenantId, homeworkId, submissionId);
+    }
+}

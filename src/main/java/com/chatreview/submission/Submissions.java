@@ -1,0 +1,185 @@
+package com.chatreview.submission;
+
+import com.chatreview.database.Sql;
+import com.chatreview.web.PageRequest;
+import java.io.InputStream;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The {@code submissions}, {@code submission_files} and {@code submission_decisions} tables. */
+@Repository
+class Submissions {
+
+    private static final String COLUMNS = """
+            id, tenant_id, homework_id, student_id, chat_id, status, analysis, grade, created_at, updated_at""";
+
+    private final JdbcClient jdbc;
+    private final JdbcTemplate streaming;
+
+    Submissions(JdbcClient jdbc, JdbcTemplate streaming) {
+        this.jdbc = jdbc;
+        this.streaming = streaming;
+    }
+
+    void insert(Submission submission) {
+        jdbc.sql("""
+                INSERT INTO submissions (id, tenant_id, homework_id, student_id, chat_id, status, analysis, grade,
+                                         created_at, updated_at)
+                VALUES (:id, :tenant, :homework, :student, :chat, :status, '', '', :created, :updated)""")
+                .param("id", submission.id())
+                .param("tenant", submission.tenantId())
+                .param("homework", submission.homeworkId())
+                .param("student", submission.studentId())
+                .param("chat", submission.chatId())
+                .param("status", submission.status().value())
+                .param("created", Sql.at(submission.createdAt()))
+                .param("updated", Sql.at(submission.updatedAt()))
+                .update();
+    }
+
+    /** Stores the file's bytes, streamed from the upload to the database without holding them in memory. */
+    void insertFile(UUID submissionId, SubmittedFile file, InputStream content, Instant now) {
+        streaming.update("""
+                INSERT INTO submission_files (id, submission_id, position, file_name, content_type, size_bytes, sha256,
+                                              content, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""", statement -> {
+            statement.setObject(1, file.id());
+            statement.setObject(2, submissionId);
+            statement.setInt(3, file.position());
+            statement.setString(4, file.fileName());
+            statement.setString(5, file.contentType());
+            statement.setLong(6, file.size());
+            statement.setBytes(7, HexFormat.of().parseHex(file.sha256()));
+            statement.setBinaryStream(8, content, file.size());
+            statement.setObject(9, Sql.at(now));
+        });
+    }
+
+    Optional<Submission> find(UUID tenantId, UUID homeworkId, UUID submissionId, boolean forUpdate) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM submissions"
+                        + " WHERE id = :id AND tenant_id = :tenant AND homework_id = :homework"
+                        + (forUpdate ? " FOR UPDATE" : ""))
+                .param("id", submissionId)
+                .param("tenant", tenantId)
+                .param("homework", homeworkId)
+                .query(Submissions::submission)
+                .optional()
+                .map(found -> withFiles(List.of(found)).getFirst());
+    }
+
+    long count(UUID tenantId, UUID homeworkId, String studentId) {
+        return jdbc.sql("SELECT count(*) FROM submissions WHERE tenant_id = :tenant AND homework_id = :homework"
+                        + " AND (CAST(:student AS text) IS NULL OR student_id = :student)")
+                .param("tenant", tenantId)
+                .param("homework", homeworkId)
+                .param("student", studentId)
+                .query(Long.class)
+                .single();
+    }
+
+    List<Submission> page(UUID tenantId, UUID homeworkId, String studentId, PageRequest page) {
+        return withFiles(jdbc.sql("SELECT " + COLUMNS + " FROM submissions"
+                        + " WHERE tenant_id = :tenant AND homework_id = :homework"
+                        + " AND (CAST(:student AS text) IS NULL OR student_id = :student)"
+                        + " ORDER BY created_at DESC, id DESC OFFSET :offset LIMIT :limit")
+                .param("tenant", tenantId)
+                .param("homework", homeworkId)
+                .param("student", studentId)
+                .param("offset", page.offset())
+                .param("limit", page.limit())
+                .query(Submissions::submission)
+                .list());
+    }
+
+    void decide(
+            UUID submissionId,
+            SubmissionStatus from,
+            SubmissionStatus to,
+            String decidedBy,
+            UUID apiKeyId,
+            Instant now) {
+        jdbc.sql("UPDATE submissions SET status = :status, updated_at = :now WHERE id = :id")
+                .param("status", to.value())
+                .param("now", Sql.at(now))
+                .param("id", submissionId)
+                .update();
+        jdbc.sql("""
+                INSERT INTO submission_decisions (id, submission_id, from_status, to_status, decided_by, api_key_id,
+                                                  decided_at)
+                VALUES (:id, :submission, :from, :to, :by, :key, :now)""")
+                .param("id", UUID.randomUUID())
+                .param("submission", submissionId)
+                .param("from", from.value())
+                .param("to", to.value())
+                .param("by", decidedBy)
+                .param("key", apiKeyId)
+                .param("now", Sql.at(now))
+                .update();
+    }
+
+    private List<Submission> withFiles(List<Submission> submissions) {
+        if (submissions.isEmpty()) {
+            return submissions;
+        }
+        Map<UUID, List<SubmittedFile>> files = jdbc
+                .sql("""
+                        SELECT id, submission_id, position, file_name, content_type, size_bytes, sha256
+                        FROM submission_files WHERE submission_id IN (:ids) ORDER BY submission_id, position""")
+                .param("ids", submissions.stream().map(Submission::id).toList())
+                .query((rs, n) -> Map.entry(
+                        rs.getObject("submission_id", UUID.class),
+                        new SubmittedFile(
+                                rs.getObject("id", UUID.class),
+                                rs.getInt("position"),
+                                rs.getString("file_name"),
+                                rs.getString("content_type"),
+                                rs.getLong("size_bytes"),
+                                HexFormat.of().formatHex(rs.getBytes("sha256")))))
+                .list()
+                .stream()
+                .collect(Collectors.groupingBy(
+                        Map.Entry::getKey,
+                        LinkedHashMap::new,
+                        Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
+        return submissions.stream()
+                .map(s -> new Submission(
+                        s.id(),
+                        s.tenantId(),
+                        s.homeworkId(),
+                        s.studentId(),
+                        s.chatId(),
+                        s.status(),
+                        s.analysis(),
+                        s.grade(),
+                        s.createdAt(),
+                        s.updatedAt(),
+                        files.getOrDefault(s.id(), List.of())))
+                .toList();
+    }
+
+    private static Submission submission(ResultSet rs, int row) throws SQLException {
+        return new Submission(
+                rs.getObject("id", UUID.class),
+                rs.getObject("tenant_id", UUID.class),
+                rs.getObject("homework_id", UUID.class),
+                rs.getString("student_id"),
+                rs.getObject("chat_id", UUID.class),
+                SubmissionStatus.of(rs.getString("status")).orElseThrow(),
+                rs.getString("analysis"),
+                rs.getString("grade"),
+                Sql.instant(rs, "created_at"),
+                Sql.instant(rs, "updated_at"),
+                List.of());
+    }
+}

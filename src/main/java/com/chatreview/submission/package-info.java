@@ -1,0 +1,7 @@
+/**
+ * Students' submissions: the upload (files stored durably before the 201), the review chat created for each,
+ * the submission's state, and the teacher's decision with its audit trail. Publishes
+ * {@link com.chatreview.submission.SubmissionReceived} for the review.
+ */
+@org.springframework.modulith.ApplicationModule(displayName = "Submission")
+package com.chatreview.submission;

@@ -1,0 +1,192 @@
+package com.chatreview.submission.web;
+
+import com.chatreview.idempotency.IdempotentRequests;
+import com.chatreview.submission.IncomingFile;
+import com.chatreview.submission.PreparedUpload;
+import com.chatreview.submission.Submission;
+import com.chatreview.submission.SubmissionManagement;
+import com.chatreview.submission.SubmissionSettings;
+import com.chatreview.submission.SubmissionStatus;
+import com.chatreview.submission.SubmittedFile;
+import com.chatreview.tenancy.Tenant;
+import com.chatreview.web.InvalidInput;
+import com.chatreview.web.Page;
+import com.chatreview.web.PageRequest;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RequestPart;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.multipart.MultipartFile;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+
+/** Endpoint 8 of the interface, and reading and deciding submissions (decisions §7). */
+@RestController
+@RequestMapping("/v1/homeworks/{homeworkId}/submissions")
+@Tag(name = "Submissions")
+@SecurityRequirement(name = "x-tenant-api-secret")
+class SubmissionController {
+
+    private final SubmissionManagement submissions;
+    private final IdempotentRequests idempotency;
+    private final SubmissionSettings settings;
+
+    SubmissionController(
+            SubmissionManagement submissions, IdempotentRequests idempotency, SubmissionSettings settings) {
+        this.submissions = submissions;
+        this.idempotency = idempotency;
+        this.settings = settings;
+    }
+
+    record FileBody(String id, String fileName, String contentType, long size, String sha256) {
+        static FileBody of(SubmittedFile file) {
+            return new FileBody(file.id().toString(), file.fileName(), file.contentType(), file.size(), file.sha256());
+        }
+    }
+
+    /** A submission: the interface's fields, then studentId, updatedAt and the stored files. */
+    record SubmissionBody(
+            String id,
+            String homeworkId,
+            String chatId,
+
+            @Schema(allowableValues = {"submitted", "reviewed", "approved", "needs_revision"})
+            String status,
+
+            String chatIframeUrl,
+            Instant createdAt,
+            String analysis,
+
+            @Schema(allowableValues = {"", "A", "B", "C", "D", "E", "F"})
+            String grade,
+
+            String studentId,
+            Instant updatedAt,
+            List<FileBody> files) {}
+
+    record SubmissionList(List<SubmissionBody> data, boolean nextPage, boolean prevPage, long total) {}
+
+    record DecisionRequest(
+            @Schema(allowableValues = {"approved", "needs_revision"})
+            String status,
+
+            @Schema(description = "The teacher deciding, kept in the audit trail")
+            String teacherId) {}
+
+    @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+    @Operation(summary = "Upload a student's solution files (1 to 10, each at most 10 MiB)")
+    @ApiResponse(responseCode = "201", content = @Content(schema = @Schema(implementation = SubmissionBody.class)))
+    ResponseEntity<Object> submit(
+            Tenant tenant,
+            @PathVariable UUID homeworkId,
+            @RequestParam(required = false) String studentId,
+            @RequestPart(name = "files", required = false) List<MultipartFile> files,
+            @RequestHeader(name = IdempotentRequests.HEADER, required = false) String idempotencyKey) {
+        List<IncomingFile> incoming = files == null
+                ? List.of()
+                : files.stream()
+                        .map(file -> new IncomingFile(file.getOriginalFilename(), file.getSize(), file))
+                        .toList();
+        PreparedUpload upload = submissions.prepare(studentId, incoming);
+        byte[] request = (homeworkId + "\n" + java.util.HexFormat.of().formatHex(upload.fingerprint()))
+                .getBytes(StandardCharsets.UTF_8);
+        String chatUi = chatUiUrl();
+        return idempotency.run(
+                tenant.id(),
+                idempotencyKey,
+                "POST /v1/homeworks/{homeworkId}/submissions",
+                request,
+                () -> new IdempotentRequests.Response(
+                        HttpStatus.CREATED, body(submissions.receive(tenant.id(), homeworkId, upload), chatUi)));
+    }
+
+    @GetMapping("/{submissionId}")
+    @Operation(summary = "Get a submission as it is now")
+    SubmissionBody submission(Tenant tenant, @PathVariable UUID homeworkId, @PathVariable UUID submissionId) {
+        return body(submissions.submission(tenant.id(), homeworkId, submissionId), chatUiUrl());
+    }
+
+    @GetMapping
+    @Operation(summary = "List the homework's submissions, of one student when studentId is given, newest first")
+    SubmissionList list(
+            Tenant tenant,
+            @PathVariable UUID homeworkId,
+            @RequestParam(required = false) String studentId,
+            @RequestParam(required = false) String limit,
+            @RequestParam(required = false) String offset) {
+        PageRequest page = PageRequest.parse(offset, limit, null, 100, false);
+        Page<Submission> found = submissions.submissions(tenant.id(), homeworkId, studentId, page);
+        String chatUi = chatUiUrl();
+        return new SubmissionList(
+                found.items().stream().map(s -> body(s, chatUi)).toList(),
+                page.offset() + (long) page.limit() < found.total(),
+                page.offset() > 0,
+                found.total());
+    }
+
+    @PatchMapping(path = "/{submissionId}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(
+            summary = "The teacher's decision: approved or needs_revision",
+            description = "409 for 'submitted', 'reviewed', or the status the submission already has.")
+    SubmissionBody decide(
+            Tenant tenant,
+            @PathVariable UUID homeworkId,
+            @PathVariable UUID submissionId,
+            @RequestBody DecisionRequest request) {
+        String fix = "Send {\"status\": \"approved\"} or {\"status\": \"needs_revision\"}.";
+        if (request == null || request.status() == null) {
+            throw InvalidInput.field("status", "is required", fix);
+        }
+        SubmissionStatus to = SubmissionStatus.of(request.status())
+                .orElseThrow(() -> InvalidInput.field("status", "is not a submission status", fix));
+        if (request.teacherId() != null && request.teacherId().length() > 255) {
+            throw InvalidInput.field("teacherId", "must be at most 255 characters", fix);
+        }
+        Submission decided =
+                submissions.decide(tenant.id(), homeworkId, submissionId, to, request.teacherId(), tenant.apiKeyId());
+        return body(decided, chatUiUrl());
+    }
+
+    private String chatUiUrl() {
+        String configured = settings.chatUiUrl();
+        String base = configured == null || configured.isBlank()
+                ? ServletUriComponentsBuilder.fromCurrentContextPath()
+                        .path("/chat")
+                        .toUriString()
+                : configured.strip();
+        return base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+    }
+
+    private static SubmissionBody body(Submission submission, String chatUiUrl) {
+        return new SubmissionBody(
+                submission.id().toString(),
+                submission.homeworkId().toString(),
+                submission.chatId().toString(),
+                submission.status().value(),
+                chatUiUrl + "/?chat_id=" + submission.chatId(),
+                submission.createdAt(),
+                submission.analysis(),
+                submission.grade(),
+                submission.studentId(),
+                submission.updatedAt(),
+                submission.files().stream().map(FileBody::of).toList());
+    }
+}

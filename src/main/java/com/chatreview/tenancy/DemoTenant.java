@@ -1,0 +1,46 @@
+package com.chatreview.tenancy;
+
+import com.chatreview.database.DatabaseSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.stereotype.Component;
+
+/**
+ * On the first start on the embedded database, with no tenant at all, creates the tenant {@code demo} and
+ * prints its key once, so that the README's run command leads straight to a working call (decisions §2).
+ */
+@Component
+class DemoTenant implements ApplicationRunner {
+
+    private static final Logger log = LoggerFactory.getLogger(DemoTenant.class);
+
+    private final Tenancy tenancy;
+    private final DatabaseSettings database;
+    private final TenancySettings settings;
+
+    DemoTenant(Tenancy tenancy, DatabaseSettings database, TenancySettings settings) {
+        this.tenancy = tenancy;
+        this.database = database;
+        this.settings = settings;
+    }
+
+    @Override
+    public void run(ApplicationArguments args) {
+        if (!database.embedded() || !settings.demoTenant() || tenancy.anyTenant()) {
+            return;
+        }
+        Tenancy.NewTenant demo = tenancy.createTenant("demo");
+        log.info("""
+
+                ================================================================
+                 Created the tenant 'demo'. Its API key, shown this once:
+
+                   {}
+
+                 Try: curl -H 'X-API-Key: {}' http://localhost:<port>/api/v1/chats/ \\
+                        -H 'Content-Type: application/json' -d '{{"user_id":"student-1"}}'
+                ================================================================""", demo.apiKey(), demo.apiKey());
+    }
+}

@@ -1,0 +1,111 @@
+package com.chatreview.tenancy;
+
+import com.chatreview.tenancy.TenancyErrors.ApiKeyNotFound;
+import com.chatreview.tenancy.TenancyErrors.InvalidTenantName;
+import com.chatreview.tenancy.TenancyErrors.TenantNotFound;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** Tenants and their keys: the operator's side, and the check every request makes. */
+@Service
+public class Tenancy {
+
+    private final Tenants tenants;
+    private final ApiKeys keys;
+    private final ApplicationEventPublisher events;
+    private final Cache<String, Tenant> recentlyChecked;
+
+    Tenancy(Tenants tenants, ApiKeys keys, ApplicationEventPublisher events, TenancySettings settings) {
+        this.tenants = tenants;
+        this.keys = keys;
+        this.events = events;
+        this.recentlyChecked = Caffeine.newBuilder()
+                .expireAfterWrite(settings.keyCacheTtl())
+                .maximumSize(100_000)
+                .build();
+    }
+
+    /** A new tenant and its first key. */
+    public record NewTenant(TenantRecord tenant, UUID apiKeyId, String apiKey) {}
+
+    /** A key as issued: the only time its value is shown. */
+    public record IssuedKey(UUID id, String apiKey, Instant createdAt) {}
+
+    @Transactional
+    public NewTenant createTenant(String name) {
+        if (name == null || name.isBlank() || name.length() > 200) {
+            throw new InvalidTenantName();
+        }
+        TenantRecord tenant = new TenantRecord(UUID.randomUUID(), name.strip(), now());
+        tenants.insert(tenant);
+        ApiKeys.Issued key = keys.issue(tenant.id(), tenant.createdAt());
+        return new NewTenant(tenant, key.id(), key.apiKey());
+    }
+
+    public List<TenantRecord> tenants() {
+        return tenants.all();
+    }
+
+    public boolean anyTenant() {
+        return tenants.any();
+    }
+
+    @Transactional
+    public IssuedKey issueKey(String tenantId) {
+        UUID id = existingTenant(tenantId);
+        ApiKeys.Issued key = keys.issue(id, now());
+        return new IssuedKey(key.id(), key.apiKey(), key.createdAt());
+    }
+
+    /** Revokes the key: it fails on this node from now on, and {@link ApiKeyRevoked} closes what it holds open. */
+    @Transactional
+    public void revokeKey(String tenantId, String keyId) {
+        UUID tenant = existingTenant(tenantId);
+        UUID key = parse(keyId).orElseThrow(() -> new ApiKeyNotFound(keyId));
+        if (!keys.revoke(tenant, key, now())) {
+            throw new ApiKeyNotFound(keyId);
+        }
+        recentlyChecked.asMap().values().removeIf(cached -> cached.apiKeyId().equals(key));
+        events.publishEvent(new ApiKeyRevoked(tenant, key));
+    }
+
+    /** The tenant whose active key this is, if it is one. */
+    public Optional<Tenant> authenticate(String apiKey) {
+        if (apiKey == null || !apiKey.startsWith(ApiKeys.PREFIX) || apiKey.length() > 200) {
+            return Optional.empty();
+        }
+        String cacheKey = HexFormat.of().formatHex(ApiKeys.hash(apiKey));
+        Tenant cached = recentlyChecked.getIfPresent(cacheKey);
+        if (cached != null) {
+            return Optional.of(cached);
+        }
+        Optional<Tenant> found = keys.findActive(apiKey);
+        found.ifPresent(tenant -> recentlyChecked.put(cacheKey, tenant));
+        return found;
+    }
+
+    private UUID existingTenant(String tenantId) {
+        return parse(tenantId).filter(tenants::exists).orElseThrow(() -> new TenantNotFound(tenantId));
+    }
+
+    private static Optional<UUID> parse(String id) {
+        try {
+            return Optional.of(UUID.fromString(id));
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.MICROS);
+    }
+}

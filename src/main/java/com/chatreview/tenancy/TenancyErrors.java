@@ -1,0 +1,101 @@
+package com.chatreview.tenancy;
+
+import com.chatreview.web.ServiceError;
+import org.springframework.http.HttpStatus;
+
+/** The failures of tenancy, each a fact. */
+final class TenancyErrors {
+
+    private TenancyErrors() {}
+
+    static final class ApiKeyMissing extends ServiceError {
+        ApiKeyMissing(String header) {
+            super(
+                    HttpStatus.UNAUTHORIZED,
+                    "UNAUTHORIZED",
+                    "The " + header + " header is missing",
+                    "Send the tenant's API key in the " + header + " header.");
+        }
+    }
+
+    static final class ApiKeyInvalid extends ServiceError {
+        ApiKeyInvalid(String header) {
+            super(
+                    HttpStatus.UNAUTHORIZED,
+                    "UNAUTHORIZED",
+                    "The API key in " + header + " is not valid",
+                    "Check the key: it may be mistyped or revoked. An operator can issue a new one with"
+                            + " POST /admin/v1/tenants/{tenantId}/api-keys.");
+        }
+    }
+
+    static final class AdminApiDisabled extends ServiceError {
+        AdminApiDisabled() {
+            super(
+                    HttpStatus.FORBIDDEN,
+                    "ADMIN_API_DISABLED",
+                    "The admin API is turned off on this service",
+                    "Start the service with ADMIN_TOKEN set, then send that token in the X-Admin-Token header.");
+        }
+    }
+
+    static final class AdminTokenInvalid extends ServiceError {
+        AdminTokenInvalid() {
+            super(
+                    HttpStatus.UNAUTHORIZED,
+                    "UNAUTHORIZED",
+                    "The X-Admin-Token header is missing or wrong",
+                    "Send the service's ADMIN_TOKEN in the X-Admin-Token header; a tenant API key does not open"
+                            + " the admin API.");
+        }
+    }
+
+    static final class TenantNotFound extends ServiceError {
+        TenantNotFound(String tenantId) {
+            super(
+                    HttpStatus.NOT_FOUND,
+                    "NOT_FOUND",
+                    "No tenant with id '" + tenantId + "'",
+                    "List the tenants with GET /admin/v1/tenants.");
+        }
+    }
+
+    static final class ApiKeyNotFound extends ServiceError {
+        ApiKeyNotFound(String keyId) {
+            super(
+                    HttpStatus.NOT_FOUND,
+                    "NOT_FOUND",
+                    "The tenant has no API key with id '" + keyId + "'",
+                    "Use the id returned when the key was issued.");
+        }
+    }
+
+    static final class TooManyFailedAuthentications extends ServiceError {
+        TooManyFailedAuthentications() {
+            super(
+                    HttpStatus.TOO_MANY_REQUESTS,
+                    "RATE_LIMITED",
+                    "Too many failed authentications from this address in the last minute",
+                    "Wait a minute, then retry with a valid key.");
+        }
+
+        @Override
+        public org.springframework.http.HttpHeaders headers() {
+            org.springframework.http.HttpHeaders headers = new org.springframework.http.HttpHeaders();
+            headers.set(org.springframework.http.HttpHeaders.RETRY_AFTER, "60");
+            return headers;
+        }
+    }
+
+    static final class InvalidTenantName extends ServiceError {
+        InvalidTenantName() {
+            super(
+                    HttpStatus.BAD_REQUEST,
+                    "VALIDATION_ERROR",
+                    "name: must be a non-blank string of at most 200 characters",
+                    "Send {\"name\": \"...\"}.",
+                    java.util.List.of(new com.chatreview.web.FieldProblem(
+                            "name", "must be a non-blank string of at most 200 characters")));
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package com.chatreview.tenancy;
+
+import com.chatreview.ratelimit.RateLimitDecision;
+import com.chatreview.ratelimit.RateLimited;
+import com.chatreview.ratelimit.RequestQuotas;
+import com.chatreview.tenancy.TenancyErrors.ApiKeyInvalid;
+import com.chatreview.tenancy.TenancyErrors.ApiKeyMissing;
+import com.chatreview.tenancy.TenancyErrors.TooManyFailedAuthentications;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.web.servlet.HandlerInterceptor;
+
+/**
+ * Every tenant request passes here: the key in its header names the tenant (chat endpoints read
+ * {@code X-API-Key}, homework endpoints {@code x-tenant-api-secret}), then the tenant's REST quota is spent
+ * and reported in the {@code X-RateLimit-*} headers. An address that keeps failing is not heard for a while.
+ */
+class TenantAuthentication implements HandlerInterceptor {
+
+    static final String TENANT_ATTRIBUTE = Tenant.class.getName();
+
+    private final Tenancy tenancy;
+    private final RequestQuotas quotas;
+    private final String header;
+
+    TenantAuthentication(Tenancy tenancy, RequestQuotas quotas, String header) {
+        this.tenancy = tenancy;
+        this.quotas = quotas;
+        this.header = header;
+    }
+
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        String address = request.getRemoteAddr();
+        if (quotas.authenticationBlocked(address)) {
+            throw new TooManyFailedAuthentications();
+        }
+        String key = request.getHeader(header);
+        if (key == null || key.isBlank()) {
+            quotas.authenticationFailed(address);
+            throw new ApiKeyMissing(header);
+        }
+        Tenant tenant = tenancy.authenticate(key.strip()).orElse(null);
+        if (tenant == null) {
+            quotas.authenticationFailed(address);
+            throw new ApiKeyInvalid(header);
+        }
+        request.setAttribute(TENANT_ATTRIBUTE, tenant);
+        spendQuota(tenant, response);
+        return true;
+    }
+
+    private void spendQuota(Tenant tenant, HttpServletResponse response) {
+        RateLimitDecision decision = quotas.restRequest(tenant.id());
+        long resetSeconds = RateLimitDecision.seconds(decision.resetAfter());
+        response.setHeader("X-RateLimit-Limit", Long.toString(decision.limit()));
+        response.setHeader("X-RateLimit-Remaining", Long.toString(decision.remaining()));
+        response.setHeader("X-RateLimit-Reset", Long.toString(resetSeconds));
+        response.setHeader("RateLimit-Policy", decision.limit() + ";w=60");
+        response.setHeader(
+                "RateLimit",
+                "limit=" + decision.limit() + ", remaining=" + decision.remaining() + ", reset=" + resetSeconds);
+        if (!decision.allowed()) {
+            long retryAfter = RateLimitDecision.seconds(decision.retryAfter());
+            response.setHeader("X-RateLimit-Reset", Long.toString(Math.max(1, retryAfter)));
+            throw new RateLimited(
+                    "The tenant has used its " + decision.limit() + " REST requests of this minute",
+                    "Wait " + Math.max(1, retryAfter) + " s (Retry-After) before the next request, or ask the"
+                            + " operator for a higher RATE_LIMIT_REST_PER_MINUTE.",
+                    retryAfter);
+        }
+    }
+}

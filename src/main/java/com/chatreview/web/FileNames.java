@@ -1,0 +1,31 @@
+package com.chatreview.web;
+
+import java.util.regex.Pattern;
+
+/**
+ * File names as clients send them are not to be trusted: {@code ../../etc/passwd}, {@code C:\x\y.txt},
+ * control and bidirectional-override characters. What is kept is the last path segment, printable, at most
+ * 255 characters with its extension intact.
+ */
+public final class FileNames {
+
+    public static final int MAX_LENGTH = 255;
+    private static final Pattern UNPRINTABLE = Pattern.compile("[\\p{Cntrl}\\p{Cf}\\p{Zl}\\p{Zp}]");
+
+    private FileNames() {}
+
+    /** The cleaned name, or an empty string when nothing usable is left. */
+    public static String clean(String name) {
+        String lastSegment = name.substring(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+        String cleaned = UNPRINTABLE.matcher(lastSegment).replaceAll("").strip();
+        if (cleaned.equals(".") || cleaned.equals("..")) {
+            return "";
+        }
+        if (cleaned.length() > MAX_LENGTH) {
+            int dot = cleaned.lastIndexOf('.');
+            String extension = dot > 0 && cleaned.length() - dot <= 16 ? cleaned.substring(dot) : "";
+            cleaned = cleaned.substring(0, MAX_LENGTH - extension.length()) + extension;
+        }
+        return cleaned;
+    }
+}

@@ -1,0 +1,301 @@
+package com.chatreview.web;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.net.URI;
+import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.TypeMismatchException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.ServletWebRequest;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.multipart.MaxUploadSizeExceededException;
+import org.springframework.web.multipart.MultipartException;
+import org.springframework.web.multipart.support.MissingServletRequestPartException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import tools.jackson.databind.DatabindException;
+
+/**
+ * The one place where failures become responses: an RFC 9457 problem body with {@code code}, {@code fix},
+ * {@code errors} and {@code request_id} (decisions §3). Nothing else in the service writes an error body.
+ */
+@RestControllerAdvice
+class ProblemRendering extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemRendering.class);
+
+    @ExceptionHandler(ServiceError.class)
+    ResponseEntity<Object> serviceError(ServiceError error, WebRequest request) {
+        return render(
+                error.status(),
+                error.code(),
+                error.getMessage(),
+                error.fix(),
+                error.errors(),
+                error.headers(),
+                request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleMaxUploadSizeExceededException(
+            MaxUploadSizeExceededException error, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        return uploadTooLarge(request);
+    }
+
+    private ResponseEntity<Object> uploadTooLarge(WebRequest request) {
+        return render(
+                HttpStatus.CONTENT_TOO_LARGE,
+                "PAYLOAD_TOO_LARGE",
+                "The upload is too large: one file may be at most 10 MiB and the whole request at most 50 MiB",
+                "Send smaller files, or fewer files in one request.",
+                List.of(),
+                HttpHeaders.EMPTY,
+                request);
+    }
+
+    @ExceptionHandler(MultipartException.class)
+    ResponseEntity<Object> malformedMultipart(MultipartException error, WebRequest request) {
+        if (tooLarge(error)) {
+            return uploadTooLarge(request);
+        }
+        return render(
+                HttpStatus.BAD_REQUEST,
+                "VALIDATION_ERROR",
+                "The request is not a readable multipart/form-data body",
+                "Send Content-Type multipart/form-data with a boundary, a studentId field and 1 to 10 files parts.",
+                List.of(),
+                HttpHeaders.EMPTY,
+                request);
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<Object> unexpected(Exception error, WebRequest request) {
+        if (tooLarge(error)) {
+            return uploadTooLarge(request);
+        }
+        log.error("Unexpected failure", error);
+        return render(
+                HttpStatus.INTERNAL_SERVER_ERROR,
+                "INTERNAL_ERROR",
+                "The service failed to handle the request",
+                "Try again; if it keeps failing, report the request_id to the operator.",
+                List.of(),
+                HttpHeaders.EMPTY,
+                request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(
+            HttpMessageNotReadableException error, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        PayloadTooLarge tooLarge = causeOfType(error, PayloadTooLarge.class);
+        if (tooLarge != null) {
+            return serviceError(tooLarge, request);
+        }
+        DatabindException binding = causeOfType(error, DatabindException.class);
+        if (binding != null && !binding.getPath().isEmpty()) {
+            String field = binding.getPathReference()
+                    .replaceAll("^[^\\[]*\\[\"?", "")
+                    .replaceAll("\"?\\]$", "")
+                    .replace("\"][\"", ".");
+            String message = wrongTypeMessage(binding);
+            return render(
+                    HttpStatus.BAD_REQUEST,
+                    "VALIDATION_ERROR",
+                    field + ": " + message,
+                    "Send each field with the type the interface gives it.",
+                    List.of(new FieldProblem(field, message)),
+                    HttpHeaders.EMPTY,
+                    request);
+        }
+        boolean missing =
+                error.getMessage() != null && error.getMessage().startsWith("Required request body is missing");
+        return render(
+                HttpStatus.BAD_REQUEST,
+                "VALIDATION_ERROR",
+                missing ? "The request body is missing" : "The request body is not valid JSON",
+                "Send a JSON object with Content-Type: application/json.",
+                List.of(),
+                HttpHeaders.EMPTY,
+                request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleTypeMismatch(
+            TypeMismatchException error, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (error instanceof MethodArgumentTypeMismatchException mismatch
+                && mismatch.getParameter()
+                        .hasParameterAnnotation(org.springframework.web.bind.annotation.PathVariable.class)) {
+            // decisions §3: a path id that is not a UUID names nothing, so it is "not found"
+            return render(
+                    HttpStatus.NOT_FOUND,
+                    "NOT_FOUND",
+                    "No " + mismatch.getName().replace("_id", "").replace("Id", "") + " with id '" + mismatch.getValue()
+                            + "'",
+                    "Use the id the service returned when the resource was created.",
+                    List.of(),
+                    HttpHeaders.EMPTY,
+                    request);
+        }
+        String field = error.getPropertyName() != null ? error.getPropertyName() : "parameter";
+        String message = "has the wrong type: '" + error.getValue() + "'";
+        return render(
+                HttpStatus.BAD_REQUEST,
+                "VALIDATION_ERROR",
+                field + " " + message,
+                "Check the type of " + field + " in the interface.",
+                List.of(new FieldProblem(field, message)),
+                HttpHeaders.EMPTY,
+                request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleMissingServletRequestParameter(
+            MissingServletRequestParameterException error,
+            HttpHeaders headers,
+            HttpStatusCode status,
+            WebRequest request) {
+        return render(
+                HttpStatus.BAD_REQUEST,
+                "VALIDATION_ERROR",
+                error.getParameterName() + " is required",
+                "Add the query parameter " + error.getParameterName() + ".",
+                List.of(new FieldProblem(error.getParameterName(), "is required")),
+                HttpHeaders.EMPTY,
+                request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleMissingServletRequestPart(
+            MissingServletRequestPartException error, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        return render(
+                HttpStatus.BAD_REQUEST,
+                "VALIDATION_ERROR",
+                error.getRequestPartName() + " is required",
+                "Add the form part " + error.getRequestPartName() + ".",
+                List.of(new FieldProblem(error.getRequestPartName(), "is required")),
+                HttpHeaders.EMPTY,
+                request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMediaTypeNotSupported(
+            HttpMediaTypeNotSupportedException error, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        // The interface answers an unreadable body with 400, whatever made it unreadable.
+        String expected = error.getSupportedMediaTypes().isEmpty()
+                ? "application/json"
+                : error.getSupportedMediaTypes().getFirst().toString();
+        return render(
+                HttpStatus.BAD_REQUEST,
+                "VALIDATION_ERROR",
+                "Content-Type " + (error.getContentType() == null ? "(none)" : error.getContentType())
+                        + " is not accepted here",
+                "Send the body as " + expected + ".",
+                List.of(new FieldProblem("Content-Type", "must be " + expected)),
+                HttpHeaders.EMPTY,
+                request);
+    }
+
+    /** Every other exception Spring MVC knows (405, 406, 404 of an unknown path...). */
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(
+            Exception error, Object body, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        HttpStatus resolved = HttpStatus.resolve(status.value());
+        HttpStatus effective = resolved != null ? resolved : HttpStatus.INTERNAL_SERVER_ERROR;
+        String detail = body instanceof ProblemDetail problem && problem.getDetail() != null
+                ? problem.getDetail()
+                : effective.getReasonPhrase();
+        return render(effective, codeOf(effective), detail, fixOf(effective), List.of(), headers, request);
+    }
+
+    ResponseEntity<Object> render(
+            HttpStatus status,
+            String code,
+            String detail,
+            String fix,
+            List<FieldProblem> errors,
+            HttpHeaders headers,
+            WebRequest request) {
+        HttpServletRequest servletRequest = ((ServletWebRequest) request).getRequest();
+        return ResponseEntity.status(status)
+                .headers(headers)
+                .body(Problems.body(status, code, detail, fix, errors, servletRequest));
+    }
+
+    static String codeOf(HttpStatus status) {
+        return switch (status) {
+            case BAD_REQUEST -> "VALIDATION_ERROR";
+            case UNAUTHORIZED -> "UNAUTHORIZED";
+            case FORBIDDEN -> "FORBIDDEN";
+            case NOT_FOUND -> "NOT_FOUND";
+            case CONFLICT -> "CONFLICT";
+            case CONTENT_TOO_LARGE -> "PAYLOAD_TOO_LARGE";
+            case TOO_MANY_REQUESTS -> "RATE_LIMITED";
+            case INTERNAL_SERVER_ERROR -> "INTERNAL_ERROR";
+            default -> status.name();
+        };
+    }
+
+    static String fixOf(HttpStatus status) {
+        return switch (status) {
+            case NOT_FOUND -> "Check the path against the API reference at /v3/api-docs.";
+            case METHOD_NOT_ALLOWED -> "Use one of the methods in the Allow header.";
+            case NOT_ACCEPTABLE -> "Accept application/json.";
+            case INTERNAL_SERVER_ERROR -> "Try again; if it keeps failing, report the request_id to the operator.";
+            default -> "Check the request against the API reference at /v3/api-docs.";
+        };
+    }
+
+    private static String wrongTypeMessage(DatabindException binding) {
+        String original = binding.getOriginalMessage();
+        if (original == null) {
+            return "has the wrong type";
+        }
+        String lower = original.toLowerCase(Locale.ROOT);
+        if (lower.contains("map") || lower.contains("start_object") || lower.contains("object")) {
+            return "must be a JSON object";
+        }
+        if (lower.contains("string")) {
+            return "must be a string";
+        }
+        return "has the wrong type";
+    }
+
+    private static boolean tooLarge(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            String name = cause.getClass().getSimpleName();
+            String message =
+                    cause.getMessage() == null ? "" : cause.getMessage().toLowerCase(Locale.ROOT);
+            if (cause instanceof MaxUploadSizeExceededException
+                    || name.contains("TooLarge")
+                    || (message.contains("exceed") && (message.contains("size") || message.contains("max")))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static <T extends Throwable> T causeOfType(Throwable error, Class<T> type) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return type.cast(cause);
+            }
+        }
+        return null;
+    }
+
+    static URI typeOf(String code) {
+        return URI.create(
+                "urn:chat-review:problem:" + code.toLowerCase(Locale.ROOT).replace('_', '-'));
+    }
+}

@@ -1,0 +1,29 @@
+package com.chatreview.web;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+
+/** Builds the problem body of decisions §3; used by {@link ProblemRendering} and the error page. */
+final class Problems {
+
+    private Problems() {}
+
+    static ProblemDetail body(
+            HttpStatus status,
+            String code,
+            String detail,
+            String fix,
+            List<FieldProblem> errors,
+            HttpServletRequest request) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+        problem.setType(ProblemRendering.typeOf(code));
+        problem.setTitle(status.getReasonPhrase());
+        problem.setProperty("code", code);
+        problem.setProperty("fix", fix);
+        problem.setProperty("errors", errors);
+        problem.setProperty("request_id", request == null ? null : RequestIds.of(request));
+        return problem;
+    }
+}

@@ -1,0 +1,49 @@
+package com.chatreview.web;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.slf4j.MDC;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Gives every request an id: the client's {@code X-Request-Id} when it is a sane token, a new one otherwise.
+ * It is echoed on every response, put in every problem body and in the log lines of the request.
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE)
+public class RequestIds extends OncePerRequestFilter {
+
+    public static final String HEADER = "X-Request-Id";
+    private static final String ATTRIBUTE = RequestIds.class.getName();
+    private static final Pattern SANE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+    /** The id of the request being served, or {@code null} outside a request. */
+    public static String of(HttpServletRequest request) {
+        return (String) request.getAttribute(ATTRIBUTE);
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        String given = request.getHeader(HEADER);
+        String id = given != null && SANE.matcher(given).matches()
+                ? given
+                : UUID.randomUUID().toString();
+        request.setAttribute(ATTRIBUTE, id);
+        response.setHeader(HEADER, id);
+        MDC.put("request_id", id);
+        try {
+            chain.doFilter(request, response);
+        } finally {
+            MDC.remove("request_id");
+        }
+    }
+}
