@@ -1,0 +1,20 @@
+package com.chatreview.support;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
+
+/**
+ * The whole service on a random port, over real sockets, on a real PostgreSQL (a server or the embedded one,
+ * see {@link TestDatabase}). Every class carrying this annotation shares one running service.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@ExtendWith(RequiresDatabase.class)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@Import(SharedTestConfiguration.class)
+public @interface IntegrationTest {}

@@ -1,0 +1,72 @@
+package com.chatreview.support;
+
+import com.chatreview.chat.ChatDeletionGuard;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.context.DynamicPropertyRegistrar;
+
+/** What every integration test shares: the database wiring and a deletion guard tests can arm. */
+@org.springframework.boot.test.context.TestConfiguration(proxyBeanMethods = false)
+public class SharedTestConfiguration {
+
+    @Bean
+    DynamicPropertyRegistrar testDatabaseProperties() {
+        return registry -> {
+            if (TestDatabase.embedded()) {
+                registry.add("database.url", () -> "");
+                registry.add("database.data-dir", SharedTestConfiguration::temporaryDataDir);
+            } else {
+                registry.add(
+                        "database.url", () -> TestDatabase.serverDatabaseUrl().orElseThrow());
+                registry.add("database.user", TestDatabase::user);
+                registry.add("database.password", TestDatabase::password);
+            }
+            registry.add("tenancy.admin-token", () -> ADMIN_TOKEN);
+            registry.add("tenancy.demo-tenant", () -> "false");
+        };
+    }
+
+    public static final String ADMIN_TOKEN = "test-admin-token";
+
+    private static volatile String dataDir;
+
+    private static synchronized String temporaryDataDir() {
+        if (dataDir == null) {
+            try {
+                dataDir = Files.createTempDirectory("crs-test-data").toString();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return dataDir;
+    }
+
+    @Bean
+    HeldChats heldChats() {
+        return new HeldChats();
+    }
+
+    /** Chats a test declares held open, as a WebSocket connection would. */
+    public static class HeldChats implements ChatDeletionGuard {
+        private final Map<UUID, String> held = new ConcurrentHashMap<>();
+
+        public void hold(UUID chatId) {
+            held.put(chatId, "a test holds it open");
+        }
+
+        public void release(UUID chatId) {
+            held.remove(chatId);
+        }
+
+        @Override
+        public Optional<String> blockingReason(UUID chatId) {
+            return Optional.ofNullable(held.get(chatId));
+        }
+    }
+}
