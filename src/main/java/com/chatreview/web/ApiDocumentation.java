@@ -3,7 +3,16 @@ package com.chatreview.web;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.media.ArraySchema;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.security.SecurityScheme;
+import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -26,6 +35,41 @@ class ApiDocumentation {
                                 "x-tenant-api-secret",
                                 apiKey("x-tenant-api-secret", "The tenant's API key (homework endpoints)"))
                         .addSecuritySchemes("admin-token", apiKey("X-Admin-Token", "The operator's ADMIN_TOKEN")));
+    }
+
+    /** Every operation may answer with a problem body; say so once, for all of them. */
+    @Bean
+    OpenApiCustomizer problemResponses() {
+        return openApi -> {
+            Schema<?> problem = new ObjectSchema()
+                    .description("RFC 9457 problem details (application/problem+json)")
+                    .addProperty("type", new StringSchema())
+                    .addProperty("title", new StringSchema())
+                    .addProperty("status", new IntegerSchema())
+                    .addProperty("detail", new StringSchema())
+                    .addProperty("instance", new StringSchema())
+                    .addProperty("code", new StringSchema().example("VALIDATION_ERROR"))
+                    .addProperty("fix", new StringSchema())
+                    .addProperty(
+                            "errors",
+                            new ArraySchema()
+                                    .items(new ObjectSchema()
+                                            .addProperty("field", new StringSchema())
+                                            .addProperty("message", new StringSchema())))
+                    .addProperty("request_id", new StringSchema());
+            openApi.getComponents().addSchemas("Problem", problem);
+            ApiResponse error = new ApiResponse()
+                    .description("An error: 400 invalid input, 401 missing or invalid key, 404 not found, 409"
+                            + " conflict, 413 too large, 429 rate limited (Retry-After), 500 server error")
+                    .content(new Content()
+                            .addMediaType(
+                                    "application/problem+json",
+                                    new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem"))));
+            openApi.getPaths()
+                    .values()
+                    .forEach(path -> path.readOperations()
+                            .forEach(operation -> operation.getResponses().addApiResponse("default", error)));
+        };
     }
 
     private static SecurityScheme apiKey(String header, String description) {

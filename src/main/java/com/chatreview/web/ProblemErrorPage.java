@@ -1,5 +1,6 @@
 package com.chatreview.web;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
@@ -16,6 +17,7 @@ import org.springframework.web.bind.annotation.RestController;
  * the same problem body as everything else, never a stack trace or an HTML page.
  */
 @RestController
+@Hidden
 class ProblemErrorPage implements ErrorController {
 
     @RequestMapping("${server.error.path:/error}")

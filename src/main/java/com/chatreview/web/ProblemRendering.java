@@ -123,7 +123,11 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
         return render(
                 HttpStatus.BAD_REQUEST,
                 "VALIDATION_ERROR",
-                missing ? "The request body is missing" : "The request body is not valid JSON",
+                missing
+                        ? "The request body is missing"
+                        : binding != null
+                                ? "The request body must be a JSON object"
+                                : "The request body is not valid JSON",
                 "Send a JSON object with Content-Type: application/json.",
                 List.of(),
                 HttpHeaders.EMPTY,
