@@ -85,18 +85,25 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
         }
     }
 
+    /**
+     * A body the multipart parser gave up on leaves the connection in no state to carry another request, and the
+     * container closes it after this answer: {@code Connection: close} says so, so that a client does not send its
+     * next request on a connection that is about to go away.
+     */
     @ExceptionHandler(MultipartException.class)
     ResponseEntity<Object> malformedMultipart(MultipartException error, WebRequest request) {
         if (tooLarge(error)) {
             return uploadTooLarge(request);
         }
+        HttpHeaders closing = new HttpHeaders();
+        closing.setConnection("close");
         return render(
                 HttpStatus.BAD_REQUEST,
                 "VALIDATION_ERROR",
                 "The request is not a readable multipart/form-data body",
                 "Send Content-Type multipart/form-data with a boundary, a studentId field and 1 to 10 files parts.",
                 List.of(),
-                HttpHeaders.EMPTY,
+                closing,
                 request);
     }
 
