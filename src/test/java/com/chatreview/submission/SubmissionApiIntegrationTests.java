@@ -221,24 +221,22 @@ class SubmissionApiIntegrationTests {
         assertRejected(upload(new Multipart().field("studentId", "  ").file("ok.txt", "fine")), 400, "studentId");
         assertRejected(
                 api.post(path(homeworkId), "{\"studentId\": \"student-1\", \"files\": [\"x\"]}"), 400, "Content-Type");
-        assertRejected(
-                api.send(
-                        "POST",
-                        path(homeworkId),
-                        BodyPublishers.ofString("this is not a multipart body"),
-                        "multipart/form-data; boundary=nothing-here"),
-                400,
-                null);
-        assertRejected(
-                api.send(
-                        "POST",
-                        path(homeworkId),
-                        BodyPublishers.ofString("--b\r\nContent-Disposition: form-data; name=\"studentId\"\r\n\r\ns-1"
-                                + "\r\n--b\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a.txt\"\r\n\r\n"
-                                + "truncated"),
-                        "multipart/form-data; boundary=b"),
-                400,
-                null);
+        Reply garbage = api.send(
+                "POST",
+                path(homeworkId),
+                BodyPublishers.ofString("this is not a multipart body"),
+                "multipart/form-data; boundary=nothing-here");
+        assertRejected(garbage, 400, null);
+        assertThat(garbage.header("Connection")).isEqualToIgnoringCase("close");
+        Reply truncated = api.send(
+                "POST",
+                path(homeworkId),
+                BodyPublishers.ofString("--b\r\nContent-Disposition: form-data; name=\"studentId\"\r\n\r\ns-1"
+                        + "\r\n--b\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a.txt\"\r\n\r\n"
+                        + "truncated"),
+                "multipart/form-data; boundary=b");
+        assertRejected(truncated, 400, null);
+        assertThat(truncated.header("Connection")).isEqualToIgnoringCase("close");
         assertRejected(
                 api.send(
                         "POST",
