@@ -1,6 +1,8 @@
 package com.chatreview.web;
 
 import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.util.List;
 import java.util.Locale;
@@ -34,6 +36,7 @@ import tools.jackson.databind.DatabindException;
 class ProblemRendering extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemRendering.class);
+    private static final long MAX_DRAINED_BYTES = 64L * 1024 * 1024;
 
     @ExceptionHandler(ServiceError.class)
     ResponseEntity<Object> serviceError(ServiceError error, WebRequest request) {
@@ -54,6 +57,7 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
     }
 
     private ResponseEntity<Object> uploadTooLarge(WebRequest request) {
+        drainRejectedUpload(((ServletWebRequest) request).getRequest());
         return render(
                 HttpStatus.CONTENT_TOO_LARGE,
                 "PAYLOAD_TOO_LARGE",
@@ -64,18 +68,42 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
                 request);
     }
 
+    /**
+     * Reads and discards what is left of an upload rejected as too large, up to {@link #MAX_DRAINED_BYTES}. The
+     * container would otherwise close the connection while the client is still sending, and a client that sends
+     * its whole body before it reads the answer (most HTTP clients do) would see a reset instead of the 413.
+     */
+    private static void drainRejectedUpload(HttpServletRequest request) {
+        byte[] buffer = new byte[64 * 1024];
+        long drained = 0;
+        try (InputStream in = request.getInputStream()) {
+            for (int n = in.read(buffer); n >= 0 && drained < MAX_DRAINED_BYTES; n = in.read(buffer)) {
+                drained += n;
+            }
+        } catch (IOException | RuntimeException e) {
+            log.debug("Stopped reading a rejected upload after {} bytes", drained, e);
+        }
+    }
+
+    /**
+     * A body the multipart parser gave up on leaves the connection in no state to carry another request, and the
+     * container closes it after this answer: {@code Connection: close} says so, so that a client does not send its
+     * next request on a connection that is about to go away.
+     */
     @ExceptionHandler(MultipartException.class)
     ResponseEntity<Object> malformedMultipart(MultipartException error, WebRequest request) {
         if (tooLarge(error)) {
             return uploadTooLarge(request);
         }
+        HttpHeaders closing = new HttpHeaders();
+        closing.setConnection("close");
         return render(
                 HttpStatus.BAD_REQUEST,
                 "VALIDATION_ERROR",
                 "The request is not a readable multipart/form-data body",
                 "Send Content-Type multipart/form-data with a boundary, a studentId field and 1 to 10 files parts.",
                 List.of(),
-                HttpHeaders.EMPTY,
+                closing,
                 request);
     }
 
