@@ -93,7 +93,8 @@ class Homeworks {
             params.put("courses", courseIds);
         }
         if (query.search() != null && !query.search().isBlank()) {
-            where.append("""
+            // a text block loses its leading indentation: the space keeps "AND" apart from the parameter before
+            where.append(' ').append("""
                      AND (h.assignment_id ILIKE :pattern ESCAPE '\\' OR h.subject ILIKE :pattern ESCAPE '\\'
                           OR c.name ILIKE :pattern ESCAPE '\\'
                           OR EXISTS (SELECT 1 FROM homework_files f
