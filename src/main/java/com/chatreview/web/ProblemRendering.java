@@ -64,7 +64,7 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
                 "The upload is too large: one file may be at most 10 MiB and the whole request at most 50 MiB",
                 "Send smaller files, or fewer files in one request.",
                 List.of(),
-                HttpHeaders.EMPTY,
+                PayloadTooLarge.closing(),
                 request);
     }
 

@@ -13,6 +13,8 @@ import com.chatreview.web.InvalidInput;
 import com.chatreview.web.Page;
 import com.chatreview.web.PageRequest;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -91,14 +93,34 @@ class SubmissionController {
             @Schema(description = "The teacher deciding, kept in the audit trail")
             String teacherId) {}
 
+    /** The form of the upload, as the OpenAPI document shows it: both are parts of the multipart body. */
+    record UploadForm(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            String studentId,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            @ArraySchema(schema = @Schema(type = "string", format = "binary"), minItems = 1, maxItems = 10)
+            List<MultipartFile> files) {}
+
     @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
     @Operation(summary = "Upload a student's solution files (1 to 10, each at most 10 MiB)")
-    @ApiResponse(responseCode = "201", content = @Content(schema = @Schema(implementation = SubmissionBody.class)))
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+            required = true,
+            content =
+                    @Content(
+                            mediaType = MediaType.MULTIPART_FORM_DATA_VALUE,
+                            schema = @Schema(implementation = UploadForm.class)))
+    @ApiResponse(
+            responseCode = "201",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                            schema = @Schema(implementation = SubmissionBody.class)))
     ResponseEntity<Object> submit(
             Tenant tenant,
             @PathVariable UUID homeworkId,
-            @RequestParam(required = false) String studentId,
-            @RequestPart(name = "files", required = false) List<MultipartFile> files,
+            @Parameter(hidden = true) @RequestParam(required = false) String studentId,
+            @Parameter(hidden = true) @RequestPart(name = "files", required = false) List<MultipartFile> files,
             @RequestHeader(name = IdempotentRequests.HEADER, required = false) String idempotencyKey) {
         List<IncomingFile> incoming = files == null
                 ? List.of()
