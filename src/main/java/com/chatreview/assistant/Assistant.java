@@ -1,0 +1,19 @@
+package com.chatreview.assistant;
+
+import java.util.function.Consumer;
+
+/**
+ * Generates the assistant's next message of a conversation, streaming it.
+ *
+ * <p>The call blocks (callers run it on a virtual thread) and hands each piece of the reply to {@code tokens}
+ * as it is generated; concatenating the pieces gives {@link AssistantReply#content()}. Interrupting the
+ * calling thread cancels the generation: the call then throws {@link AssistantFailure}.
+ */
+public interface Assistant {
+
+    /**
+     * @throws AssistantFailure when the provider fails, before or during the stream; no partial reply is a
+     *     success
+     */
+    AssistantReply reply(Conversation conversation, Consumer<String> tokens);
+}

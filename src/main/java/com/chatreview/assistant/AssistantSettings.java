@@ -1,0 +1,30 @@
+package com.chatreview.assistant;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Which AI answers, and how.
+ *
+ * @param provider {@code offline} (in-process, deterministic, no network) or {@code openai} ({@code AI_PROVIDER})
+ * @param baseUrl the OpenAI-compatible endpoint, ending in {@code /v1} ({@code AI_BASE_URL})
+ * @param apiKey its key ({@code AI_API_KEY})
+ * @param model the model to ask for ({@code AI_MODEL})
+ * @param connectTimeout how long to wait for the endpoint to accept the connection
+ * @param firstTokenTimeout how long to wait for the first piece of the reply
+ * @param idleTimeout how long the stream may stay silent between two pieces
+ * @param historyTokens how much of the chat's history (estimated tokens) goes with each request
+ * @param offlineTokenDelay the offline provider's pause between words (zero in tests and benchmarks)
+ */
+@ConfigurationProperties("assistant")
+public record AssistantSettings(
+        @DefaultValue("offline") String provider,
+        String baseUrl,
+        String apiKey,
+        String model,
+        @DefaultValue("5s") Duration connectTimeout,
+        @DefaultValue("30s") Duration firstTokenTimeout,
+        @DefaultValue("30s") Duration idleTimeout,
+        @DefaultValue("6000") int historyTokens,
+        @DefaultValue("15ms") Duration offlineTokenDelay) {}

@@ -1,0 +1,7 @@
+/**
+ * The AI behind chats and reviews: one streaming interface, {@link com.chatreview.assistant.Assistant}, and the
+ * providers behind it ({@code offline}, in-process and deterministic; {@code openai}, any OpenAI-compatible
+ * endpoint). Knows no feature module: callers hand it a {@link com.chatreview.assistant.Conversation}.
+ */
+@org.springframework.modulith.ApplicationModule(displayName = "Assistant")
+package com.chatreview.assistant;
