@@ -101,9 +101,28 @@ public class ChatManagement {
         return new Page<>(messages.page(chatId, chat.messageCount(), page), chat.messageCount());
     }
 
-    /** Messages stored after {@code position}, oldest first, at most {@code limit}. */
-    public List<ChatMessage> messagesAfter(UUID chatId, int position, int limit) {
-        return messages.after(chatId, position, limit);
+    /** Messages announced by an event after {@code seq}, in event order, at most {@code limit}. */
+    public List<ChatMessage> messagesAnnouncedAfter(UUID chatId, long seq, int limit) {
+        return messages.announcedAfter(chatId, seq, limit);
+    }
+
+    /** The highest event {@code seq} a stored message of the chat carries, 0 when none does. */
+    public long latestEventSeq(UUID chatId) {
+        return messages.latestEventSeq(chatId);
+    }
+
+    /** The chat's latest {@code count} messages, oldest first: the history a reply is generated from. */
+    public List<ChatMessage> latestMessages(UUID chatId, int count) {
+        return messages.latest(chatId, count);
+    }
+
+    /**
+     * Reserves the next {@code size} event sequence numbers of the chat: they are {@code (end - size, end]}, above
+     * every number reserved before, on any node, before or after a restart.
+     */
+    @Transactional
+    public long reserveEventSequence(UUID chatId, int size) {
+        return chats.reserveEventSequence(chatId, size);
     }
 
     @Transactional
@@ -160,7 +179,7 @@ public class ChatManagement {
         Instant now = now();
         int position = chats.nextPosition(tenantId, chatId, now).orElseThrow(() -> new ChatNotFound(chatId));
         ChatMessage stored = new ChatMessage(
-                UUID.randomUUID(),
+                message.id() != null ? message.id() : UUID.randomUUID(),
                 chatId,
                 position,
                 message.role(),
@@ -169,7 +188,8 @@ public class ChatManagement {
                 message.mediaUrl(),
                 json.writeValueAsString(message.metadata()),
                 message.clientMessageId(),
-                now);
+                now,
+                message.eventSeq());
         messages.insert(stored);
         if (message.role() == SenderRole.USER && !messages.anyFromUser(chatId, position)) {
             chats.titleFromFirstMessage(chatId, Titles.fromMessage(message.content()), now);

@@ -8,6 +8,7 @@ import java.util.UUID;
  *
  * @param position 1 for the chat's first message, 2 for the next: dense, never reused
  * @param metadata the message's {@code metadata} as JSON object text
+ * @param eventSeq the {@code seq} of the event that announced the stored message, {@code null} if none did
  */
 public record ChatMessage(
         UUID id,
@@ -19,4 +20,5 @@ public record ChatMessage(
         String mediaUrl,
         String metadata,
         String clientMessageId,
-        Instant createdAt) {}
+        Instant createdAt,
+        Long eventSeq) {}

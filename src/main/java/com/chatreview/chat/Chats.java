@@ -91,6 +91,17 @@ class Chats {
                 .orElse(OptionalInt.empty());
     }
 
+    long reserveEventSequence(UUID chatId, int size) {
+        return jdbc.sql("""
+                UPDATE chats SET event_seq_reserved = event_seq_reserved + :size WHERE id = :id
+                RETURNING event_seq_reserved""")
+                .param("size", size)
+                .param("id", chatId)
+                .query(Long.class)
+                .optional()
+                .orElseThrow(() -> new ChatErrors.ChatNotFound(chatId));
+    }
+
     /** Replaces the service's title by one made from the first user message; a given title is kept. */
     void titleFromFirstMessage(UUID chatId, String title, Instant now) {
         jdbc.sql("""

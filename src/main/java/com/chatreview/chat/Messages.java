@@ -19,7 +19,7 @@ class Messages {
 
     private static final String COLUMNS = """
             id, chat_id, position, sender_role, content, media_type, media_url, metadata::text AS metadata,
-            client_message_id, created_at""";
+            client_message_id, created_at, event_seq""";
 
     private final JdbcClient jdbc;
 
@@ -30,9 +30,9 @@ class Messages {
     void insert(ChatMessage message) {
         jdbc.sql("""
                 INSERT INTO messages (chat_id, position, id, sender_role, content, media_type, media_url, metadata,
-                                      client_message_id, created_at)
+                                      client_message_id, created_at, event_seq)
                 VALUES (:chat, :position, :id, :role, :content, :mediaType, :mediaUrl, :metadata::jsonb,
-                        :clientMessageId, :created)""")
+                        :clientMessageId, :created, :eventSeq)""")
                 .param("chat", message.chatId())
                 .param("position", message.position())
                 .param("id", message.id())
@@ -43,6 +43,7 @@ class Messages {
                 .param("metadata", message.metadata())
                 .param("clientMessageId", message.clientMessageId())
                 .param("created", Sql.at(message.createdAt()))
+                .param("eventSeq", message.eventSeq())
                 .update();
     }
 
@@ -74,13 +75,30 @@ class Messages {
                 .optional();
     }
 
-    /** Messages after a position, oldest first: what a client that saw {@code position} has missed. */
-    List<ChatMessage> after(UUID chatId, int position, int limit) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat AND position > :after"
-                        + " ORDER BY position LIMIT :limit")
+    /** Messages announced after event {@code seq}, in that order: what a client that saw {@code seq} missed. */
+    List<ChatMessage> announcedAfter(UUID chatId, long seq, int limit) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat AND event_seq > :seq"
+                        + " ORDER BY event_seq LIMIT :limit")
                 .param("chat", chatId)
-                .param("after", position)
+                .param("seq", seq)
                 .param("limit", limit)
+                .query(Messages::message)
+                .list();
+    }
+
+    long latestEventSeq(UUID chatId) {
+        return jdbc.sql("SELECT COALESCE(max(event_seq), 0) FROM messages WHERE chat_id = :chat")
+                .param("chat", chatId)
+                .query(Long.class)
+                .single();
+    }
+
+    /** The chat's latest messages, oldest first. */
+    List<ChatMessage> latest(UUID chatId, int count) {
+        return jdbc.sql("SELECT * FROM (SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat"
+                        + " ORDER BY position DESC LIMIT :count) latest ORDER BY position")
+                .param("chat", chatId)
+                .param("count", count)
                 .query(Messages::message)
                 .list();
     }
@@ -106,6 +124,7 @@ class Messages {
                 rs.getString("media_url"),
                 rs.getString("metadata"),
                 rs.getString("client_message_id"),
-                Sql.instant(rs, "created_at"));
+                Sql.instant(rs, "created_at"),
+                rs.getObject("event_seq", Long.class));
     }
 }

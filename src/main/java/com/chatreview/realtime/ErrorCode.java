@@ -1,0 +1,42 @@
+package com.chatreview.realtime;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The WebSocket {@code error} events, each with the advice its {@code details.fix} gives. */
+enum ErrorCode {
+    AUTH_ERROR("Check the API key, and give api_key, user_id and chat_id as query parameters or as the headers"
+            + " X-API-Key, X-User-ID and X-Chat-ID."),
+    CHAT_NOT_FOUND("Create the chat first with POST /api/v1/chats, then connect with the id it returns."),
+    CONNECTION_LIMIT_EXCEEDED("Close connections the tenant no longer uses, or ask the operator for a higher"
+            + " LIMIT_WS_CONNECTIONS_PER_TENANT."),
+    INVALID_MESSAGE("Send a text frame holding a JSON object {\"content\": \"...\"} with an optional metadata object"
+            + " and client_message_id (at most 128 characters), at most 64 KiB."),
+    RATE_LIMITED("Send at most the allowed frames per second; wait retry_after_ms before the next one."),
+    CHAT_CLOSED("The chat is closed: reopen it with PATCH /api/v1/chats/{chat_id} {\"status\":\"active\"} or"
+            + " create a new chat."),
+    AI_ERROR("The AI provider failed to answer; your message is stored. Send it again later, or ask the operator"
+            + " to check the AI provider."),
+    INTERNAL_ERROR("Try again; if it keeps failing, report it to the operator.");
+
+    private final String fix;
+
+    ErrorCode(String fix) {
+        this.fix = fix;
+    }
+
+    Map<String, Object> event(String message) {
+        return event(message, Map.of());
+    }
+
+    Map<String, Object> event(String message, Map<String, Object> moreDetails) {
+        Map<String, Object> event = ChatEvent.of("error");
+        event.put("error_code", name());
+        event.put("error_message", message);
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("fix", fix);
+        details.putAll(moreDetails);
+        event.put("details", details);
+        return event;
+    }
+}

@@ -1,0 +1,63 @@
+package com.chatreview.realtime;
+
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A client frame: {@code {"content": string, "metadata"?: object, "client_message_id"?: string}}.
+ *
+ * @param clientMessageId the client's id for exactly-once sends, or {@code null}
+ */
+record Frame(String content, Map<String, Object> metadata, String clientMessageId) {
+
+    static final int MAX_CLIENT_MESSAGE_ID = 128;
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /** The frame, or why it is not one. */
+    static Result parse(String text) {
+        JsonNode node;
+        try {
+            node = JSON.readTree(text);
+        } catch (JacksonException e) {
+            return Result.invalid("The frame is not valid JSON");
+        }
+        if (node == null || !node.isObject()) {
+            return Result.invalid("The frame must be a JSON object");
+        }
+        JsonNode content = node.get("content");
+        if (content == null || !content.isString() || content.asString().isBlank()) {
+            return Result.invalid("content must be a non-blank string");
+        }
+        JsonNode metadata = node.get("metadata");
+        if (metadata != null && !metadata.isNull() && !metadata.isObject()) {
+            return Result.invalid("metadata must be a JSON object");
+        }
+        JsonNode clientId = node.get("client_message_id");
+        if (clientId != null
+                && !clientId.isNull()
+                && (!clientId.isString()
+                        || clientId.asString().isEmpty()
+                        || clientId.asString().length() > MAX_CLIENT_MESSAGE_ID)) {
+            return Result.invalid(
+                    "client_message_id must be a string of 1 to " + MAX_CLIENT_MESSAGE_ID + " characters");
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> metadataMap =
+                metadata == null || metadata.isNull() ? Map.of() : JSON.convertValue(metadata, Map.class);
+        return new Result(
+                Optional.of(new Frame(
+                        content.asString(),
+                        metadataMap,
+                        clientId == null || clientId.isNull() ? null : clientId.asString())),
+                null);
+    }
+
+    record Result(Optional<Frame> frame, String problem) {
+        static Result invalid(String problem) {
+            return new Result(Optional.empty(), problem);
+        }
+    }
+}

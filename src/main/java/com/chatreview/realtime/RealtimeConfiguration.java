@@ -1,0 +1,220 @@
+package com.chatreview.realtime;
+
+import com.chatreview.assistant.Assistant;
+import com.chatreview.chat.ChatDeletionGuard;
+import com.chatreview.chat.ChatManagement;
+import com.chatreview.ratelimit.RequestQuotas;
+import com.chatreview.tenancy.ApiKeyRevoked;
+import com.chatreview.tenancy.Tenancy;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
+import org.springframework.web.socket.CloseStatus;
+import org.springframework.web.socket.config.annotation.EnableWebSocket;
+import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
+import org.springframework.web.socket.config.annotation.WebSocketHandlerRegistry;
+import org.springframework.web.socket.server.standard.ServletServerContainerFactoryBean;
+
+/**
+ * Wires {@code /ws/chat}: its handler, the in-process registry, queue and fan-out, the pings and idle closes,
+ * the closing of connections whose key was revoked, and the graceful shutdown.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableWebSocket
+class RealtimeConfiguration implements WebSocketConfigurer {
+
+    private static final Logger log = LoggerFactory.getLogger(RealtimeConfiguration.class);
+
+    private final ChatSocketHandler handler;
+
+    RealtimeConfiguration(ChatSocketHandler handler) {
+        this.handler = handler;
+    }
+
+    @Override
+    public void registerWebSocketHandlers(WebSocketHandlerRegistry registry) {
+        registry.addHandler(handler, "/ws/chat").setAllowedOriginPatterns("*");
+    }
+
+    /** Frames up to 1 MiB reach the handler, which refuses those over 64 KiB with INVALID_MESSAGE. */
+    @Bean
+    static ServletServerContainerFactoryBean webSocketContainer(RealtimeSettings settings) {
+        ServletServerContainerFactoryBean container = new ServletServerContainerFactoryBean();
+        container.setMaxTextMessageBufferSize(1024 * 1024);
+        container.setMaxBinaryMessageBufferSize(64 * 1024);
+        container.setMaxSessionIdleTimeout(settings.idleTimeout().plusMinutes(5).toMillis());
+        return container;
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Parts {
+
+        @Bean
+        @ConditionalOnMissingBean(ConnectionRegistry.class)
+        ConnectionRegistry connectionRegistry() {
+            return new InProcessConnectionRegistry();
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(ReplyQueue.class)
+        ReplyQueue replyQueue() {
+            return new InProcessReplyQueue();
+        }
+
+        @Bean
+        EventSequence eventSequence(ChatManagement chats) {
+            return new EventSequence(chats);
+        }
+
+        @Bean
+        StreamsInProgress streamsInProgress() {
+            return new StreamsInProgress();
+        }
+
+        @Bean
+        Replies replies(
+                ChatManagement chats,
+                Assistant assistant,
+                ConnectionRegistry connections,
+                EventSequence sequence,
+                StreamsInProgress streams,
+                List<ChatContextSource> contextSources,
+                RealtimeSettings settings) {
+            return new Replies(
+                    chats, assistant, connections, sequence, streams, contextSources, settings.historyMessages());
+        }
+
+        @Bean
+        ChatSocketHandler chatSocketHandler(
+                Tenancy tenancy,
+                ChatManagement chats,
+                RequestQuotas quotas,
+                ConnectionRegistry connections,
+                ReplyQueue queue,
+                Replies replies,
+                EventSequence sequence,
+                StreamsInProgress streams,
+                RealtimeSettings settings) {
+            return new ChatSocketHandler(
+                    tenancy, chats, quotas, connections, queue, replies, sequence, streams, settings);
+        }
+
+        /** A chat with an open connection or a reply in progress is not deleted (decisions §5). */
+        @Bean
+        ChatDeletionGuard openConnectionsGuard(ConnectionRegistry connections, ReplyQueue queue) {
+            return chatId -> {
+                if (connections.anyOpen(chatId)) {
+                    return Optional.of("a WebSocket connection is open on it");
+                }
+                if (queue.busy(chatId)) {
+                    return Optional.of("a reply is being generated");
+                }
+                return Optional.empty();
+            };
+        }
+
+        @Bean
+        ConnectionKeeper connectionKeeper(
+                ConnectionRegistry connections,
+                ReplyQueue queue,
+                ChatSocketHandler handler,
+                RealtimeSettings settings) {
+            return new ConnectionKeeper(connections, queue, handler, settings);
+        }
+    }
+
+    /**
+     * Pings every connection, closes idle ones, closes those of a revoked key, and on shutdown lets the replies in
+     * progress be stored before closing every connection with 1001.
+     */
+    static class ConnectionKeeper implements SmartLifecycle {
+
+        private final ConnectionRegistry connections;
+        private final ReplyQueue queue;
+        private final ChatSocketHandler handler;
+        private final RealtimeSettings settings;
+        private ScheduledExecutorService timer;
+        private volatile boolean running;
+
+        ConnectionKeeper(
+                ConnectionRegistry connections,
+                ReplyQueue queue,
+                ChatSocketHandler handler,
+                RealtimeSettings settings) {
+            this.connections = connections;
+            this.queue = queue;
+            this.handler = handler;
+            this.settings = settings;
+        }
+
+        @Override
+        public void start() {
+            timer = Executors.newSingleThreadScheduledExecutor(
+                    Thread.ofVirtual().name("ws-keeper").factory());
+            long every = settings.pingInterval().toMillis();
+            timer.scheduleWithFixedDelay(this::pingAndSweep, every, every, TimeUnit.MILLISECONDS);
+            running = true;
+        }
+
+        void pingAndSweep() {
+            Instant idleSince = Instant.now().minus(settings.idleTimeout());
+            for (Connection connection : connections.all()) {
+                if (!connection.open()) {
+                    connections.closed(connection);
+                } else if (connection.lastFrameAt().isBefore(idleSince)) {
+                    connection.close(CloseStatus.NORMAL.withReason("idle"));
+                } else {
+                    connection.ping();
+                }
+            }
+        }
+
+        @EventListener
+        void keyRevoked(ApiKeyRevoked revoked) {
+            for (Connection connection : connections.all()) {
+                if (connection.apiKeyId.equals(revoked.apiKeyId())) {
+                    connection.sendDirect(ErrorCode.AUTH_ERROR.event("The API key was revoked"));
+                    connection.close(ChatSocketHandler.UNAUTHORIZED);
+                }
+            }
+        }
+
+        @Override
+        public void stop() {
+            handler.shuttingDown();
+            try {
+                if (!queue.awaitIdle(settings.shutdownGrace())) {
+                    log.warn("Replies still running after {}; closing connections anyway", settings.shutdownGrace());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            for (Connection connection : connections.all()) {
+                connection.close(CloseStatus.GOING_AWAY);
+            }
+            timer.shutdownNow();
+            running = false;
+        }
+
+        @Override
+        public boolean isRunning() {
+            return running;
+        }
+
+        /** Stops before the web server does, so that connections close with 1001 while it still runs. */
+        @Override
+        public int getPhase() {
+            return Integer.MAX_VALUE - 100;
+        }
+    }
+}

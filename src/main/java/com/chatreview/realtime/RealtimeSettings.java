@@ -1,0 +1,27 @@
+package com.chatreview.realtime;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * How WebSocket connections behave (decisions §6).
+ *
+ * @param pingInterval how often the server pings every connection
+ * @param idleTimeout a connection that has sent no frame for this long is closed (1000)
+ * @param maxFrame the largest client frame accepted; larger is {@code INVALID_MESSAGE}
+ * @param sendBuffer what may wait to be sent to one slow connection before it is closed
+ * @param sendTimeLimit how long one send may take before the connection is closed
+ * @param historyMessages how many of the chat's latest messages a reply is generated from
+ * @param shutdownGrace how long a shutdown waits for replies in progress to be stored
+ */
+@ConfigurationProperties("realtime")
+public record RealtimeSettings(
+        @DefaultValue("25s") Duration pingInterval,
+        @DefaultValue("30m") Duration idleTimeout,
+        @DefaultValue("64KB") DataSize maxFrame,
+        @DefaultValue("1MB") DataSize sendBuffer,
+        @DefaultValue("10s") Duration sendTimeLimit,
+        @DefaultValue("50") int historyMessages,
+        @DefaultValue("30s") Duration shutdownGrace) {}

@@ -1,0 +1,202 @@
+package com.chatreview.realtime;
+
+import com.chatreview.assistant.Assistant;
+import com.chatreview.assistant.AssistantFailure;
+import com.chatreview.assistant.AssistantReply;
+import com.chatreview.assistant.Conversation;
+import com.chatreview.assistant.Conversation.ContextDocument;
+import com.chatreview.assistant.Conversation.Turn;
+import com.chatreview.chat.AppendedMessage;
+import com.chatreview.chat.Chat;
+import com.chatreview.chat.ChatErrors.ChatNotFound;
+import com.chatreview.chat.ChatManagement;
+import com.chatreview.chat.ChatMessage;
+import com.chatreview.chat.NewMessage;
+import com.chatreview.chat.SenderRole;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The work of one accepted frame, run in the chat's lane: store the user message, announce it, stream the
+ * assistant's reply to every connection on the chat, store the reply, announce it. Every event takes the chat's
+ * next {@code seq} here, in the order it is sent.
+ */
+class Replies {
+
+    /** The key of an assistant message's metadata naming the user whose message it answers. */
+    static final String ANSWERED_USER = "in_reply_to_user_id";
+
+    private static final Logger log = LoggerFactory.getLogger(Replies.class);
+
+    private final ChatManagement chats;
+    private final Assistant assistant;
+    private final ConnectionRegistry connections;
+    private final EventSequence sequence;
+    private final StreamsInProgress streams;
+    private final List<ChatContextSource> contextSources;
+    private final int historyMessages;
+
+    Replies(
+            ChatManagement chats,
+            Assistant assistant,
+            ConnectionRegistry connections,
+            EventSequence sequence,
+            StreamsInProgress streams,
+            List<ChatContextSource> contextSources,
+            int historyMessages) {
+        this.chats = chats;
+        this.assistant = assistant;
+        this.connections = connections;
+        this.sequence = sequence;
+        this.streams = streams;
+        this.contextSources = contextSources;
+        this.historyMessages = historyMessages;
+    }
+
+    void answer(Connection sender, Frame frame) {
+        Chat chat = chats.find(sender.tenantId, sender.chatId).orElse(null);
+        if (chat == null) {
+            sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
+            return;
+        }
+        if (chat.closed()) {
+            sender.sendDirect(ErrorCode.CHAT_CLOSED.event("The chat is closed; the message was not stored"));
+            return;
+        }
+        ChatMessage question;
+        try {
+            question = store(sender, frame);
+        } catch (ChatNotFound gone) {
+            sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
+            return;
+        }
+        if (question == null) {
+            return;
+        }
+        reply(sender, chat, question);
+    }
+
+    /** Stores and announces the user message; null when it was a repeat, answered to the sender alone. */
+    private ChatMessage store(Connection sender, Frame frame) {
+        Map<String, Object> metadata = new LinkedHashMap<>(frame.metadata());
+        metadata.put("user_id", sender.userId);
+        long seq = sequence.next(sender.chatId);
+        AppendedMessage appended = chats.append(
+                sender.tenantId,
+                sender.chatId,
+                NewMessage.fromUser(frame.content(), metadata, frame.clientMessageId())
+                        .withEventSeq(seq));
+        if (appended.duplicate()) {
+            ChatMessage original = appended.message();
+            Map<String, Object> again = messageReceived(original, sender.userId);
+            again.put("seq", original.eventSeq());
+            sender.sendDirect(again);
+            return null;
+        }
+        publish(sender.chatId, ChatEvent.sequenced(seq, messageReceived(appended.message(), sender.userId)));
+        return appended.message();
+    }
+
+    private void reply(Connection sender, Chat chat, ChatMessage question) {
+        UUID chatId = chat.id();
+        UUID replyId = UUID.randomUUID();
+        Map<String, Object> started = ChatEvent.of("message_stream_started");
+        started.put("chat_id", chatId.toString());
+        started.put("user_id", sender.userId);
+        started.put("message_id", replyId.toString());
+        ChatEvent startedEvent = ChatEvent.sequenced(sequence.next(chatId), started);
+        streams.started(chatId, startedEvent);
+        publish(chatId, startedEvent);
+        try {
+            AssistantReply reply = assistant.reply(conversation(chat), token -> {
+                Map<String, Object> event = ChatEvent.of("message_stream_token");
+                event.put("chat_id", chatId.toString());
+                event.put("message_id", replyId.toString());
+                event.put("token", token);
+                ChatEvent tokenEvent = ChatEvent.sequenced(sequence.next(chatId), event);
+                streams.token(chatId, tokenEvent);
+                publish(chatId, tokenEvent);
+            });
+            long endSeq = sequence.next(chatId);
+            ChatMessage stored = chats.append(
+                            sender.tenantId,
+                            chatId,
+                            NewMessage.fromAssistant(reply.content(), replyMetadata(reply, question, sender.userId))
+                                    .withId(replyId)
+                                    .withEventSeq(endSeq))
+                    .message();
+            streams.ended(chatId);
+            publish(chatId, ChatEvent.sequenced(endSeq, streamEnded(stored, sender.userId)));
+        } catch (AssistantFailure failure) {
+            streams.ended(chatId);
+            log.warn("The assistant failed to answer in chat {}: {}", chatId, failure.getMessage());
+            Map<String, Object> error = ErrorCode.AI_ERROR.event(
+                    "The AI provider failed: " + failure.getMessage(), Map.of("message_id", replyId.toString()));
+            error.put("chat_id", chatId.toString());
+            publish(chatId, ChatEvent.sequenced(sequence.next(chatId), error));
+        } catch (ChatNotFound gone) {
+            streams.ended(chatId);
+            sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat was deleted while the reply was generated"));
+        }
+    }
+
+    private Conversation conversation(Chat chat) {
+        List<Turn> turns = new ArrayList<>();
+        for (ChatMessage message : chats.latestMessages(chat.id(), historyMessages)) {
+            turns.add(new Turn(
+                    message.senderRole() == SenderRole.USER ? Turn.Role.USER : Turn.Role.ASSISTANT, message.content()));
+        }
+        List<ContextDocument> context = new ArrayList<>();
+        for (ChatContextSource source : contextSources) {
+            context.addAll(source.documentsFor(chat));
+        }
+        return new Conversation(turns, context);
+    }
+
+    private void publish(UUID chatId, ChatEvent event) {
+        for (Connection connection : connections.onChat(chatId)) {
+            connection.deliver(event);
+        }
+    }
+
+    static Map<String, Object> messageReceived(ChatMessage message, String userId) {
+        Map<String, Object> event = ChatEvent.of("message_received");
+        event.put("message_id", message.id().toString());
+        event.put("chat_id", message.chatId().toString());
+        event.put("user_id", userId);
+        event.put("content", message.content());
+        if (message.clientMessageId() != null) {
+            event.put("client_message_id", message.clientMessageId());
+        }
+        return event;
+    }
+
+    static Map<String, Object> streamEnded(ChatMessage message, String userId) {
+        Map<String, Object> event = ChatEvent.of("message_stream_ended");
+        event.put("message_id", message.id().toString());
+        event.put("chat_id", message.chatId().toString());
+        event.put("user_id", userId);
+        event.put("content", message.content());
+        return event;
+    }
+
+    private static Map<String, Object> replyMetadata(AssistantReply reply, ChatMessage question, String userId) {
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("provider", reply.provider());
+        metadata.put("model", reply.model());
+        metadata.put("finish_reason", reply.finishReason());
+        Map<String, Object> usage = new LinkedHashMap<>();
+        usage.put("prompt_tokens", reply.usage().promptTokens());
+        usage.put("completion_tokens", reply.usage().completionTokens());
+        usage.put("total_tokens", reply.usage().totalTokens());
+        metadata.put("usage", usage);
+        metadata.put("in_reply_to", question.id().toString());
+        metadata.put(ANSWERED_USER, userId);
+        return metadata;
+    }
+}
