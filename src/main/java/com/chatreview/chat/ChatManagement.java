@@ -95,10 +95,8 @@ public class ChatManagement {
     }
 
     /** A page of the chat's messages in the order they were stored (or the reverse). */
-    @Transactional(readOnly = true)
     public Page<ChatMessage> messages(UUID tenantId, UUID chatId, PageRequest page) {
-        Chat chat = chat(tenantId, chatId);
-        return new Page<>(messages.page(chatId, chat.messageCount(), page), chat.messageCount());
+        return messages.page(tenantId, chatId, page).orElseThrow(() -> new ChatNotFound(chatId));
     }
 
     /** Messages announced by an event after {@code seq}, in event order, at most {@code limit}. */

@@ -1,9 +1,11 @@
 package com.chatreview.chat;
 
 import com.chatreview.database.Sql;
+import com.chatreview.web.Page;
 import com.chatreview.web.PageRequest;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -47,24 +49,34 @@ class Messages {
                 .update();
     }
 
-    /** The page of a chat holding {@code total} messages. */
-    List<ChatMessage> page(UUID chatId, int total, PageRequest page) {
-        if (page.ascending()) {
-            return jdbc.sql("SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat AND position > :after"
-                            + " ORDER BY position LIMIT :limit")
-                    .param("chat", chatId)
-                    .param("after", page.offset())
-                    .param("limit", page.limit())
-                    .query(Messages::message)
-                    .list();
-        }
-        return jdbc.sql("SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat AND position <= :upTo"
-                        + " ORDER BY position DESC LIMIT :limit")
+    /**
+     * The chat's page and its message count, in one statement (no transaction, one round trip); empty when the
+     * tenant has no such chat.
+     */
+    Optional<Page<ChatMessage>> page(UUID tenantId, UUID chatId, PageRequest page) {
+        String range = page.ascending()
+                ? "m.position > :offset ORDER BY m.position"
+                : "m.position <= c.message_count - :offset ORDER BY m.position DESC";
+        return jdbc.sql("SELECT c.message_count AS total, m.* FROM chats c LEFT JOIN LATERAL (SELECT " + COLUMNS
+                        + " FROM messages m WHERE m.chat_id = c.id AND " + range + " LIMIT :limit) m ON true"
+                        + " WHERE c.id = :chat AND c.tenant_id = :tenant")
                 .param("chat", chatId)
-                .param("upTo", (long) total - page.offset())
+                .param("tenant", tenantId)
+                .param("offset", page.offset())
                 .param("limit", page.limit())
-                .query(Messages::message)
-                .list();
+                .query(rs -> {
+                    if (!rs.next()) {
+                        return Optional.<Page<ChatMessage>>empty();
+                    }
+                    long total = rs.getLong("total");
+                    List<ChatMessage> items = new ArrayList<>(page.limit());
+                    do {
+                        if (rs.getObject("id") != null) {
+                            items.add(message(rs, items.size()));
+                        }
+                    } while (rs.next());
+                    return Optional.of(new Page<>(items, total));
+                });
     }
 
     Optional<ChatMessage> byClientMessageId(UUID chatId, String clientMessageId) {

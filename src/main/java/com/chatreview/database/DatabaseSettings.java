@@ -21,7 +21,7 @@ public record DatabaseSettings(
         String user,
         String password,
         @DefaultValue("./data") Path dataDir,
-        @DefaultValue("20") int poolSize) {
+        @DefaultValue("10") int poolSize) {
 
     /** Whether the service starts its own PostgreSQL rather than connecting to a server. */
     public boolean embedded() {

@@ -6,6 +6,7 @@ import com.chatreview.chat.ChatManagement;
 import com.chatreview.ratelimit.RequestQuotas;
 import com.chatreview.tenancy.ApiKeyRevoked;
 import com.chatreview.tenancy.Tenancy;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -19,6 +20,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.env.Environment;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.config.annotation.EnableWebSocket;
 import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
@@ -46,13 +48,18 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         registry.addHandler(handler, "/ws/chat").setAllowedOriginPatterns("*");
     }
 
-    /** Frames up to 1 MiB reach the handler, which refuses those over 64 KiB with INVALID_MESSAGE. */
+    /**
+     * Frames up to 1 MiB reach the handler, which refuses those over 64 KiB with INVALID_MESSAGE. The container's
+     * own idle timeout stays above {@link RealtimeSettings#idleTimeout()}, which the keeper applies. (A factory
+     * bean is typed by creating it, early, so it reads the environment rather than the settings bean.)
+     */
     @Bean
-    static ServletServerContainerFactoryBean webSocketContainer(RealtimeSettings settings) {
+    static ServletServerContainerFactoryBean webSocketContainer(Environment environment) {
+        Duration idle = environment.getProperty("realtime.idle-timeout", Duration.class, Duration.ofMinutes(30));
         ServletServerContainerFactoryBean container = new ServletServerContainerFactoryBean();
         container.setMaxTextMessageBufferSize(1024 * 1024);
         container.setMaxBinaryMessageBufferSize(64 * 1024);
-        container.setMaxSessionIdleTimeout(settings.idleTimeout().plusMinutes(5).toMillis());
+        container.setMaxSessionIdleTimeout(idle.plusMinutes(5).toMillis());
         return container;
     }
 

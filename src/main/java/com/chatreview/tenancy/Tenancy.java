@@ -7,7 +7,6 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -83,13 +82,12 @@ public class Tenancy {
         if (apiKey == null || !apiKey.startsWith(ApiKeys.PREFIX) || apiKey.length() > 200) {
             return Optional.empty();
         }
-        String cacheKey = HexFormat.of().formatHex(ApiKeys.hash(apiKey));
-        Tenant cached = recentlyChecked.getIfPresent(cacheKey);
+        Tenant cached = recentlyChecked.getIfPresent(apiKey);
         if (cached != null) {
             return Optional.of(cached);
         }
         Optional<Tenant> found = keys.findActive(apiKey);
-        found.ifPresent(tenant -> recentlyChecked.put(cacheKey, tenant));
+        found.ifPresent(tenant -> recentlyChecked.put(apiKey, tenant));
         return found;
     }
 

@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 import org.slf4j.MDC;
 import org.springframework.core.Ordered;
@@ -30,13 +31,22 @@ public class RequestIds extends OncePerRequestFilter {
         return (String) request.getAttribute(ATTRIBUTE);
     }
 
+    /**
+     * A random (version 4) UUID from {@link ThreadLocalRandom}: a request id needs to be unique, not
+     * unguessable, and the JVM-wide {@code SecureRandom} behind {@link UUID#randomUUID()} is a shared lock.
+     */
+    static String newId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (random.nextLong() & ~0xF000L) | 0x4000L;
+        long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        return new UUID(high, low).toString();
+    }
+
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         String given = request.getHeader(HEADER);
-        String id = given != null && SANE.matcher(given).matches()
-                ? given
-                : UUID.randomUUID().toString();
+        String id = given != null && SANE.matcher(given).matches() ? given : newId();
         request.setAttribute(ATTRIBUTE, id);
         response.setHeader(HEADER, id);
         MDC.put("request_id", id);
