@@ -37,7 +37,7 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                     .setDataDirectory(directory)
                     .setCleanDataDirectory(false)
-                    .setRegisterShutdownHook(false)
+                    .setRegisterShutdownHook(true)
                     .setPGStartupWait(Duration.ofSeconds(60))
                     .setServerConfig("max_connections", "200")
                     .setServerConfig("shared_buffers", "128MB")
