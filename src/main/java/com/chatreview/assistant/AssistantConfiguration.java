@@ -3,7 +3,10 @@ package com.chatreview.assistant;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The provider {@code AI_PROVIDER} names. */
+/**
+ * The provider {@code AI_PROVIDER} names. A provider that is not configured well enough to answer stops the
+ * start-up with a message naming the missing variable, rather than failing the first chat.
+ */
 @Configuration(proxyBeanMethods = false)
 class AssistantConfiguration {
 
@@ -11,6 +14,7 @@ class AssistantConfiguration {
     Assistant assistant(AssistantSettings settings) {
         return switch (settings.provider()) {
             case "offline" -> new OfflineAssistant(settings.offlineTokenDelay());
+            case OpenAiAssistant.PROVIDER -> new OpenAiAssistant(settings);
             default ->
                 throw new IllegalStateException(
                         "AI_PROVIDER must be 'offline' or 'openai', not '" + settings.provider() + "'");
