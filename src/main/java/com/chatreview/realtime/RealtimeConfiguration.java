@@ -46,9 +46,12 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         registry.addHandler(handler, "/ws/chat").setAllowedOriginPatterns("*");
     }
 
-    /** Frames up to 1 MiB reach the handler, which refuses those over 64 KiB with INVALID_MESSAGE. */
+    /**
+     * Frames up to 1 MiB reach the handler, which refuses those over 64 KiB with INVALID_MESSAGE. An instance method:
+     * a static one is created early, while beans are still being scanned for, before its settings exist.
+     */
     @Bean
-    static ServletServerContainerFactoryBean webSocketContainer(RealtimeSettings settings) {
+    ServletServerContainerFactoryBean webSocketContainer(RealtimeSettings settings) {
         ServletServerContainerFactoryBean container = new ServletServerContainerFactoryBean();
         container.setMaxTextMessageBufferSize(1024 * 1024);
         container.setMaxBinaryMessageBufferSize(64 * 1024);
