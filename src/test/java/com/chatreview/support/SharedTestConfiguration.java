@@ -81,21 +81,36 @@ public class SharedTestConfiguration {
     /** A user message holding this fails the assistant after its first tokens, as a provider dropping out would. */
     public static final String FAIL_MARKER = "[[fail]]";
 
-    /** The configured assistant, except that it fails mid-stream when the message to answer asks it to. */
+    /** A user message holding this is answered slowly (50 ms a token), so that a test can act mid-reply. */
+    public static final String SLOW_MARKER = "[[slow]]";
+
+    /** The configured assistant, except that it fails or slows down when the message to answer asks it to. */
     @Bean
     @Primary
-    Assistant assistantFailingOnRequest(@Qualifier("assistant") Assistant assistant) {
+    Assistant assistantOnRequest(@Qualifier("assistant") Assistant assistant) {
         return (conversation, tokens) -> {
-            if (!conversation.lastUserTurn().content().contains(FAIL_MARKER)) {
-                return assistant.reply(conversation, tokens);
+            String question = conversation.lastUserTurn().content();
+            if (question.contains(FAIL_MARKER)) {
+                AtomicInteger streamed = new AtomicInteger();
+                return assistant.reply(conversation, token -> {
+                    if (streamed.incrementAndGet() > 2) {
+                        throw new AssistantFailure("the test provider failed on request");
+                    }
+                    tokens.accept(token);
+                });
             }
-            AtomicInteger streamed = new AtomicInteger();
-            return assistant.reply(conversation, token -> {
-                if (streamed.incrementAndGet() > 2) {
-                    throw new AssistantFailure("the test provider failed on request");
-                }
-                tokens.accept(token);
-            });
+            if (question.contains(SLOW_MARKER)) {
+                return assistant.reply(conversation, token -> {
+                    try {
+                        Thread.sleep(50);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new AssistantFailure("interrupted", e);
+                    }
+                    tokens.accept(token);
+                });
+            }
+            return assistant.reply(conversation, tokens);
         };
     }
 }
