@@ -117,7 +117,7 @@ class Chats {
         jdbc.sql("""
                 UPDATE chats SET
                     title = COALESCE(:title, title),
-                    title_given = title_given OR :title IS NOT NULL,
+                    title_given = title_given OR CAST(:title AS text) IS NOT NULL,
                     config = CASE WHEN :metadata::jsonb IS NULL THEN config
                                   ELSE jsonb_set(config, '{metadata}', :metadata::jsonb) END,
                     status = COALESCE(:status, status),

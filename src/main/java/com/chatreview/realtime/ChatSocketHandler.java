@@ -279,14 +279,12 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
                 return fromHeader.strip();
             }
             List<String> values = query.get(parameter);
-            if (values == null
-                    || values.isEmpty()
-                    || values.getFirst() == null
-                    || values.getFirst().isBlank()) {
+            if (values == null || values.isEmpty() || values.getFirst() == null) {
                 return null;
             }
-            return java.net.URLDecoder.decode(values.getFirst(), java.nio.charset.StandardCharsets.UTF_8)
+            String value = java.net.URLDecoder.decode(values.getFirst(), java.nio.charset.StandardCharsets.UTF_8)
                     .strip();
+            return value.isEmpty() ? null : value;
         }
 
         private static Long resume(String value) {

@@ -24,6 +24,7 @@ class EventSequence {
     private static final class Block {
         long next;
         long end;
+        long published;
     }
 
     long next(UUID chatId) {
@@ -37,14 +38,25 @@ class EventSequence {
         }
     }
 
-    /** The latest seq this node gave an event of the chat, or the latest a stored message carries. */
+    /** Records that the event numbered {@code seq} is being sent to the chat's connections. */
+    void published(UUID chatId, long seq) {
+        Block block = blocks.computeIfAbsent(chatId, chat -> new Block());
+        synchronized (block) {
+            block.published = Math.max(block.published, seq);
+        }
+    }
+
+    /**
+     * The latest seq of an event this node has sent to the chat's connections, or the latest a stored message
+     * carries. A number taken but not yet sent does not count: a connection opened meanwhile receives that event.
+     */
     long latest(UUID chatId, long latestStored) {
         Block block = blocks.get(chatId);
         if (block == null) {
             return latestStored;
         }
         synchronized (block) {
-            return block.next == 0 ? latestStored : Math.max(latestStored, block.next - 1);
+            return Math.max(latestStored, block.published);
         }
     }
 

@@ -6,7 +6,6 @@ import com.chatreview.chat.ChatManagement;
 import com.chatreview.ratelimit.RequestQuotas;
 import com.chatreview.tenancy.ApiKeyRevoked;
 import com.chatreview.tenancy.Tenancy;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -20,12 +19,12 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
-import org.springframework.core.env.Environment;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.config.annotation.EnableWebSocket;
 import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
 import org.springframework.web.socket.config.annotation.WebSocketHandlerRegistry;
-import org.springframework.web.socket.server.standard.ServletServerContainerFactoryBean;
+import org.springframework.web.socket.server.jetty.JettyRequestUpgradeStrategy;
+import org.springframework.web.socket.server.support.DefaultHandshakeHandler;
 
 /**
  * Wires {@code /ws/chat}: its handler, the in-process registry, queue and fan-out, the pings and idle closes,
@@ -37,30 +36,38 @@ class RealtimeConfiguration implements WebSocketConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(RealtimeConfiguration.class);
 
-    private final ChatSocketHandler handler;
+    /** The largest frame Jetty lets through to the handler; the handler itself refuses those over 64 KiB. */
+    private static final long LARGEST_FRAME = 1024 * 1024;
 
-    RealtimeConfiguration(ChatSocketHandler handler) {
+    private final ChatSocketHandler handler;
+    private final RealtimeSettings settings;
+
+    RealtimeConfiguration(ChatSocketHandler handler, RealtimeSettings settings) {
         this.handler = handler;
+        this.settings = settings;
     }
 
     @Override
     public void registerWebSocketHandlers(WebSocketHandlerRegistry registry) {
-        registry.addHandler(handler, "/ws/chat").setAllowedOriginPatterns("*");
+        registry.addHandler(handler, "/ws/chat")
+                .setHandshakeHandler(new DefaultHandshakeHandler(jettyUpgrade()))
+                .setAllowedOriginPatterns("*");
     }
 
     /**
-     * Frames up to 1 MiB reach the handler, which refuses those over 64 KiB with INVALID_MESSAGE. The container's
-     * own idle timeout stays above {@link RealtimeSettings#idleTimeout()}, which the keeper applies. (A factory
-     * bean is typed by creating it, early, so it reads the environment rather than the settings bean.)
+     * Jetty's own limits, by default 64 KiB per frame and per message, would close the connection (1009) on a frame
+     * just over 64 KiB; they are raised so that such a frame reaches the handler and is answered INVALID_MESSAGE
+     * while the connection stays open. Frames over {@link #LARGEST_FRAME} still close it.
      */
-    @Bean
-    static ServletServerContainerFactoryBean webSocketContainer(Environment environment) {
-        Duration idle = environment.getProperty("realtime.idle-timeout", Duration.class, Duration.ofMinutes(30));
-        ServletServerContainerFactoryBean container = new ServletServerContainerFactoryBean();
-        container.setMaxTextMessageBufferSize(1024 * 1024);
-        container.setMaxBinaryMessageBufferSize(64 * 1024);
-        container.setMaxSessionIdleTimeout(idle.plusMinutes(5).toMillis());
-        return container;
+    private JettyRequestUpgradeStrategy jettyUpgrade() {
+        JettyRequestUpgradeStrategy upgrade = new JettyRequestUpgradeStrategy();
+        upgrade.addWebSocketConfigurer(jetty -> {
+            jetty.setMaxFrameSize(LARGEST_FRAME);
+            jetty.setMaxTextMessageSize(LARGEST_FRAME);
+            jetty.setMaxBinaryMessageSize(LARGEST_FRAME);
+            jetty.setIdleTimeout(settings.idleTimeout().plusMinutes(5));
+        });
+        return upgrade;
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -159,6 +159,7 @@ class Replies {
     }
 
     private void publish(UUID chatId, ChatEvent event) {
+        sequence.published(chatId, event.seq());
         for (Connection connection : connections.onChat(chatId)) {
             connection.deliver(event);
         }

@@ -310,6 +310,10 @@ class ChatApiIntegrationTests {
         assertThat(closed.json().get("status").asString()).isEqualTo("closed");
         assertThat(api.get("/api/v1/chats/" + id).json().get("status").asString())
                 .isEqualTo("closed");
+        Reply reopened = api.patch("/api/v1/chats/" + id, "{\"status\": \"active\"}");
+        assertThat(reopened.status()).isEqualTo(200);
+        assertThat(reopened.json().get("status").asString()).isEqualTo("active");
+        assertThat(reopened.json().get("title").asString()).isEqualTo("Renamed");
         assertThat(api.patch("/api/v1/chats/" + id, "{\"status\": \"open\"}").status())
                 .isEqualTo(400);
         assertThat(api.patch("/api/v1/chats/" + id, "{\"title\": \"\"}").status())

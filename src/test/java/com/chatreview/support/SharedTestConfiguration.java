@@ -1,5 +1,7 @@
 package com.chatreview.support;
 
+import com.chatreview.assistant.Assistant;
+import com.chatreview.assistant.AssistantFailure;
 import com.chatreview.chat.ChatDeletionGuard;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,10 +10,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
 import org.springframework.test.context.DynamicPropertyRegistrar;
 
-/** What every integration test shares: the database wiring and a deletion guard tests can arm. */
+/**
+ * What every integration test shares: the database wiring, a deletion guard tests can arm, and an assistant that
+ * fails on request.
+ */
 @org.springframework.boot.test.context.TestConfiguration(proxyBeanMethods = false)
 public class SharedTestConfiguration {
 
@@ -68,5 +76,41 @@ public class SharedTestConfiguration {
         public Optional<String> blockingReason(UUID chatId) {
             return Optional.ofNullable(held.get(chatId));
         }
+    }
+
+    /** A user message holding this fails the assistant after its first tokens, as a provider dropping out would. */
+    public static final String FAIL_MARKER = "[[fail]]";
+
+    /** A user message holding this is answered slowly (50 ms a token), so that a test can act mid-reply. */
+    public static final String SLOW_MARKER = "[[slow]]";
+
+    /** The configured assistant, except that it fails or slows down when the message to answer asks it to. */
+    @Bean
+    @Primary
+    Assistant assistantOnRequest(@Qualifier("assistant") Assistant assistant) {
+        return (conversation, tokens) -> {
+            String question = conversation.lastUserTurn().content();
+            if (question.contains(FAIL_MARKER)) {
+                AtomicInteger streamed = new AtomicInteger();
+                return assistant.reply(conversation, token -> {
+                    if (streamed.incrementAndGet() > 2) {
+                        throw new AssistantFailure("the test provider failed on request");
+                    }
+                    tokens.accept(token);
+                });
+            }
+            if (question.contains(SLOW_MARKER)) {
+                return assistant.reply(conversation, token -> {
+                    try {
+                        Thread.sleep(50);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new AssistantFailure("interrupted", e);
+                    }
+                    tokens.accept(token);
+                });
+            }
+            return assistant.reply(conversation, tokens);
+        };
     }
 }
