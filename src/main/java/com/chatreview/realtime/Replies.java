@@ -142,6 +142,14 @@ class Replies {
         } catch (ChatNotFound gone) {
             streams.ended(chatId);
             sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat was deleted while the reply was generated"));
+        } catch (RuntimeException unexpected) {
+            // storing the reply failed (the database, say): the stream must not stay "in progress" for resumes
+            streams.ended(chatId);
+            log.error("The reply in chat {} could not be completed", chatId, unexpected);
+            Map<String, Object> error = ErrorCode.INTERNAL_ERROR.event(
+                    "The reply could not be stored; the question is stored", Map.of("message_id", replyId.toString()));
+            error.put("chat_id", chatId.toString());
+            publish(chatId, ChatEvent.sequenced(sequence.next(chatId), error));
         }
     }
 
