@@ -1,30 +1,18 @@
 package com.chatreview.submission;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
-import com.chatreview.ChatReviewApplication;
 import com.chatreview.support.Api;
 import com.chatreview.support.Api.Multipart;
 import com.chatreview.support.Api.Reply;
+import com.chatreview.support.ServiceProcess;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,46 +25,23 @@ import tools.jackson.databind.JsonNode;
  */
 class SubmissionDurabilityTests {
 
-    static final String ADMIN_TOKEN = "x";
-    static final Duration STARTUP = Duration.ofSeconds(90);
-    static final Duration STOP = Duration.ofSeconds(60);
-
-    static final List<Process> services = new ArrayList<>();
-    static Path dataDir;
-    static Path logDir;
-    static int port;
+    static ServiceProcess service;
 
     @BeforeAll
     static void prepare() throws IOException {
-        dataDir = Files.createTempDirectory("crs-durability");
-        logDir = Path.of(System.getProperty("basedir", "."), "target", "durability");
-        Files.createDirectories(logDir);
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        service = new ServiceProcess("durability", Map.of());
     }
 
     @AfterAll
     static void stopEverything() throws IOException {
-        for (Process service : services.reversed()) {
-            stop(service);
-        }
-        if (dataDir == null) {
-            return;
-        }
-        orphanedPostgres().ifPresent(SubmissionDurabilityTests::stop);
-        if (orphanedPostgres().isEmpty()) {
-            try (Stream<Path> files = Files.walk(dataDir)) {
-                files.sorted(Comparator.reverseOrder())
-                        .forEach(path -> path.toFile().delete());
-            }
-        }
+        service.close();
     }
 
     @Test
     void anAcknowledgedSubmissionSurvivesAKill() throws Exception {
-        startService(1);
-        Api admin = new Api(port).with("X-Admin-Token", ADMIN_TOKEN);
+        service.start();
+        int port = service.port();
+        Api admin = new Api(port).with("X-Admin-Token", ServiceProcess.ADMIN_TOKEN);
         Reply tenant = admin.post("/admin/v1/tenants", "{\"name\": \"durability\"}");
         assertThat(tenant.status()).as(tenant.toString()).isEqualTo(201);
         String apiKey = tenant.json().get("api_key").asString();
@@ -98,10 +63,9 @@ class SubmissionDurabilityTests {
         order.forEach(name -> upload.file("files", name, "application/octet-stream", sent.get(name)));
 
         JsonNode submission = created(api.upload("/v1/homeworks/" + homeworkId + "/submissions", upload));
-        services.getLast().toHandle().destroyForcibly();
-        assertThat(services.getLast().waitFor(30, TimeUnit.SECONDS)).isTrue();
+        service.kill();
 
-        startService(2);
+        service.start();
         String path = "/v1/homeworks/" + homeworkId + "/submissions/"
                 + submission.get("id").asString();
         Reply after = api.get(path);
@@ -131,96 +95,6 @@ class SubmissionDurabilityTests {
     private static JsonNode created(Reply reply) {
         assertThat(reply.status()).as(reply.toString()).isEqualTo(201);
         return reply.json();
-    }
-
-    /** Starts the service and waits until it reports UP; its output goes to {@code target/durability/}. */
-    private static void startService(int run) throws IOException, InterruptedException {
-        Path log = logDir.resolve("service-" + run + ".log");
-        ProcessBuilder builder = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-Xmx512m",
-                        "-XX:TieredStopAtLevel=1",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        ChatReviewApplication.class.getName())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        Map<String, String> environment = builder.environment();
-        for (String name : List.of(
-                "DATABASE_URL", "DATABASE_USER", "DATABASE_PASSWORD", "REDIS_URL", "CHAT_UI_URL", "AI_PROVIDER")) {
-            environment.remove(name);
-        }
-        environment.put("DATA_DIR", dataDir.toString());
-        environment.put("SERVER_PORT", Integer.toString(port));
-        environment.put("ADMIN_TOKEN", ADMIN_TOKEN);
-        Process service = builder.start();
-        services.add(service);
-        Api api = new Api(port);
-        Instant deadline = Instant.now().plus(STARTUP);
-        while (Instant.now().isBefore(deadline)) {
-            if (!service.isAlive()) {
-                fail("The service (run " + run + ") exited with " + service.exitValue() + ":\n" + tail(log));
-            }
-            if (healthy(api)) {
-                return;
-            }
-            Thread.sleep(500);
-        }
-        fail("The service (run " + run + ") was not UP within " + STARTUP + ":\n" + tail(log));
-    }
-
-    private static boolean healthy(Api api) {
-        try {
-            Reply health = api.get("/actuator/health");
-            return health.status() == 200
-                    && "UP".equals(health.json().get("status").asString());
-        } catch (UncheckedIOException e) {
-            return false;
-        }
-    }
-
-    /** Stops a process gracefully, forcibly when it does not stop in time. */
-    private static void stop(Process process) {
-        stop(process.toHandle());
-    }
-
-    private static void stop(ProcessHandle process) {
-        if (!process.isAlive()) {
-            return;
-        }
-        process.destroy();
-        try {
-            process.onExit().get(STOP.toSeconds(), TimeUnit.SECONDS);
-        } catch (Exception e) {
-            process.destroyForcibly();
-        }
-    }
-
-    /** A PostgreSQL still holding the data directory (a killed service leaves its PostgreSQL running). */
-    private static Optional<ProcessHandle> orphanedPostgres() throws IOException {
-        Path pidFile = dataDir.resolve("postgres").resolve("postmaster.pid");
-        if (!Files.exists(pidFile)) {
-            return Optional.empty();
-        }
-        return Files.readAllLines(pidFile).stream()
-                .findFirst()
-                .map(String::trim)
-                .filter(line -> line.matches("\\d+"))
-                .flatMap(pid -> ProcessHandle.of(Long.parseLong(pid)))
-                .filter(ProcessHandle::isAlive)
-                .filter(process -> process.info()
-                        .command()
-                        .map(command -> command.contains("postgres"))
-                        .orElse(false));
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
     }
 
     private static byte[] bytes(int size) {

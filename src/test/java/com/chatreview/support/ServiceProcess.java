@@ -1,0 +1,161 @@
+package com.chatreview.support;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import com.chatreview.ChatReviewApplication;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The real service in a JVM of its own, on the embedded PostgreSQL in a data directory of its own, for tests that
+ * kill it ({@code SIGKILL}) and start it again on the same data. Its output goes to {@code target/<name>/}.
+ */
+public final class ServiceProcess implements AutoCloseable {
+
+    public static final String ADMIN_TOKEN = "x";
+    private static final Duration STARTUP = Duration.ofSeconds(90);
+    private static final Duration STOP = Duration.ofSeconds(60);
+
+    private final List<Process> runs = new ArrayList<>();
+    private final Map<String, String> extraEnvironment;
+    private final Path dataDir;
+    private final Path logDir;
+    private final int port;
+
+    public ServiceProcess(String name, Map<String, String> extraEnvironment) throws IOException {
+        this.extraEnvironment = extraEnvironment;
+        this.dataDir = Files.createTempDirectory("crs-" + name);
+        this.logDir = Path.of(System.getProperty("basedir", "."), "target", name);
+        Files.createDirectories(logDir);
+        try (ServerSocket socket = new ServerSocket(0)) {
+            this.port = socket.getLocalPort();
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** Starts the service (again) and waits until it reports UP. */
+    public void start() throws IOException, InterruptedException {
+        int run = runs.size() + 1;
+        Path log = logDir.resolve("service-" + run + ".log");
+        ProcessBuilder builder = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx512m",
+                        "-XX:TieredStopAtLevel=1",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        ChatReviewApplication.class.getName())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        Map<String, String> environment = builder.environment();
+        for (String variable : List.of(
+                "DATABASE_URL", "DATABASE_USER", "DATABASE_PASSWORD", "REDIS_URL", "CHAT_UI_URL", "AI_PROVIDER")) {
+            environment.remove(variable);
+        }
+        environment.put("DATA_DIR", dataDir.toString());
+        environment.put("SERVER_PORT", Integer.toString(port));
+        environment.put("ADMIN_TOKEN", ADMIN_TOKEN);
+        environment.putAll(extraEnvironment);
+        Process service = builder.start();
+        runs.add(service);
+        Api api = new Api(port);
+        Instant deadline = Instant.now().plus(STARTUP);
+        while (Instant.now().isBefore(deadline)) {
+            if (!service.isAlive()) {
+                fail("The service (run " + run + ") exited with " + service.exitValue() + ":\n" + tail(log));
+            }
+            if (healthy(api)) {
+                return;
+            }
+            Thread.sleep(500);
+        }
+        fail("The service (run " + run + ") was not UP within " + STARTUP + ":\n" + tail(log));
+    }
+
+    /** Kills the running service with SIGKILL: no shutdown hook, no graceful anything. */
+    public void kill() throws InterruptedException {
+        Process service = runs.getLast();
+        service.toHandle().destroyForcibly();
+        if (!service.waitFor(30, TimeUnit.SECONDS)) {
+            fail("The service did not die");
+        }
+    }
+
+    /** Stops every run and the PostgreSQL a killed run left behind, then deletes the data. */
+    @Override
+    public void close() throws IOException {
+        for (Process service : runs.reversed()) {
+            stop(service.toHandle());
+        }
+        orphanedPostgres().ifPresent(ServiceProcess::stop);
+        if (orphanedPostgres().isEmpty()) {
+            try (Stream<Path> files = Files.walk(dataDir)) {
+                files.sorted(Comparator.reverseOrder())
+                        .forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+
+    private static boolean healthy(Api api) {
+        try {
+            Api.Reply health = api.get("/actuator/health");
+            return health.status() == 200
+                    && "UP".equals(health.json().get("status").asString());
+        } catch (UncheckedIOException e) {
+            return false;
+        }
+    }
+
+    private static void stop(ProcessHandle process) {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            process.onExit().get(STOP.toSeconds(), TimeUnit.SECONDS);
+        } catch (Exception e) {
+            process.destroyForcibly();
+        }
+    }
+
+    /** A PostgreSQL still holding the data directory (a killed service leaves its PostgreSQL running). */
+    private Optional<ProcessHandle> orphanedPostgres() throws IOException {
+        Path pidFile = dataDir.resolve("postgres").resolve("postmaster.pid");
+        if (!Files.exists(pidFile)) {
+            return Optional.empty();
+        }
+        return Files.readAllLines(pidFile).stream()
+                .findFirst()
+                .map(String::trim)
+                .filter(line -> line.matches("\\d+"))
+                .flatMap(pid -> ProcessHandle.of(Long.parseLong(pid)))
+                .filter(ProcessHandle::isAlive)
+                .filter(process -> process.info()
+                        .command()
+                        .map(command -> command.contains("postgres"))
+                        .orElse(false));
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+}
