@@ -37,7 +37,9 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                     .setDataDirectory(directory)
                     .setCleanDataDirectory(false)
-                    .setRegisterShutdownHook(true)
+                    // no JVM hook of its own: it would stop PostgreSQL while Spring still stores the replies in
+                    // progress; the context stops it, after the pool, in order
+                    .setRegisterShutdownHook(false)
                     .setPGStartupWait(Duration.ofSeconds(60))
                     .setServerConfig("max_connections", "200")
                     .setServerConfig("shared_buffers", "128MB")

@@ -31,6 +31,7 @@ public final class ChatSocket implements AutoCloseable {
     private final BlockingQueue<JsonNode> events = new LinkedBlockingQueue<>();
     private final List<JsonNode> received = new ArrayList<>();
     private final CompletableFuture<Integer> closed = new CompletableFuture<>();
+    private final java.util.concurrent.atomic.AtomicInteger pings = new java.util.concurrent.atomic.AtomicInteger();
     private final WebSocket webSocket;
 
     private ChatSocket(URI uri, Map<String, String> headers) {
@@ -160,6 +161,11 @@ public final class ChatSocket implements AutoCloseable {
         }
     }
 
+    /** How many pings the server has sent (the client answers each with a pong). */
+    public int pings() {
+        return pings.get();
+    }
+
     /** Every event received so far, in order. */
     public List<JsonNode> received() {
         synchronized (received) {
@@ -231,6 +237,12 @@ public final class ChatSocket implements AutoCloseable {
             }
             socket.request(1);
             return null;
+        }
+
+        @Override
+        public CompletionStage<?> onPing(WebSocket socket, ByteBuffer message) {
+            pings.incrementAndGet();
+            return WebSocket.Listener.super.onPing(socket, message);
         }
 
         @Override

@@ -95,6 +95,15 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /** Stops the running service as an orchestrator does (SIGTERM) and waits until it has exited. */
+    public void terminate() throws InterruptedException {
+        Process service = runs.getLast();
+        service.destroy();
+        if (!service.waitFor(STOP.toSeconds(), TimeUnit.SECONDS)) {
+            fail("The service did not stop within " + STOP);
+        }
+    }
+
     /** Stops every run and the PostgreSQL a killed run left behind, then deletes the data. */
     @Override
     public void close() throws IOException {
