@@ -1,0 +1,421 @@
+#!/usr/bin/env bash
+# WebSocket benchmark of /ws/chat: idle connections (memory per connection), token relay (100 chats streaming with no
+# pacing), frames end to end (200 connections in a closed loop). Everything on this machine. See docs/benchmarks.md.
+#
+#   bench/ws.sh
+#
+# Settings (environment, all optional):
+#   BENCH_PORT=18183        port of the service (127.0.0.1 only)
+#   BENCH_DB=crs_bench_ws   database created, then dropped, on the local PostgreSQL (127.0.0.1:5432, user postgres)
+#   PGPORT=5432 PGUSER=postgres
+#   JAVA_OPTS="-Xmx1g"      JVM options of the service; -Dassistant.offline-token-delay=${TOKEN_DELAY} is added
+#   TOKEN_DELAY=0ms         the offline provider's pause between tokens (0ms: no pacing)
+#   RUNS="idle tokens frames trace"   which parts to run
+#   IDLE_CONNECTIONS=10000  idle connections (each on its own chat)
+#   IDLE_HOLD=20            seconds the idle connections are held before the memory is read (pings every 25 s)
+#   TOKEN_CONNECTIONS=100   connections (chats) streaming at once in the token run
+#   FRAME_CONNECTIONS=200   connections (chats) in the frame run
+#   WARMUP=30 DURATION=30   seconds of warm-up and of measure of each streaming run
+#   TRACE_DURATION=15       seconds of the traced token run (JFR method trace of the token callback)
+#   CONTENT="Relay?"        the frame content; it decides the reply's length: "Relay?" gives 54 tokens at the first
+#                           reply of a chat, 62 from the third on (a question without keywords gives 25)
+#   CLIENT_OPTS="-Xmx3g"    JVM options of the load client (bench/WsLoad.java)
+#   PROFILE=1               a JFR CPU profile (settings=profile) of the service during the measured frames run,
+#                           summarised by bench/jfr-top.py into frames-profile-top.txt
+#   LABEL=name              added to the results directory name
+#   KEEP_DB=1               keeps the database at the end
+#
+# Raw outputs go to bench/results/<date>-ws<-label>/ (not committed); the summary is printed at the end.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BENCH_DIR="$ROOT/bench"
+cd "$ROOT"
+
+PORT="${BENCH_PORT:-18183}"
+DB="${BENCH_DB:-crs_bench_ws}"
+PGHOST=127.0.0.1
+PGPORT="${PGPORT:-5432}"
+PGUSER="${PGUSER:-postgres}"
+export PGHOST PGPORT PGUSER
+TOKEN_DELAY="${TOKEN_DELAY:-0ms}"
+SERVICE_OPTS="${JAVA_OPTS:--Xmx1g} -Dassistant.offline-token-delay=$TOKEN_DELAY"
+RUNS="${RUNS:-idle tokens frames trace}"
+IDLE_CONNECTIONS="${IDLE_CONNECTIONS:-10000}"
+IDLE_HOLD="${IDLE_HOLD:-20}"
+TOKEN_CONNECTIONS="${TOKEN_CONNECTIONS:-100}"
+FRAME_CONNECTIONS="${FRAME_CONNECTIONS:-200}"
+WARMUP="${WARMUP:-30}"
+DURATION="${DURATION:-30}"
+TRACE_DURATION="${TRACE_DURATION:-15}"
+CONTENT="${CONTENT:-Relay?}"
+CLIENT_OPTS="${CLIENT_OPTS:--Xmx3g}"
+BASE="http://127.0.0.1:$PORT"
+WS="ws://127.0.0.1:$PORT/ws/chat"
+STAMP="$(date +%Y%m%d-%H%M%S)"
+RUN_DIR="$BENCH_DIR/results/$STAMP-ws${LABEL:+-$LABEL}"
+SERVICE_PID=""
+CLIENT_PID=""
+
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+wanted() { case " $RUNS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+# ---------------------------------------------------------------------------------------------------------
+# 0. Tools, limits
+# ---------------------------------------------------------------------------------------------------------
+case "$DB" in *[!a-z0-9_]*) die "BENCH_DB must be a plain lower-case name, not '$DB'" ;; esac
+for tool in curl jq psql ss; do
+  command -v "$tool" >/dev/null || die "$tool is needed"
+done
+# 10,000 connections need 10,000 descriptors on each side (the service inherits this limit)
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+[ "$(ulimit -n)" -ge $((IDLE_CONNECTIONS + 1000)) ] || die "ulimit -n is $(ulimit -n); $IDLE_CONNECTIONS connections need more"
+
+# shellcheck source=../bin/find-java
+. "$ROOT/bin/find-java"
+JAR="$ROOT/target/chat-review-service.jar"
+if [ ! -f "$JAR" ]; then
+  log "building $JAR (not there yet)"
+  ./mvnw -q -o -DskipTests -Dspotless.check.skip=true package || ./mvnw -q -DskipTests -Dspotless.check.skip=true package
+fi
+[ -f "$JAR" ] || die "the build did not produce $JAR"
+
+if curl -s -o /dev/null "$BASE/" 2>/dev/null; then
+  die "something already answers on $BASE; choose another BENCH_PORT"
+fi
+pg_isready -q -h "$PGHOST" -p "$PGPORT" || die "no PostgreSQL on $PGHOST:$PGPORT"
+
+mkdir -p "$RUN_DIR"
+log "results in $RUN_DIR"
+STOP_FILE="$RUN_DIR/idle.stop"
+
+stop_pid() {   # $1 = pid: TERM, wait up to 30 s, then KILL
+  local pid=$1
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM "$pid"
+  for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
+  wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+  local status=$?
+  set +e
+  touch "$STOP_FILE" 2>/dev/null
+  if [ -n "$CLIENT_PID" ]; then stop_pid "$CLIENT_PID"; fi
+  if [ -n "$SERVICE_PID" ] && kill -0 "$SERVICE_PID" 2>/dev/null; then
+    log "stopping the service (pid $SERVICE_PID)"
+    stop_pid "$SERVICE_PID"
+  fi
+  if [ "${KEEP_DB:-0}" = 1 ]; then
+    log "keeping database $DB (KEEP_DB=1)"
+  else
+    log "dropping database $DB"
+    psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
+  fi
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+load_line() { echo "$(date -Is) loadavg: $(cut -d' ' -f1-3 /proc/loadavg)"; }
+
+{
+  echo "date: $(date -Is)"
+  echo "host: $(hostname) | $(nproc) cores | $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+  echo "memory: $(free -m | awk '/Mem:/ {print $2 " MiB total, " $7 " MiB available"}')"
+  echo "kernel: $(uname -r)"
+  echo "java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1) ($JAVA_HOME)"
+  echo "service JAVA_OPTS: $SERVICE_OPTS"
+  echo "client opts: $CLIENT_OPTS"
+  echo "ulimit -n: $(ulimit -n)"
+  echo "postgres: $(psql -X -Atc 'SHOW server_version' -d postgres)"
+  psql -X -At -d postgres -c "SELECT name || '=' || setting || coalesce(unit, '') FROM pg_settings
+    WHERE name IN ('shared_buffers','max_connections','synchronous_commit','fsync','wal_level')"
+  echo "git: $(git -C "$ROOT" rev-parse --short HEAD) ($(git -C "$ROOT" rev-parse --abbrev-ref HEAD))"
+  echo "uptime: $(uptime)"
+  echo "busiest processes at start:"
+  ps -eo pcpu,pmem,comm --sort=-pcpu | head -8
+} > "$RUN_DIR/environment.txt"
+load_line > "$RUN_DIR/load.txt"
+
+# ---------------------------------------------------------------------------------------------------------
+# 1. A fresh database, the service (with -Xmx1g by default), a tenant
+# ---------------------------------------------------------------------------------------------------------
+log "recreating database $DB on $PGHOST:$PGPORT"
+psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
+psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null
+
+ADMIN_TOKEN="bench-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+log "starting the service on $BASE with $SERVICE_OPTS"
+START_NS=$(date +%s%N)
+# shellcheck disable=SC2086
+SERVER_PORT="$PORT" \
+SERVER_ADDRESS=127.0.0.1 \
+DATABASE_URL="jdbc:postgresql://$PGHOST:$PGPORT/$DB" \
+DATABASE_USER="$PGUSER" \
+ADMIN_TOKEN="$ADMIN_TOKEN" \
+RATE_LIMIT_REST_PER_MINUTE=100000000 \
+RATE_LIMIT_WS_MESSAGES_PER_SECOND="${RATE_LIMIT_WS_MESSAGES_PER_SECOND:-100000}" \
+LIMIT_WS_CONNECTIONS_PER_TENANT="${LIMIT_WS_CONNECTIONS_PER_TENANT:-100000}" \
+  "$JAVA_HOME/bin/java" $SERVICE_OPTS -Xlog:gc:file="$RUN_DIR/gc.log" -jar "$JAR" > "$RUN_DIR/service.log" 2>&1 &
+SERVICE_PID=$!
+echo "$SERVICE_PID" > "$RUN_DIR/service.pid"
+
+healthy=""
+for _ in $(seq 1 1200); do   # up to 120 s (the machine is shared)
+  kill -0 "$SERVICE_PID" 2>/dev/null || { tail -40 "$RUN_DIR/service.log" >&2; die "the service exited during start-up"; }
+  if curl -s --max-time 1 "$BASE/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; then
+    healthy=yes
+    break
+  fi
+  sleep 0.1
+done
+[ -n "$healthy" ] || die "the service was not healthy after 120 s (see $RUN_DIR/service.log)"
+log "healthy after $(( ($(date +%s%N) - START_NS) / 1000000 )) ms"
+
+TENANT_JSON=$(curl -sf -X POST "$BASE/admin/v1/tenants" -H "X-Admin-Token: $ADMIN_TOKEN" \
+  -H 'Content-Type: application/json' -d '{"name":"ws bench tenant"}') || die "the admin API did not create the tenant"
+API_KEY=$(jq -r .api_key <<<"$TENANT_JSON")
+[[ "$API_KEY" == crs_* ]] || die "no api_key in $TENANT_JSON"
+log "tenant $(jq -r .id <<<"$TENANT_JSON")"
+
+client() {   # runs bench/WsLoad.java with the client options
+  # shellcheck disable=SC2086
+  "$JAVA_HOME/bin/java" $CLIENT_OPTS "$BENCH_DIR/WsLoad.java" "$@"
+}
+
+CHATS_FILE="$RUN_DIR/chats.txt"
+N_CHATS=$(( IDLE_CONNECTIONS > TOKEN_CONNECTIONS + FRAME_CONNECTIONS ? IDLE_CONNECTIONS : TOKEN_CONNECTIONS + FRAME_CONNECTIONS ))
+log "creating $N_CHATS chats through POST /api/v1/chats"
+client chats base="$BASE" key="$API_KEY" n="$N_CHATS" file="$CHATS_FILE" limit=300 > "$RUN_DIR/chats-result.txt" \
+  || die "creating the chats failed"
+cat "$RUN_DIR/chats-result.txt" >&2
+
+# ---------------------------------------------------------------------------------------------------------
+# Measuring helpers
+# ---------------------------------------------------------------------------------------------------------
+prom() { curl -s -H 'Accept: text/plain' "$BASE/actuator/prometheus"; }
+memory_at_rest() {   # $1 = label; prints "rss_mib heap_used_mib nonheap_used_mib threads"
+  local label=$1 out="$RUN_DIR/memory-$1.txt"
+  sleep 2
+  jcmd "$SERVICE_PID" GC.run > /dev/null
+  sleep 1
+  jcmd "$SERVICE_PID" GC.run > /dev/null
+  sleep 1
+  {
+    echo "== $label $(date -Is)"
+    grep -E '^(VmRSS|VmHWM|RssAnon|RssFile|Threads)' "/proc/$SERVICE_PID/status"
+    echo "open fds: $(ls /proc/$SERVICE_PID/fd | wc -l)"
+    jcmd "$SERVICE_PID" GC.heap_info
+    prom | grep -E '^jvm_(memory_(used|committed|max)_bytes|threads_live|gc_)'
+  } > "$out" 2>&1
+  local rss heap nonheap threads
+  rss=$(awk '/^VmRSS/ {printf "%.1f", $2/1024}' "/proc/$SERVICE_PID/status")
+  threads=$(awk '/^Threads/ {print $2}' "/proc/$SERVICE_PID/status")
+  heap=$(awk '/^jvm_memory_used_bytes\{area="heap"/ {s+=$NF} END {printf "%.1f", s/1048576}' "$out")
+  nonheap=$(awk '/^jvm_memory_used_bytes\{area="nonheap"/ {s+=$NF} END {printf "%.1f", s/1048576}' "$out")
+  echo "$rss $heap $nonheap $threads"
+}
+
+# "label pid" lines for the client to read CPU from /proc: the service, the PostgreSQL backends of the bench
+# database (the pool) and the cluster's background processes (WAL writer, checkpointer, background writer)
+write_procs() {
+  {
+    echo "service $SERVICE_PID"
+    psql -X -At -d postgres -c "SELECT 'postgres ' || pid FROM pg_stat_activity
+      WHERE datname = '$DB' OR backend_type IN ('walwriter', 'checkpointer', 'background writer', 'autovacuum launcher')"
+  } > "$RUN_DIR/procs.txt"
+}
+
+top_snapshot() {   # $1 = name, $2 = seconds to wait first
+  ( sleep "$2"; top -b -n 1 -w 200 | head -20 > "$RUN_DIR/top-$1.txt" ) &
+}
+
+declare -A R   # results
+read_results() {   # $1 = file of key=value lines
+  local k v
+  while IFS='=' read -r k v; do
+    [ -n "$k" ] && R[$k]="$v"
+  done < <(grep -E '^[a-z_0-9]+=' "$1")
+}
+sub() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", a - b}'; }
+div() { awk -v a="$1" -v b="$2" -v f="${3:-%.1f}" 'BEGIN {if (b > 0) printf f, a / b; else printf "n/a"}'; }
+lat() { tr ',' '\n' <<<"${R[$1]:-}" | awk -F= -v k="$2" '$1 == k {print $2}'; }
+
+# ---------------------------------------------------------------------------------------------------------
+# 2. Idle connections: heap and RSS per connection
+# ---------------------------------------------------------------------------------------------------------
+if wanted idle; then
+  read -r RSS0 HEAP0 NONHEAP0 THREADS0 < <(memory_at_rest before-idle)
+  log "before the idle connections: RSS $RSS0 MiB, heap used $HEAP0 MiB, non-heap $NONHEAP0 MiB, $THREADS0 threads"
+  load_line >> "$RUN_DIR/load.txt"
+  log "opening $IDLE_CONNECTIONS idle connections"
+  rm -f "$STOP_FILE"
+  client idle ws="$WS" key="$API_KEY" chats="$CHATS_FILE" n="$IDLE_CONNECTIONS" hold=$((IDLE_HOLD + 600)) \
+    stop="$STOP_FILE" open_timeout=400 limit=$((IDLE_HOLD + 1200)) out="$RUN_DIR/idle-result.txt" \
+    > "$RUN_DIR/idle-client.out" 2> "$RUN_DIR/idle-client.err" &
+  CLIENT_PID=$!
+  for _ in $(seq 1 450); do   # up to 450 s for the READY line
+    grep -q '^READY' "$RUN_DIR/idle-client.out" 2>/dev/null && break
+    kill -0 "$CLIENT_PID" 2>/dev/null || break
+    sleep 1
+  done
+  grep '^READY' "$RUN_DIR/idle-client.out" >&2 || { tail -20 "$RUN_DIR/idle-client.err" >&2; die "the idle client did not get ready"; }
+  log "holding them for $IDLE_HOLD s"
+  top_snapshot idle 1
+  sleep "$IDLE_HOLD"
+  load_line >> "$RUN_DIR/load.txt"
+  read -r RSS1 HEAP1 NONHEAP1 THREADS1 < <(memory_at_rest with-idle)
+  jcmd "$SERVICE_PID" GC.class_histogram 2>/dev/null | head -45 > "$RUN_DIR/histogram-with-idle.txt" || true
+  OPEN_NOW=$(prom | awk '/^jetty_.*websocket|^spring_websocket/ {print}' | head -5 || true)
+  ESTABLISHED_SOCKETS=$(ss -Htn state established "( sport = :$PORT )" 2>/dev/null | wc -l)
+  log "with the idle connections: RSS $RSS1 MiB, heap used $HEAP1 MiB, $THREADS1 threads, $ESTABLISHED_SOCKETS established sockets on the port"
+  IDLE_CLIENT_HEAP=$(grep -o 'client_heap_used_mib=[0-9]*' "$RUN_DIR/idle-client.out" | cut -d= -f2)
+  touch "$STOP_FILE"
+  for _ in $(seq 1 120); do kill -0 "$CLIENT_PID" 2>/dev/null || break; sleep 1; done
+  stop_pid "$CLIENT_PID"
+  CLIENT_PID=""
+  [ -f "$RUN_DIR/idle-result.txt" ] || die "the idle client wrote no result (see $RUN_DIR/idle-client.err)"
+  read_results "$RUN_DIR/idle-result.txt"
+  sleep 3
+  read -r RSS2 HEAP2 NONHEAP2 THREADS2 < <(memory_at_rest after-idle)
+  log "after closing them: RSS $RSS2 MiB, heap used $HEAP2 MiB, $THREADS2 threads"
+  N_EST=${R[idle_established]}
+  {
+    echo "idle_rss_before_mib=$RSS0"; echo "idle_heap_before_mib=$HEAP0"; echo "idle_threads_before=$THREADS0"
+    echo "idle_rss_with_mib=$RSS1"; echo "idle_heap_with_mib=$HEAP1"; echo "idle_threads_with=$THREADS1"
+    echo "idle_nonheap_before_mib=$NONHEAP0"; echo "idle_nonheap_with_mib=$NONHEAP1"
+    echo "idle_rss_after_mib=$RSS2"; echo "idle_heap_after_mib=$HEAP2"; echo "idle_threads_after=$THREADS2"
+    echo "idle_sockets_established=$ESTABLISHED_SOCKETS"
+    echo "idle_heap_per_conn_kib=$(awk -v a="$HEAP1" -v b="$HEAP0" -v n="$N_EST" 'BEGIN {printf "%.1f", (a - b) * 1024 / n}')"
+    echo "idle_rss_per_conn_kib=$(awk -v a="$RSS1" -v b="$RSS0" -v n="$N_EST" 'BEGIN {printf "%.1f", (a - b) * 1024 / n}')"
+    echo "idle_client_heap_used_mib=$IDLE_CLIENT_HEAP"
+  } >> "$RUN_DIR/idle-result.txt"
+  read_results "$RUN_DIR/idle-result.txt"
+  grep -c 'Pause Full\|Pause Young' "$RUN_DIR/gc.log" > /dev/null || true
+fi
+
+# ---------------------------------------------------------------------------------------------------------
+# 3. Streaming runs
+# ---------------------------------------------------------------------------------------------------------
+stream_run() {   # $1 = name, $2 = connections, $3 = first chat line (offset), $4 = warm-up s, $5 = measured s
+  local name=$1 conns=$2 offset=$3 warm=$4 dur=$5
+  write_procs
+  sed -n "$((offset + 1)),$((offset + conns))p" "$CHATS_FILE" > "$RUN_DIR/chats-$name.txt"
+  load_line >> "$RUN_DIR/load.txt"
+  log "$name: $conns connections, warm-up ${warm}s, measure ${dur}s, content \"$CONTENT\""
+  top_snapshot "$name" $((warm + dur / 2))
+  if [ "${PROFILE:-0}" = 1 ] && [ "$name" = frames ]; then
+    ( sleep "$warm"; jcmd "$SERVICE_PID" JFR.start name=prof settings=profile duration="${dur}s" \
+        filename="$RUN_DIR/frames-profile.jfr" > "$RUN_DIR/frames-profile-jfr.txt" 2>&1 ) &
+  fi
+  client stream ws="$WS" key="$API_KEY" chats="$RUN_DIR/chats-$name.txt" conns="$conns" warmup="$warm" \
+    duration="$dur" drain=60 content="$CONTENT" prefix="$name" procs="$RUN_DIR/procs.txt" \
+    clk_tck="$(getconf CLK_TCK)" limit=$((warm + dur + 240)) out="$RUN_DIR/$name-result.txt" \
+    > "$RUN_DIR/$name-client.out" 2> "$RUN_DIR/$name-client.err" &
+  CLIENT_PID=$!
+  wait "$CLIENT_PID" || { tail -20 "$RUN_DIR/$name-client.err" >&2; CLIENT_PID=""; die "the $name client failed"; }
+  CLIENT_PID=""
+  echo "after $name: $(load_line)" >> "$RUN_DIR/load.txt"
+  if [ "${PROFILE:-0}" = 1 ] && [ "$name" = frames ]; then
+    sleep 3
+    python3 "$BENCH_DIR/jfr-top.py" "$RUN_DIR/frames-profile.jfr" > "$RUN_DIR/frames-profile-top.txt" 2>&1 || true
+    log "JFR profile of the frames run: $RUN_DIR/frames-profile.jfr (frames-profile-top.txt)"
+  fi
+  grep '^problem' "$RUN_DIR/$name-client.err" | head -5 >&2 || true
+  read_results "$RUN_DIR/$name-result.txt"
+  log "$name: ${R[${name}_frames_per_s]} frames/s, ${R[${name}_tokens_per_s]} tokens/s, ${R[${name}_tokens_per_reply_avg]} tokens per reply"
+}
+
+wanted tokens && stream_run tokens "$TOKEN_CONNECTIONS" 0 "$WARMUP" "$DURATION"
+wanted frames && stream_run frames "$FRAME_CONNECTIONS" "$TOKEN_CONNECTIONS" "$WARMUP" "$DURATION"
+
+# The token callback timed inside the service, without changing it: a JDK 25 JFR method trace (jdk.MethodTrace) of
+# ChatEvent.of, StreamsInProgress.token, Replies.publish and Connection.deliver. JFR does not trace lambda bodies, so
+# bench/JfrMethodTrace.java times the provider's token consumer (Replies.reply's lambda: build the event, take its
+# seq, keep it for resumes, write the frame to every connection of the chat) from the start of its first call
+# (ChatEvent.of) to the end of its last (Replies.publish) on the same thread; Connection.deliver is the write alone.
+if wanted trace; then
+  cat > "$RUN_DIR/trace.jfc" <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<configuration version="2.0" label="ws token trace">
+  <event name="jdk.MethodTrace">
+    <setting name="enabled">true</setting>
+    <setting name="filter">com.chatreview.realtime.ChatEvent::of;com.chatreview.realtime.StreamsInProgress::token;com.chatreview.realtime.Replies::publish;com.chatreview.realtime.Connection::deliver;com.chatreview.realtime.EventSequence::next</setting>
+    <setting name="threshold">0 ms</setting>
+    <setting name="stackTrace">false</setting>
+  </event>
+</configuration>
+EOF
+  jcmd "$SERVICE_PID" JFR.start name=wstrace settings="$RUN_DIR/trace.jfc" > "$RUN_DIR/trace-jfr.txt" 2>&1 \
+    || { cat "$RUN_DIR/trace-jfr.txt" >&2; die "JFR.start failed"; }
+  stream_run trace "$TOKEN_CONNECTIONS" 0 5 "$TRACE_DURATION"
+  jcmd "$SERVICE_PID" JFR.stop name=wstrace filename="$RUN_DIR/trace.jfr" >> "$RUN_DIR/trace-jfr.txt" 2>&1
+  "$JAVA_HOME/bin/java" "$BENCH_DIR/JfrMethodTrace.java" "$RUN_DIR/trace.jfr" > "$RUN_DIR/trace-methods.txt" 2>&1 \
+    || { cat "$RUN_DIR/trace-methods.txt" >&2; die "reading the method trace failed"; }
+  cat "$RUN_DIR/trace-methods.txt" >&2
+  read_results "$RUN_DIR/trace-methods.txt"
+fi
+
+read -r RSS9 HEAP9 NONHEAP9 THREADS9 < <(memory_at_rest end)
+VMHWM=$(awk '/^VmHWM/ {printf "%.0f", $2/1024}' "$RUN_DIR/memory-end.txt")
+GC_PAUSES=$(grep -c 'Pause' "$RUN_DIR/gc.log" || true)
+FULL_GCS=$(grep 'Pause Full' "$RUN_DIR/gc.log" | grep -vc 'System.gc\|Diagnostic Command\|Heap Inspection' || true)
+YOUNG=$(awk '/Pause Young/ {v = $NF; sub("ms", "", v); n++; s += v; if (v + 0 > 50) big++; if (v + 0 > m) m = v + 0}
+  END {printf "%d young pauses, %.0f ms in all, %d over 50 ms, longest %.0f ms", n, s, big, m}' "$RUN_DIR/gc.log")
+grep -iE 'ERROR|Exception' "$RUN_DIR/service.log" | head -50 > "$RUN_DIR/service-errors.txt" || true
+SERVICE_ERRORS=$(grep -ciE ' ERROR |Exception' "$RUN_DIR/service.log" || true)
+
+# ---------------------------------------------------------------------------------------------------------
+# 4. Summary
+# ---------------------------------------------------------------------------------------------------------
+verdict() { if "$@"; then echo met; else echo MISSED; fi; }
+lt() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a != "" && a < b)}'; }
+ge() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a != "" && a >= b)}'; }
+{
+  echo "# WebSocket, $(date -Is)"
+  echo
+  echo "$(load_line) | $(nproc) cores | service: $SERVICE_OPTS | client: $CLIENT_OPTS"
+  echo
+  if wanted idle; then
+    echo "## Idle connections"
+    echo
+    echo "| connections established / requested | failed | opened in | closed by the server while held | RSS before / with / after MiB | heap used before / with / after MiB (after a full GC) | heap per connection | RSS per connection | threads before / with | target | result |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| ${R[idle_established]} / ${R[idle_requested]} | ${R[idle_failed_open]} | ${R[idle_open_seconds]} s | ${R[idle_closed_by_server]} (min open ${R[idle_min_open_during_hold]}) | $RSS0 / $RSS1 / $RSS2 | $HEAP0 / $HEAP1 / $HEAP2 | ${R[idle_heap_per_conn_kib]} KiB | ${R[idle_rss_per_conn_kib]} KiB | $THREADS0 / $THREADS1 | $IDLE_CONNECTIONS with heap <= 1 GiB | $(verdict eval 'ge "${R[idle_established]}" "$IDLE_CONNECTIONS" && [ "${R[idle_closed_by_server]}" = 0 ] && lt "$HEAP1" 1024') |"
+    echo
+    echo "pings received by the client while held: ${R[idle_pings_received]}; close codes: ${R[idle_close_codes]}; client heap ${R[idle_client_heap_used_mib]} MiB"
+    echo
+  fi
+  echo "## Streaming (offline provider, token delay $TOKEN_DELAY)"
+  echo
+  echo "| run | conns | frames/s | tokens/s | tokens/reply avg (min-max) | send->ended p50 / p99 ms | send->received p50 / p99 ms | started->1st token p50 / p99 ms | token gap p50 / p99 / p99.9 ms | token arrival - server timestamp p50 / p99 ms | seq gaps / repeats / content mismatches / errors / not ended | CPU s service / pg / client / other (of avail) | CPU ms per frame service / pg |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  for n in tokens frames trace; do
+    wanted "$n" || continue
+    [ -n "${R[${n}_connections]:-}" ] || continue
+    echo "| $n | ${R[${n}_connections]} | ${R[${n}_frames_per_s]} | ${R[${n}_tokens_per_s]} | ${R[${n}_tokens_per_reply_avg]} (${R[${n}_tokens_per_reply_min]}-${R[${n}_tokens_per_reply_max]}) | $(lat ${n}_frame_ms p50) / $(lat ${n}_frame_ms p99) | $(lat ${n}_received_ms p50) / $(lat ${n}_received_ms p99) | $(lat ${n}_first_token_after_started_ms p50) / $(lat ${n}_first_token_after_started_ms p99) | $(lat ${n}_token_gap_ms p50) / $(lat ${n}_token_gap_ms p99) / $(lat ${n}_token_gap_ms p999) | $(lat ${n}_token_lag_vs_server_timestamp_ms p50) / $(lat ${n}_token_lag_vs_server_timestamp_ms p99) | ${R[${n}_seq_gaps]} / ${R[${n}_seq_repeats]} / ${R[${n}_content_mismatches]} / ${R[${n}_error_events]} / ${R[${n}_not_ended_after_drain]} | ${R[${n}_cpu_s_service]:-?} / ${R[${n}_cpu_s_postgres]:-?} / ${R[${n}_cpu_s_client]} / ${R[${n}_cpu_s_other]} (${R[${n}_cpu_s_available]}) | $(div "${R[${n}_cpu_s_service]:-0}" "$(awk -v f="${R[${n}_frames_per_s]}" -v d="${R[${n}_duration_s]}" 'BEGIN {print f * d / 1000}')" %.2f) / $(div "${R[${n}_cpu_s_postgres]:-0}" "$(awk -v f="${R[${n}_frames_per_s]}" -v d="${R[${n}_duration_s]}" 'BEGIN {print f * d / 1000}')" %.2f) |"
+  done
+  echo
+  echo "load average start/end of each measure: tokens ${R[tokens_loadavg_start_end]:-} frames ${R[frames_loadavg_start_end]:-} trace ${R[trace_loadavg_start_end]:-}"
+  if wanted trace; then
+    echo
+    echo "## Inside the service: JFR method trace during the trace run (wall time of each call)"
+    echo
+    echo "| method | calls | p50 ms | p99 ms | p99.9 ms | max ms | target | result |"
+    echo "|---|---|---|---|---|---|---|---|"
+    echo "| token callback (token handed over -> frame written: ChatEvent.of start -> Replies.publish end) | ${R[trace_callback_calls]:-} | ${R[trace_callback_p50_ms]:-} | ${R[trace_callback_p99_ms]:-} | ${R[trace_callback_p999_ms]:-} | ${R[trace_callback_max_ms]:-} | p99 < 1 ms | $(verdict lt "${R[trace_callback_p99_ms]:-}" 1) |"
+    echo "| of which the write (Connection.deliver) | ${R[trace_deliver_calls]:-} | ${R[trace_deliver_p50_ms]:-} | ${R[trace_deliver_p99_ms]:-} | ${R[trace_deliver_p999_ms]:-} | ${R[trace_deliver_max_ms]:-} | | |"
+    echo "| of which the seq (EventSequence.next; a database round trip every 1,000) | ${R[trace_next_calls]:-} | ${R[trace_next_p50_ms]:-} | ${R[trace_next_p99_ms]:-} | ${R[trace_next_p999_ms]:-} | ${R[trace_next_max_ms]:-} | | |"
+    echo
+    echo "token callbacks over 1 ms: ${R[trace_callback_over_1ms]:-}, over 10 ms: ${R[trace_callback_over_10ms]:-}, over 100 ms: ${R[trace_callback_over_100ms]:-}"
+  fi
+  echo
+  echo "service at the end: RSS $RSS9 MiB (peak $VMHWM MiB), heap used after a full GC $HEAP9 MiB, $THREADS9 threads;"
+  echo "GC: $GC_PAUSES pauses logged, $YOUNG; full GCs not asked for by the bench: $FULL_GCS"
+  echo "service log lines with ERROR/Exception: $SERVICE_ERRORS"
+} | tee "$RUN_DIR/summary.md"
+cat "$RUN_DIR/load.txt" >> "$RUN_DIR/summary.md"
+log "raw outputs: $RUN_DIR"
