@@ -59,26 +59,32 @@ class Replies {
     }
 
     void answer(Connection sender, Frame frame) {
-        Chat chat = chats.find(sender.tenantId, sender.chatId).orElse(null);
-        if (chat == null) {
-            sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
-            return;
-        }
-        if (chat.closed()) {
-            sender.sendDirect(ErrorCode.CHAT_CLOSED.event("The chat is closed; the message was not stored"));
-            return;
-        }
+        Chat chat;
         ChatMessage question;
         try {
+            chat = chats.find(sender.tenantId, sender.chatId).orElse(null);
+            if (chat == null) {
+                sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
+                return;
+            }
+            if (chat.closed()) {
+                sender.sendDirect(ErrorCode.CHAT_CLOSED.event("The chat is closed; the message was not stored"));
+                return;
+            }
             question = store(sender, frame);
         } catch (ChatNotFound gone) {
             sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
             return;
-        }
-        if (question == null) {
+        } catch (RuntimeException unexpected) {
+            // the database is unavailable or overloaded: the sender must learn that nothing was stored
+            log.error("A message to chat {} could not be stored", sender.chatId, unexpected);
+            sender.sendDirect(ErrorCode.INTERNAL_ERROR.event(
+                    "The message could not be stored; nothing was kept. Send it again."));
             return;
         }
-        reply(sender, chat, question);
+        if (question != null) {
+            reply(sender, chat, question);
+        }
     }
 
     /** Stores and announces the user message; null when it was a repeat, answered to the sender alone. */
