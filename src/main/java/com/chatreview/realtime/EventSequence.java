@@ -38,6 +38,20 @@ class EventSequence {
         }
     }
 
+    /**
+     * Makes sure at least {@code count} numbers are left in the chat's block, reserving the next block now if not,
+     * so that a reply about to stream does not wait for the database between two of its tokens.
+     */
+    void ensureRoom(UUID chatId, int count) {
+        Block block = blocks.computeIfAbsent(chatId, chat -> new Block());
+        synchronized (block) {
+            if (block.next == 0 || block.end - block.next + 1 < count) {
+                block.end = chats.reserveEventSequence(chatId, BLOCK);
+                block.next = block.end - BLOCK + 1;
+            }
+        }
+    }
+
     /** Records that the event numbered {@code seq} is being sent to the chat's connections. */
     void published(UUID chatId, long seq) {
         Block block = blocks.computeIfAbsent(chatId, chat -> new Block());

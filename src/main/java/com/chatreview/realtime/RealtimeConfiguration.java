@@ -86,6 +86,12 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         }
 
         @Bean
+        @ConditionalOnMissingBean(ChatEventFanOut.class)
+        ChatEventFanOut chatEventFanOut(ConnectionRegistry connections) {
+            return new InProcessChatEventFanOut(connections);
+        }
+
+        @Bean
         EventSequence eventSequence(ChatManagement chats) {
             return new EventSequence(chats);
         }
@@ -99,13 +105,12 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         Replies replies(
                 ChatManagement chats,
                 Assistant assistant,
-                ConnectionRegistry connections,
+                ChatEventFanOut fanOut,
                 EventSequence sequence,
                 StreamsInProgress streams,
                 List<ChatContextSource> contextSources,
                 RealtimeSettings settings) {
-            return new Replies(
-                    chats, assistant, connections, sequence, streams, contextSources, settings.historyMessages());
+            return new Replies(chats, assistant, fanOut, sequence, streams, contextSources, settings.historyMessages());
         }
 
         @Bean

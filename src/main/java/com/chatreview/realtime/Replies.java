@@ -32,10 +32,12 @@ class Replies {
     static final String ANSWERED_USER = "in_reply_to_user_id";
 
     private static final Logger log = LoggerFactory.getLogger(Replies.class);
+    /** Sequence numbers kept at hand when a reply starts: its tokens then take no database write. */
+    private static final int ROOM_FOR_A_REPLY = 500;
 
     private final ChatManagement chats;
     private final Assistant assistant;
-    private final ConnectionRegistry connections;
+    private final ChatEventFanOut fanOut;
     private final EventSequence sequence;
     private final StreamsInProgress streams;
     private final List<ChatContextSource> contextSources;
@@ -44,14 +46,14 @@ class Replies {
     Replies(
             ChatManagement chats,
             Assistant assistant,
-            ConnectionRegistry connections,
+            ChatEventFanOut fanOut,
             EventSequence sequence,
             StreamsInProgress streams,
             List<ChatContextSource> contextSources,
             int historyMessages) {
         this.chats = chats;
         this.assistant = assistant;
-        this.connections = connections;
+        this.fanOut = fanOut;
         this.sequence = sequence;
         this.streams = streams;
         this.contextSources = contextSources;
@@ -71,6 +73,7 @@ class Replies {
                 sender.sendDirect(ErrorCode.CHAT_CLOSED.event("The chat is closed; the message was not stored"));
                 return;
             }
+            sequence.ensureRoom(sender.chatId, ROOM_FOR_A_REPLY);
             question = store(sender, frame);
         } catch (ChatNotFound gone) {
             sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
@@ -174,9 +177,7 @@ class Replies {
 
     private void publish(UUID chatId, ChatEvent event) {
         sequence.published(chatId, event.seq());
-        for (Connection connection : connections.onChat(chatId)) {
-            connection.deliver(event);
-        }
+        fanOut.publish(chatId, event);
     }
 
     static Map<String, Object> messageReceived(ChatMessage message, String userId) {

@@ -2,6 +2,8 @@ package com.chatreview.realtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import com.chatreview.chat.ChatManagement;
@@ -39,5 +41,23 @@ class EventSequenceTests {
         sequence.published(chat, ended);
         assertThat(sequence.latest(chat, 0)).isEqualTo(ended);
         assertThat(sequence.latest(chat, ended + 5)).isEqualTo(ended + 5);
+    }
+
+    @Test
+    void aReplyAboutToStreamGetsItsNumbersReservedBeforeItsFirstToken() {
+        when(chats.reserveEventSequence(chat, EventSequence.BLOCK)).thenReturn(1000L, 2000L);
+        for (int i = 0; i < 900; i++) {
+            sequence.next(chat);
+        }
+
+        sequence.ensureRoom(chat, 500);
+
+        verify(chats, times(2)).reserveEventSequence(chat, EventSequence.BLOCK);
+        long first = sequence.next(chat);
+        for (int i = 1; i < 500; i++) {
+            sequence.next(chat);
+        }
+        assertThat(first).isEqualTo(1001);
+        verify(chats, times(2)).reserveEventSequence(chat, EventSequence.BLOCK);
     }
 }
