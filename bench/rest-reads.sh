@@ -44,8 +44,8 @@ STAMP="$(date +%Y%m%d-%H%M%S)"
 RUN_DIR="$BENCH_DIR/results/$STAMP${LABEL:+-$LABEL}"
 SERVICE_PID=""
 
-log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { log "ERROR: $*"; exit 1; }
+# shellcheck source=bench/lib.sh
+. "$BENCH_DIR/lib.sh"
 
 # ---------------------------------------------------------------------------------------------------------
 # 0. Tools
@@ -98,33 +98,18 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-load_line() { echo "$(date -Is) loadavg: $(cut -d' ' -f1-3 /proc/loadavg)"; }
-
 {
-  echo "date: $(date -Is)"
-  echo "host: $(hostname) | $(nproc) cores | $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-  echo "memory: $(free -m | awk '/Mem:/ {print $2 " MiB total, " $7 " MiB available"}')"
-  echo "kernel: $(uname -r)"
-  echo "java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1) ($JAVA_HOME)"
+  machine_facts shared_buffers max_connections effective_cache_size work_mem jit synchronous_commit
   echo "JAVA_OPTS: ${JAVA_OPTS:-}"
   echo "DATABASE_POOL_SIZE: ${DATABASE_POOL_SIZE:-default (20)}"
-  echo "postgres: $(psql -X -Atc 'SHOW server_version' -d postgres)"
-  psql -X -At -d postgres -c "SELECT name || '=' || setting || coalesce(unit, '') FROM pg_settings
-    WHERE name IN ('shared_buffers','max_connections','effective_cache_size','work_mem','jit','synchronous_commit')"
   echo "wrk: $(wrk -v 2>&1 | head -1)"
-  echo "git: $(git -C "$ROOT" rev-parse --short HEAD) ($(git -C "$ROOT" rev-parse --abbrev-ref HEAD))"
-  echo "uptime: $(uptime)"
-  echo "busiest processes at start:"
-  ps -eo pcpu,pmem,comm --sort=-pcpu | head -8
 } > "$RUN_DIR/environment.txt"
 load_line > "$RUN_DIR/load.txt"
 
 # ---------------------------------------------------------------------------------------------------------
 # 1. A fresh database
 # ---------------------------------------------------------------------------------------------------------
-log "recreating database $DB on $PGHOST:$PGPORT"
-psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
-psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null
+recreate_database
 
 # ---------------------------------------------------------------------------------------------------------
 # 2. The service, timed from process start to /actuator/health UP
@@ -143,16 +128,7 @@ RATE_LIMIT_REST_PER_MINUTE=100000000 \
 SERVICE_PID=$!
 echo "$SERVICE_PID" > "$RUN_DIR/service.pid"
 
-healthy=""
-for _ in $(seq 1 1200); do   # up to 60 s
-  kill -0 "$SERVICE_PID" 2>/dev/null || { tail -40 "$RUN_DIR/service.log" >&2; die "the service exited during start-up"; }
-  if curl -s --max-time 1 "$BASE/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; then
-    healthy=yes
-    break
-  fi
-  sleep 0.05
-done
-[ -n "$healthy" ] || die "the service was not healthy after 60 s (see $RUN_DIR/service.log)"
+wait_healthy 60
 STARTUP_MS=$(( ($(date +%s%N) - START_NS) / 1000000 ))
 SPRING_STARTED="$(grep -o 'Started [A-Za-z]* in [0-9.]* seconds (process running for [0-9.]*)' "$RUN_DIR/service.log" | head -1 || true)"
 log "healthy after ${STARTUP_MS} ms (${SPRING_STARTED:-no 'Started' line})"

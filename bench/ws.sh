@@ -57,8 +57,8 @@ RUN_DIR="$BENCH_DIR/results/$STAMP-ws${LABEL:+-$LABEL}"
 SERVICE_PID=""
 CLIENT_PID=""
 
-log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { log "ERROR: $*"; exit 1; }
+# shellcheck source=bench/lib.sh
+. "$BENCH_DIR/lib.sh"
 wanted() { case " $RUNS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 # ---------------------------------------------------------------------------------------------------------
@@ -119,33 +119,18 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-load_line() { echo "$(date -Is) loadavg: $(cut -d' ' -f1-3 /proc/loadavg)"; }
-
 {
-  echo "date: $(date -Is)"
-  echo "host: $(hostname) | $(nproc) cores | $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-  echo "memory: $(free -m | awk '/Mem:/ {print $2 " MiB total, " $7 " MiB available"}')"
-  echo "kernel: $(uname -r)"
-  echo "java: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1) ($JAVA_HOME)"
+  machine_facts shared_buffers max_connections synchronous_commit fsync wal_level
   echo "service JAVA_OPTS: $SERVICE_OPTS"
   echo "client opts: $CLIENT_OPTS"
   echo "ulimit -n: $(ulimit -n)"
-  echo "postgres: $(psql -X -Atc 'SHOW server_version' -d postgres)"
-  psql -X -At -d postgres -c "SELECT name || '=' || setting || coalesce(unit, '') FROM pg_settings
-    WHERE name IN ('shared_buffers','max_connections','synchronous_commit','fsync','wal_level')"
-  echo "git: $(git -C "$ROOT" rev-parse --short HEAD) ($(git -C "$ROOT" rev-parse --abbrev-ref HEAD))"
-  echo "uptime: $(uptime)"
-  echo "busiest processes at start:"
-  ps -eo pcpu,pmem,comm --sort=-pcpu | head -8
 } > "$RUN_DIR/environment.txt"
 load_line > "$RUN_DIR/load.txt"
 
 # ---------------------------------------------------------------------------------------------------------
 # 1. A fresh database, the service (with -Xmx1g by default), a tenant
 # ---------------------------------------------------------------------------------------------------------
-log "recreating database $DB on $PGHOST:$PGPORT"
-psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
-psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null
+recreate_database
 
 ADMIN_TOKEN="bench-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 log "starting the service on $BASE with $SERVICE_OPTS"
@@ -163,16 +148,7 @@ LIMIT_WS_CONNECTIONS_PER_TENANT="${LIMIT_WS_CONNECTIONS_PER_TENANT:-100000}" \
 SERVICE_PID=$!
 echo "$SERVICE_PID" > "$RUN_DIR/service.pid"
 
-healthy=""
-for _ in $(seq 1 1200); do   # up to 120 s (the machine is shared)
-  kill -0 "$SERVICE_PID" 2>/dev/null || { tail -40 "$RUN_DIR/service.log" >&2; die "the service exited during start-up"; }
-  if curl -s --max-time 1 "$BASE/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; then
-    healthy=yes
-    break
-  fi
-  sleep 0.1
-done
-[ -n "$healthy" ] || die "the service was not healthy after 120 s (see $RUN_DIR/service.log)"
+wait_healthy 120
 log "healthy after $(( ($(date +%s%N) - START_NS) / 1000000 )) ms"
 
 TENANT_JSON=$(curl -sf -X POST "$BASE/admin/v1/tenants" -H "X-Admin-Token: $ADMIN_TOKEN" \
