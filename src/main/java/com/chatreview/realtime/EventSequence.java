@@ -39,16 +39,15 @@ class EventSequence {
     }
 
     /**
-     * Makes sure at least {@code count} numbers are left in the chat's block, reserving the next block now if not,
-     * so that a reply about to stream does not wait for the database between two of its tokens.
+     * Starts a fresh block for the work of one frame, taken from the database before anything streams: the
+     * frame's tokens then cost no database write, and whichever node answers the chat's next frame numbers its
+     * events above these (the chat's frames are answered one at a time, cluster-wide).
      */
-    void ensureRoom(UUID chatId, int count) {
+    void freshBlock(UUID chatId) {
         Block block = blocks.computeIfAbsent(chatId, chat -> new Block());
         synchronized (block) {
-            if (block.next == 0 || block.end - block.next + 1 < count) {
-                block.end = chats.reserveEventSequence(chatId, BLOCK);
-                block.next = block.end - BLOCK + 1;
-            }
+            block.end = chats.reserveEventSequence(chatId, BLOCK);
+            block.next = block.end - BLOCK + 1;
         }
     }
 

@@ -32,8 +32,6 @@ class Replies {
     static final String ANSWERED_USER = "in_reply_to_user_id";
 
     private static final Logger log = LoggerFactory.getLogger(Replies.class);
-    /** Sequence numbers kept at hand when a reply starts: its tokens then take no database write. */
-    private static final int ROOM_FOR_A_REPLY = 500;
 
     private final ChatManagement chats;
     private final Assistant assistant;
@@ -73,7 +71,7 @@ class Replies {
                 sender.sendDirect(ErrorCode.CHAT_CLOSED.event("The chat is closed; the message was not stored"));
                 return;
             }
-            sequence.ensureRoom(sender.chatId, ROOM_FOR_A_REPLY);
+            sequence.freshBlock(sender.chatId);
             question = store(sender, frame);
         } catch (ChatNotFound gone) {
             sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));

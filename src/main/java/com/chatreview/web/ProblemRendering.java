@@ -1,5 +1,7 @@
 package com.chatreview.web;
 
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletRequestWrapper;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -57,7 +59,6 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
     }
 
     private ResponseEntity<Object> uploadTooLarge(WebRequest request) {
-        drainRejectedUpload(((ServletWebRequest) request).getRequest());
         return render(
                 HttpStatus.CONTENT_TOO_LARGE,
                 "PAYLOAD_TOO_LARGE",
@@ -69,19 +70,28 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
     }
 
     /**
-     * Reads and discards what is left of an upload rejected as too large, up to {@link #MAX_DRAINED_BYTES}. The
-     * container would otherwise close the connection while the client is still sending, and a client that sends
-     * its whole body before it reads the answer (most HTTP clients do) would see a reset instead of the 413.
+     * Reads and discards what is left of the body of a request answered with an error, up to
+     * {@link #MAX_DRAINED_BYTES}. A request refused before its body was read (no key, too large, not found) would
+     * otherwise leave the container to close the connection while the client is still sending: a client that
+     * sends its whole body before it reads the answer (most do) would see a reset instead of the answer, or find
+     * the connection gone on its next request.
      */
-    private static void drainRejectedUpload(HttpServletRequest request) {
+    private static void drainUnreadBody(HttpServletRequest request) {
+        ServletRequest raw = request;
+        while (raw instanceof ServletRequestWrapper wrapper) {
+            raw = wrapper.getRequest();
+        }
+        if (raw.getContentLengthLong() == 0) {
+            return;
+        }
         byte[] buffer = new byte[64 * 1024];
         long drained = 0;
-        try (InputStream in = request.getInputStream()) {
+        try (InputStream in = raw.getInputStream()) {
             for (int n = in.read(buffer); n >= 0 && drained < MAX_DRAINED_BYTES; n = in.read(buffer)) {
                 drained += n;
             }
         } catch (IOException | RuntimeException e) {
-            log.debug("Stopped reading a rejected upload after {} bytes", drained, e);
+            log.debug("Stopped reading the body of a refused request after {} bytes", drained, e);
         }
     }
 
@@ -259,6 +269,9 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
             HttpHeaders headers,
             WebRequest request) {
         HttpServletRequest servletRequest = ((ServletWebRequest) request).getRequest();
+        if (status.is4xxClientError()) {
+            drainUnreadBody(servletRequest);
+        }
         return ResponseEntity.status(status)
                 .headers(headers)
                 .body(Problems.body(status, code, detail, fix, errors, servletRequest));

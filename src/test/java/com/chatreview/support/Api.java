@@ -28,8 +28,16 @@ import tools.jackson.databind.json.JsonMapper;
 public final class Api {
 
     public static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final HttpClient CLIENT =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient CLIENT = client();
+
+    /**
+     * Pooled connections are dropped after 20 s idle, before the server's 30 s idle timeout closes them: a request
+     * sent on a connection the server is closing fails, and the JDK client does not resend a POST.
+     */
+    private static HttpClient client() {
+        System.setProperty("jdk.httpclient.keepalive.timeout", "20");
+        return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    }
 
     private final String baseUrl;
     private final Map<String, String> headers;
