@@ -21,4 +21,15 @@ public record Submission(
         String grade,
         Instant createdAt,
         Instant updatedAt,
-        List<SubmittedFile> files) {}
+        List<SubmittedFile> files) {
+
+    public Submission {
+        files = List.copyOf(files);
+    }
+
+    /** The same submission with these stored files. */
+    public Submission withFiles(List<SubmittedFile> stored) {
+        return new Submission(
+                id, tenantId, homeworkId, studentId, chatId, status, analysis, grade, createdAt, updatedAt, stored);
+    }
+}

@@ -92,18 +92,7 @@ public class SubmissionManagement {
             stored.add(record);
         }
         events.publishEvent(new SubmissionReceived(tenantId, submissionId, homeworkId, chat.id()));
-        return new Submission(
-                submissionId,
-                tenantId,
-                homeworkId,
-                upload.studentId(),
-                chat.id(),
-                SubmissionStatus.SUBMITTED,
-                "",
-                "",
-                now,
-                now,
-                List.copyOf(stored));
+        return submission.withFiles(stored);
     }
 
     public Submission submission(UUID tenantId, UUID homeworkId, UUID submissionId) {

@@ -153,18 +153,7 @@ class Submissions {
                         LinkedHashMap::new,
                         Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
         return submissions.stream()
-                .map(s -> new Submission(
-                        s.id(),
-                        s.tenantId(),
-                        s.homeworkId(),
-                        s.studentId(),
-                        s.chatId(),
-                        s.status(),
-                        s.analysis(),
-                        s.grade(),
-                        s.createdAt(),
-                        s.updatedAt(),
-                        files.getOrDefault(s.id(), List.of())))
+                .map(submission -> submission.withFiles(files.getOrDefault(submission.id(), List.of())))
                 .toList();
     }
 
