@@ -1,9 +1,10 @@
 package com.chatreview.realtime;
 
 import com.chatreview.chat.ChatManagement;
-import java.util.Map;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@code seq} of a chat's events. Numbers come from blocks reserved in the database, so they keep increasing
@@ -15,7 +16,9 @@ class EventSequence {
     static final int BLOCK = 1000;
 
     private final ChatManagement chats;
-    private final Map<UUID, Block> blocks = new ConcurrentHashMap<>();
+    /** Chats quiet for an hour are forgotten; their next frame starts a fresh block anyway. */
+    private final Cache<UUID, Block> blocks =
+            Caffeine.newBuilder().expireAfterAccess(Duration.ofHours(1)).build();
 
     EventSequence(ChatManagement chats) {
         this.chats = chats;
@@ -28,7 +31,7 @@ class EventSequence {
     }
 
     long next(UUID chatId) {
-        Block block = blocks.computeIfAbsent(chatId, chat -> new Block());
+        Block block = blocks.get(chatId, chat -> new Block());
         synchronized (block) {
             if (block.next == 0 || block.next > block.end) {
                 block.end = chats.reserveEventSequence(chatId, BLOCK);
@@ -44,7 +47,7 @@ class EventSequence {
      * events above these (the chat's frames are answered one at a time, cluster-wide).
      */
     void freshBlock(UUID chatId) {
-        Block block = blocks.computeIfAbsent(chatId, chat -> new Block());
+        Block block = blocks.get(chatId, chat -> new Block());
         synchronized (block) {
             block.end = chats.reserveEventSequence(chatId, BLOCK);
             block.next = block.end - BLOCK + 1;
@@ -53,7 +56,7 @@ class EventSequence {
 
     /** Records that the event numbered {@code seq} is being sent to the chat's connections. */
     void published(UUID chatId, long seq) {
-        Block block = blocks.computeIfAbsent(chatId, chat -> new Block());
+        Block block = blocks.get(chatId, chat -> new Block());
         synchronized (block) {
             block.published = Math.max(block.published, seq);
         }
@@ -64,16 +67,12 @@ class EventSequence {
      * carries. A number taken but not yet sent does not count: a connection opened meanwhile receives that event.
      */
     long latest(UUID chatId, long latestStored) {
-        Block block = blocks.get(chatId);
+        Block block = blocks.getIfPresent(chatId);
         if (block == null) {
             return latestStored;
         }
         synchronized (block) {
             return Math.max(latestStored, block.published);
         }
-    }
-
-    void forget(UUID chatId) {
-        blocks.remove(chatId);
     }
 }
