@@ -3,6 +3,7 @@ package com.chatreview.homework;
 import com.chatreview.homework.HomeworkErrors.HomeworkNotFound;
 import com.chatreview.web.FieldProblem;
 import com.chatreview.web.FileNames;
+import com.chatreview.web.Ids;
 import com.chatreview.web.InvalidInput;
 import com.chatreview.web.Page;
 import com.chatreview.web.PageRequest;
@@ -10,7 +11,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
@@ -104,7 +104,7 @@ public class HomeworkCatalog {
             courseIds = query.courseIds().stream()
                     .map(String::strip)
                     .filter(id -> !id.isEmpty())
-                    .map(HomeworkCatalog::uuid)
+                    .map(Ids::uuid)
                     .flatMap(Optional::stream)
                     .distinct()
                     .toList();
@@ -118,7 +118,7 @@ public class HomeworkCatalog {
             problems.add(new FieldProblem("courseId", "is required"));
             return Optional.empty();
         }
-        Optional<Course> course = uuid(courseId.strip()).flatMap(id -> courses.find(tenantId, id));
+        Optional<Course> course = Ids.uuid(courseId.strip()).flatMap(id -> courses.find(tenantId, id));
         if (course.isEmpty()) {
             problems.add(new FieldProblem("courseId", "is not a course of this tenant"));
         }
@@ -167,14 +167,6 @@ public class HomeworkCatalog {
             problems.add(new FieldProblem(field, "is required and must not be blank"));
         } else if (value.length() > MAX_TEXT) {
             problems.add(new FieldProblem(field, "must be at most " + MAX_TEXT + " characters"));
-        }
-    }
-
-    static Optional<UUID> uuid(String value) {
-        try {
-            return Optional.of(UUID.fromString(Objects.requireNonNull(value)));
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
         }
     }
 

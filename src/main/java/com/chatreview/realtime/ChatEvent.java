@@ -10,7 +10,9 @@ import tools.jackson.databind.json.JsonMapper;
 /** An event of a chat, with its place in the chat's sequence, already rendered as the JSON a client gets. */
 record ChatEvent(long seq, String json) {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** The one JSON mapper of the WebSocket side: events out, frames and stored metadata in. */
+    static final JsonMapper JSON = JsonMapper.builder().build();
+
     private static final DateTimeFormatter TIMESTAMP =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 

@@ -8,6 +8,7 @@ import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RequestQuotas;
 import com.chatreview.tenancy.Tenancy;
 import com.chatreview.tenancy.Tenant;
+import com.chatreview.web.Ids;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -87,8 +88,8 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             refuse(session, ErrorCode.AUTH_ERROR.event("The API key is not valid"), UNAUTHORIZED);
             return;
         }
-        Optional<Chat> chat =
-                uuid(parameters.chatId()).flatMap(id -> chats.find(tenant.get().id(), id));
+        Optional<Chat> chat = Ids.uuid(parameters.chatId())
+                .flatMap(id -> chats.find(tenant.get().id(), id));
         if (chat.isEmpty()) {
             refuse(
                     session,
@@ -221,7 +222,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
 
     /** Who sent a user message, or whose message an assistant message answers. */
     private static Object userOf(ChatMessage message) {
-        Map<?, ?> metadata = Parameters.JSON.readValue(message.metadata(), Map.class);
+        Map<?, ?> metadata = ChatEvent.JSON.readValue(message.metadata(), Map.class);
         return metadata.get(message.senderRole() == SenderRole.USER ? "user_id" : Replies.ANSWERED_USER);
     }
 
@@ -234,19 +235,8 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         }
     }
 
-    private static Optional<UUID> uuid(String value) {
-        try {
-            return Optional.of(UUID.fromString(value));
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
-    }
-
     /** The connection's values: each as query parameter or header; where both come, the header wins. */
     record Parameters(String apiKey, String userId, String chatId, Long resumeFrom) {
-
-        static final tools.jackson.databind.json.JsonMapper JSON =
-                tools.jackson.databind.json.JsonMapper.builder().build();
 
         static Parameters of(WebSocketSession session) {
             Map<String, List<String>> query = session.getUri() == null

@@ -4,7 +4,6 @@ import java.util.Map;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A client frame: {@code {"content": string, "metadata"?: object, "client_message_id"?: string}}.
@@ -14,13 +13,12 @@ import tools.jackson.databind.json.JsonMapper;
 record Frame(String content, Map<String, Object> metadata, String clientMessageId) {
 
     static final int MAX_CLIENT_MESSAGE_ID = 128;
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** The frame, or why it is not one. */
     static Result parse(String text) {
         JsonNode node;
         try {
-            node = JSON.readTree(text);
+            node = ChatEvent.JSON.readTree(text);
         } catch (JacksonException e) {
             return Result.invalid("The frame is not valid JSON");
         }
@@ -46,7 +44,7 @@ record Frame(String content, Map<String, Object> metadata, String clientMessageI
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> metadataMap =
-                metadata == null || metadata.isNull() ? Map.of() : JSON.convertValue(metadata, Map.class);
+                metadata == null || metadata.isNull() ? Map.of() : ChatEvent.JSON.convertValue(metadata, Map.class);
         return new Result(
                 Optional.of(new Frame(
                         content.asString(),

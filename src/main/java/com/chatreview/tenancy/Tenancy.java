@@ -3,6 +3,7 @@ package com.chatreview.tenancy;
 import com.chatreview.tenancy.TenancyErrors.ApiKeyNotFound;
 import com.chatreview.tenancy.TenancyErrors.InvalidTenantName;
 import com.chatreview.tenancy.TenancyErrors.TenantNotFound;
+import com.chatreview.web.Ids;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Instant;
@@ -69,7 +70,7 @@ public class Tenancy {
     @Transactional
     public void revokeKey(String tenantId, String keyId) {
         UUID tenant = existingTenant(tenantId);
-        UUID key = parse(keyId).orElseThrow(() -> new ApiKeyNotFound(keyId));
+        UUID key = Ids.uuid(keyId).orElseThrow(() -> new ApiKeyNotFound(keyId));
         if (!keys.revoke(tenant, key, now())) {
             throw new ApiKeyNotFound(keyId);
         }
@@ -92,15 +93,7 @@ public class Tenancy {
     }
 
     private UUID existingTenant(String tenantId) {
-        return parse(tenantId).filter(tenants::exists).orElseThrow(() -> new TenantNotFound(tenantId));
-    }
-
-    private static Optional<UUID> parse(String id) {
-        try {
-            return Optional.of(UUID.fromString(id));
-        } catch (IllegalArgumentException | NullPointerException e) {
-            return Optional.empty();
-        }
+        return Ids.uuid(tenantId).filter(tenants::exists).orElseThrow(() -> new TenantNotFound(tenantId));
     }
 
     private static Instant now() {
