@@ -3,7 +3,6 @@ package com.chatreview.tenancy;
 import com.chatreview.ratelimit.RequestQuotas;
 import com.chatreview.tenancy.TenancyErrors.AdminApiDisabled;
 import com.chatreview.tenancy.TenancyErrors.AdminTokenInvalid;
-import com.chatreview.tenancy.TenancyErrors.TooManyFailedAuthentications;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +27,7 @@ class AdminAuthentication implements HandlerInterceptor {
         }
         String address = request.getRemoteAddr();
         if (quotas.authenticationBlocked(address)) {
-            throw new TooManyFailedAuthentications();
+            throw TenancyErrors.tooManyFailedAuthentications();
         }
         String token = request.getHeader("X-Admin-Token");
         if (token == null || !MessageDigest.isEqual(bytes(token), bytes(settings.adminToken()))) {

@@ -1,6 +1,9 @@
 package com.chatreview.tenancy;
 
+import com.chatreview.ratelimit.RateLimited;
+import com.chatreview.web.FieldProblem;
 import com.chatreview.web.ServiceError;
+import java.util.List;
 import org.springframework.http.HttpStatus;
 
 /** The failures of tenancy, each a fact. */
@@ -70,21 +73,12 @@ final class TenancyErrors {
         }
     }
 
-    static final class TooManyFailedAuthentications extends ServiceError {
-        TooManyFailedAuthentications() {
-            super(
-                    HttpStatus.TOO_MANY_REQUESTS,
-                    "RATE_LIMITED",
-                    "Too many failed authentications from this address in the last minute",
-                    "Wait a minute, then retry with a valid key.");
-        }
-
-        @Override
-        public org.springframework.http.HttpHeaders headers() {
-            org.springframework.http.HttpHeaders headers = new org.springframework.http.HttpHeaders();
-            headers.set(org.springframework.http.HttpHeaders.RETRY_AFTER, "60");
-            return headers;
-        }
+    /** The address failed to authenticate too often this minute: the quota's own 429, with Retry-After. */
+    static RateLimited tooManyFailedAuthentications() {
+        return new RateLimited(
+                "Too many failed authentications from this address in the last minute",
+                "Wait a minute, then retry with a valid key.",
+                60);
     }
 
     static final class InvalidTenantName extends ServiceError {
@@ -94,8 +88,7 @@ final class TenancyErrors {
                     "VALIDATION_ERROR",
                     "name: must be a non-blank string of at most 200 characters",
                     "Send {\"name\": \"...\"}.",
-                    java.util.List.of(new com.chatreview.web.FieldProblem(
-                            "name", "must be a non-blank string of at most 200 characters")));
+                    List.of(new FieldProblem("name", "must be a non-blank string of at most 200 characters")));
         }
     }
 }

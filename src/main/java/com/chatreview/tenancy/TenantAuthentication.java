@@ -5,7 +5,6 @@ import com.chatreview.ratelimit.RateLimited;
 import com.chatreview.ratelimit.RequestQuotas;
 import com.chatreview.tenancy.TenancyErrors.ApiKeyInvalid;
 import com.chatreview.tenancy.TenancyErrors.ApiKeyMissing;
-import com.chatreview.tenancy.TenancyErrors.TooManyFailedAuthentications;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.servlet.HandlerInterceptor;
@@ -33,7 +32,7 @@ class TenantAuthentication implements HandlerInterceptor {
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
         String address = request.getRemoteAddr();
         if (quotas.authenticationBlocked(address)) {
-            throw new TooManyFailedAuthentications();
+            throw TenancyErrors.tooManyFailedAuthentications();
         }
         String key = request.getHeader(header);
         if (key == null || key.isBlank()) {
