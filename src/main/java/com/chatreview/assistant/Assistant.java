@@ -16,4 +16,12 @@ public interface Assistant {
      *     success
      */
     AssistantReply reply(Conversation conversation, Consumer<String> tokens);
+
+    /**
+     * Reviews a homework submission: streams the analysis to {@code tokens} as it is generated and grades it.
+     * The same rules of blocking, streaming and cancelling hold as for {@link #reply}.
+     *
+     * @throws AssistantFailure when the provider fails, or its answer is not a complete, well-formed review
+     */
+    Review review(ReviewRequest request, Consumer<String> tokens);
 }

@@ -52,6 +52,11 @@ class OfflineAssistant implements Assistant {
     }
 
     @Override
+    public Review review(ReviewRequest request, Consumer<String> tokens) {
+        throw new AssistantFailure("The review is being built");
+    }
+
+    @Override
     public AssistantReply reply(Conversation conversation, Consumer<String> tokens) {
         String content = compose(conversation);
         int pieces = 0;

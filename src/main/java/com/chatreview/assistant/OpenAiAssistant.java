@@ -110,6 +110,11 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
     }
 
     @Override
+    public Review review(ReviewRequest request, Consumer<String> tokens) {
+        throw new AssistantFailure("The review is being built");
+    }
+
+    @Override
     public AssistantReply reply(Conversation conversation, Consumer<String> tokens) {
         List<Message> prompt = messages(conversation);
         Attempt first = new Attempt(tokens);

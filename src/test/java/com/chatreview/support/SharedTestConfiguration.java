@@ -2,6 +2,10 @@ package com.chatreview.support;
 
 import com.chatreview.assistant.Assistant;
 import com.chatreview.assistant.AssistantFailure;
+import com.chatreview.assistant.AssistantReply;
+import com.chatreview.assistant.Conversation;
+import com.chatreview.assistant.Review;
+import com.chatreview.assistant.ReviewRequest;
 import com.chatreview.chat.ChatDeletionGuard;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,6 +15,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
@@ -88,29 +93,41 @@ public class SharedTestConfiguration {
     @Bean
     @Primary
     Assistant assistantOnRequest(@Qualifier("assistant") Assistant assistant) {
-        return (conversation, tokens) -> {
-            String question = conversation.lastUserTurn().content();
-            if (question.contains(FAIL_MARKER)) {
-                AtomicInteger streamed = new AtomicInteger();
-                return assistant.reply(conversation, token -> {
-                    if (streamed.incrementAndGet() > 2) {
-                        throw new AssistantFailure("the test provider failed on request");
-                    }
-                    tokens.accept(token);
-                });
+        return new Assistant() {
+            @Override
+            public AssistantReply reply(Conversation conversation, Consumer<String> tokens) {
+                String question = conversation.lastUserTurn().content();
+                if (question.contains(FAIL_MARKER)) {
+                    AtomicInteger streamed = new AtomicInteger();
+                    return assistant.reply(conversation, token -> {
+                        if (streamed.incrementAndGet() > 2) {
+                            throw new AssistantFailure("the test provider failed on request");
+                        }
+                        tokens.accept(token);
+                    });
+                }
+                if (question.contains(SLOW_MARKER)) {
+                    return assistant.reply(conversation, token -> {
+                        slowDown();
+                        tokens.accept(token);
+                    });
+                }
+                return assistant.reply(conversation, tokens);
             }
-            if (question.contains(SLOW_MARKER)) {
-                return assistant.reply(conversation, token -> {
-                    try {
-                        Thread.sleep(50);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new AssistantFailure("interrupted", e);
-                    }
-                    tokens.accept(token);
-                });
+
+            @Override
+            public Review review(ReviewRequest request, Consumer<String> tokens) {
+                return assistant.review(request, tokens);
             }
-            return assistant.reply(conversation, tokens);
         };
+    }
+
+    private static void slowDown() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssistantFailure("interrupted", e);
+        }
     }
 }

@@ -1,0 +1,55 @@
+package com.chatreview.assistant;
+
+import java.util.List;
+
+/**
+ * What a homework review is made from: the assignment as the teacher published it, and the student's files as
+ * text.
+ *
+ * @param assignment the assignment's id as the teacher named it ({@code fractions-1})
+ * @param subject the assignment's subject, or {@code null}
+ * @param task the task files: what the student was asked to do
+ * @param solution the reference solution files; empty when the teacher gave none
+ * @param restrictions the restriction files: rules a submission must keep
+ * @param submission the student's files, in the order they were uploaded
+ */
+public record ReviewRequest(
+        String assignment,
+        String subject,
+        List<ReviewDocument> task,
+        List<ReviewDocument> solution,
+        List<ReviewDocument> restrictions,
+        List<ReviewDocument> submission) {
+
+    public ReviewRequest {
+        task = List.copyOf(task);
+        solution = List.copyOf(solution);
+        restrictions = List.copyOf(restrictions);
+        submission = List.copyOf(submission);
+    }
+
+    /**
+     * A file of the review, as text.
+     *
+     * @param contentType the type detected from the file's bytes ({@code text/x-python}, {@code image/png}...)
+     * @param text the file's text; empty when it has none or was not opened
+     * @param truncated whether {@code text} stops at the size budget before the file's end
+     * @param notOpened why the file's text is not there ({@code "an image: listed, not opened"}), or {@code null}
+     *     when it was read
+     */
+    public record ReviewDocument(String name, String contentType, String text, boolean truncated, String notOpened) {
+
+        public ReviewDocument {
+            text = text == null ? "" : text;
+        }
+
+        /** A document that was read in full. */
+        public static ReviewDocument text(String name, String contentType, String text) {
+            return new ReviewDocument(name, contentType, text, false, null);
+        }
+
+        public boolean opened() {
+            return notOpened == null;
+        }
+    }
+}
