@@ -19,6 +19,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.config.annotation.EnableWebSocket;
 import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
@@ -109,8 +110,22 @@ class RealtimeConfiguration implements WebSocketConfigurer {
                 EventSequence sequence,
                 StreamsInProgress streams,
                 List<ChatContextSource> contextSources,
-                RealtimeSettings settings) {
-            return new Replies(chats, assistant, fanOut, sequence, streams, contextSources, settings.historyMessages());
+                RealtimeSettings settings,
+                TransactionTemplate transaction) {
+            return new Replies(
+                    chats,
+                    assistant,
+                    fanOut,
+                    sequence,
+                    streams,
+                    contextSources,
+                    settings.historyMessages(),
+                    transaction);
+        }
+
+        @Bean
+        AssistantTurns assistantTurns(ReplyQueue queue, Replies replies) {
+            return new AssistantTurns(queue, replies);
         }
 
         @Bean

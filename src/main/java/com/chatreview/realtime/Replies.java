@@ -20,11 +20,12 @@ import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The work of one accepted frame, run in the chat's lane: store the user message, announce it, stream the
- * assistant's reply to every connection on the chat, store the reply, announce it. Every event takes the chat's
- * next {@code seq} here, in the order it is sent.
+ * The work of one accepted frame, or of a turn the service starts, run in the chat's lane: store the user
+ * message, announce it, stream the assistant's reply to every connection on the chat, store the reply, announce
+ * it. Every event takes the chat's next {@code seq} here, in the order it is sent.
  */
 class Replies {
 
@@ -40,6 +41,9 @@ class Replies {
     private final StreamsInProgress streams;
     private final List<ChatContextSource> contextSources;
     private final int historyMessages;
+    private final TransactionTemplate transaction;
+    /** A client's frame is answered by the configured assistant from the chat's history and context. */
+    private final AssistantTurn.Answer defaultAnswer;
 
     Replies(
             ChatManagement chats,
@@ -48,7 +52,8 @@ class Replies {
             EventSequence sequence,
             StreamsInProgress streams,
             List<ChatContextSource> contextSources,
-            int historyMessages) {
+            int historyMessages,
+            TransactionTemplate transaction) {
         this.chats = chats;
         this.assistant = assistant;
         this.fanOut = fanOut;
@@ -56,6 +61,8 @@ class Replies {
         this.streams = streams;
         this.contextSources = contextSources;
         this.historyMessages = historyMessages;
+        this.transaction = transaction;
+        this.defaultAnswer = assistant::reply;
     }
 
     void answer(Connection sender, Frame frame) {
@@ -110,17 +117,48 @@ class Replies {
     }
 
     private void reply(Connection sender, Chat chat, ChatMessage question) {
+        try {
+            stream(sender.tenantId, chat, question, sender.userId, defaultAnswer);
+        } catch (ChatNotFound gone) {
+            sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat was deleted while the reply was generated"));
+        } catch (RuntimeException toldToTheChat) {
+            // stream() has told every connection on the chat already
+        }
+    }
+
+    /**
+     * A turn the service starts: stores and announces its question (unless an earlier run of the same turn
+     * stored it), then streams and stores the answer.
+     */
+    ChatMessage serviceTurn(AssistantTurn turn) {
+        Chat chat = chats.find(turn.tenantId(), turn.chatId()).orElseThrow(() -> new ChatNotFound(turn.chatId()));
+        sequence.freshBlock(chat.id());
+        long seq = sequence.next(chat.id());
+        AppendedMessage appended =
+                chats.append(turn.tenantId(), chat.id(), turn.question().withEventSeq(seq));
+        if (!appended.duplicate()) {
+            publish(chat.id(), ChatEvent.sequenced(seq, messageReceived(appended.message(), turn.userId())));
+        }
+        return stream(turn.tenantId(), chat, appended.message(), turn.userId(), turn.answer());
+    }
+
+    /**
+     * Streams the answer to every connection on the chat and stores it. Any failure is told to the chat (an
+     * {@code error} event) and thrown; nothing of the answer is stored then.
+     */
+    private ChatMessage stream(
+            UUID tenantId, Chat chat, ChatMessage question, String userId, AssistantTurn.Answer answer) {
         UUID chatId = chat.id();
         UUID replyId = UUID.randomUUID();
         Map<String, Object> started = ChatEvent.of("message_stream_started");
         started.put("chat_id", chatId.toString());
-        started.put("user_id", sender.userId);
+        started.put("user_id", userId);
         started.put("message_id", replyId.toString());
         ChatEvent startedEvent = ChatEvent.sequenced(sequence.next(chatId), started);
         streams.started(chatId, startedEvent);
         publish(chatId, startedEvent);
         try {
-            AssistantReply reply = assistant.reply(conversation(chat), token -> {
+            AssistantReply reply = answer.generate(conversation(chat), token -> {
                 Map<String, Object> event = ChatEvent.of("message_stream_token");
                 event.put("chat_id", chatId.toString());
                 event.put("message_id", replyId.toString());
@@ -130,15 +168,17 @@ class Replies {
                 publish(chatId, tokenEvent);
             });
             long endSeq = sequence.next(chatId);
-            ChatMessage stored = chats.append(
-                            sender.tenantId,
-                            chatId,
-                            NewMessage.fromAssistant(reply.content(), replyMetadata(reply, question, sender.userId))
-                                    .withId(replyId)
-                                    .withEventSeq(endSeq))
-                    .message();
+            NewMessage message = NewMessage.fromAssistant(reply.content(), replyMetadata(reply, question, userId))
+                    .withId(replyId)
+                    .withEventSeq(endSeq);
+            ChatMessage stored = transaction.execute(status -> {
+                ChatMessage appended = chats.append(tenantId, chatId, message).message();
+                answer.stored(appended);
+                return appended;
+            });
             streams.ended(chatId);
-            publish(chatId, ChatEvent.sequenced(endSeq, streamEnded(stored, sender.userId)));
+            publish(chatId, ChatEvent.sequenced(endSeq, streamEnded(stored, userId)));
+            return stored;
         } catch (AssistantFailure failure) {
             streams.ended(chatId);
             log.warn("The assistant failed to answer in chat {}: {}", chatId, failure.getMessage());
@@ -146,9 +186,10 @@ class Replies {
                     "The AI provider failed: " + failure.getMessage(), Map.of("message_id", replyId.toString()));
             error.put("chat_id", chatId.toString());
             publish(chatId, ChatEvent.sequenced(sequence.next(chatId), error));
+            throw failure;
         } catch (ChatNotFound gone) {
             streams.ended(chatId);
-            sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat was deleted while the reply was generated"));
+            throw gone;
         } catch (RuntimeException unexpected) {
             // storing the reply failed (the database, say): the stream must not stay "in progress" for resumes
             streams.ended(chatId);
@@ -157,6 +198,7 @@ class Replies {
                     "The reply could not be stored; the question is stored", Map.of("message_id", replyId.toString()));
             error.put("chat_id", chatId.toString());
             publish(chatId, ChatEvent.sequenced(sequence.next(chatId), error));
+            throw unexpected;
         }
     }
 

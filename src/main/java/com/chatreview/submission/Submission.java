@@ -7,8 +7,9 @@ import java.util.UUID;
 /**
  * A submission as stored.
  *
- * @param analysis the AI's review, empty until there is one
- * @param grade A to F, empty until the AI has graded
+ * @param analysis the AI's review, empty until there is one (or why the review failed)
+ * @param grade A to F, empty until the AI has graded; it stays beside any decision of the teacher
+ * @param decisions the teacher's decisions, oldest first
  */
 public record Submission(
         UUID id,
@@ -21,15 +22,48 @@ public record Submission(
         String grade,
         Instant createdAt,
         Instant updatedAt,
-        List<SubmittedFile> files) {
+        List<SubmittedFile> files,
+        ReviewProgress review,
+        List<Decision> decisions) {
 
     public Submission {
         files = List.copyOf(files);
+        decisions = List.copyOf(decisions);
     }
 
     /** The same submission with these stored files. */
     public Submission withFiles(List<SubmittedFile> stored) {
         return new Submission(
-                id, tenantId, homeworkId, studentId, chatId, status, analysis, grade, createdAt, updatedAt, stored);
+                id,
+                tenantId,
+                homeworkId,
+                studentId,
+                chatId,
+                status,
+                analysis,
+                grade,
+                createdAt,
+                updatedAt,
+                stored,
+                review,
+                decisions);
+    }
+
+    /** The same submission with this audit trail. */
+    public Submission withDecisions(List<Decision> trail) {
+        return new Submission(
+                id,
+                tenantId,
+                homeworkId,
+                studentId,
+                chatId,
+                status,
+                analysis,
+                grade,
+                createdAt,
+                updatedAt,
+                files,
+                review,
+                trail);
     }
 }

@@ -28,4 +28,14 @@ public final class SubmissionErrors {
                             + " already have; 'submitted' and 'reviewed' are set by the service.");
         }
     }
+
+    public static final class ReviewNotFailed extends ServiceError {
+        ReviewNotFailed(ReviewProgress.State state) {
+            super(
+                    HttpStatus.CONFLICT,
+                    "CONFLICT",
+                    "The submission's review is '" + state.value() + "', not 'failed'",
+                    "Only a failed review is retried; a pending one runs on its own, a done one is kept.");
+        }
+    }
 }

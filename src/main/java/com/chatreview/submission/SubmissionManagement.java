@@ -5,6 +5,7 @@ import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.NewChat;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkCatalog;
+import com.chatreview.submission.SubmissionErrors.ReviewNotFailed;
 import com.chatreview.submission.SubmissionErrors.SubmissionNotFound;
 import com.chatreview.submission.SubmissionErrors.TransitionNotAllowed;
 import com.chatreview.web.Page;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
@@ -32,13 +34,16 @@ public class SubmissionManagement {
     private final HomeworkCatalog homeworks;
     private final ChatManagement chats;
     private final ApplicationEventPublisher events;
+    private final TextExtraction extraction;
 
     SubmissionManagement(
             Uploads uploads,
             Submissions submissions,
             HomeworkCatalog homeworks,
             ChatManagement chats,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events,
+            TextExtraction extraction) {
+        this.extraction = extraction;
         this.uploads = uploads;
         this.submissions = submissions;
         this.homeworks = homeworks;
@@ -65,7 +70,7 @@ public class SubmissionManagement {
         settings.put("submission_id", submissionId.toString());
         Chat chat = chats.create(
                 tenantId, new NewChat(upload.studentId(), "Review: " + homework.assignmentId(), Map.of(), settings));
-        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        Instant now = now();
         Submission submission = new Submission(
                 submissionId,
                 tenantId,
@@ -77,6 +82,8 @@ public class SubmissionManagement {
                 "",
                 now,
                 now,
+                List.of(),
+                ReviewProgress.PENDING,
                 List.of());
         submissions.insert(submission);
         List<SubmittedFile> stored = new ArrayList<>();
@@ -127,13 +134,86 @@ public class SubmissionManagement {
         if (!to.teacherDecision() || current.status() == to) {
             throw new TransitionNotAllowed(current.status(), to);
         }
-        submissions.decide(
-                submissionId,
-                current.status(),
-                to,
-                decidedBy,
-                apiKeyId,
-                Instant.now().truncatedTo(ChronoUnit.MICROS));
+        submissions.decide(submissionId, current.status(), to, decidedBy, apiKeyId, now());
         return submission(tenantId, homeworkId, submissionId);
+    }
+
+    /** The submission whatever its tenant, for the service's own work on it (the review); empty when deleted. */
+    public Optional<Submission> forReview(UUID submissionId) {
+        return submissions.find(submissionId);
+    }
+
+    /**
+     * The text of each of the submission's files, in upload order. A file's text is extracted the first time it is
+     * asked for (at most {@code maxCharsPerFile} characters) and kept, so that later questions in the review chat
+     * do not extract it again.
+     */
+    public List<FileText> texts(UUID submissionId, int maxCharsPerFile) {
+        List<FileText> texts = new ArrayList<>();
+        for (FileText stored : submissions.fileTexts(submissionId)) {
+            if (stored.text() != null) {
+                texts.add(stored);
+                continue;
+            }
+            SubmittedFile file = stored.file();
+            ExtractedText text = submissions.readContent(
+                    file.id(),
+                    content -> extraction.extract(file.fileName(), file.contentType(), content, maxCharsPerFile));
+            submissions.storeText(file.id(), text);
+            texts.add(new FileText(file, text));
+        }
+        return texts;
+    }
+
+    /**
+     * Stores the AI's analysis and grade, once: {@code submitted} becomes {@code reviewed}; a status the teacher
+     * already decided stays (decisions §7). Joins the caller's transaction, so that it commits with the review
+     * message of the chat.
+     *
+     * @return false when the submission had its review already (a job run twice stores nothing twice)
+     */
+    @Transactional
+    public boolean recordReview(UUID submissionId, String grade, String analysis) {
+        return submissions.recordReview(submissionId, grade, analysis, now());
+    }
+
+    /** An attempt of the review failed and will be tried again. */
+    public void recordFailedReviewAttempt(UUID submissionId, String error) {
+        submissions.recordFailedAttempt(submissionId, error);
+    }
+
+    /**
+     * The review failed for good: the analysis says so and why, the review is {@code failed}, the status stays
+     * {@code submitted} (or what the teacher decided).
+     */
+    public void recordReviewGaveUp(UUID submissionId, String error) {
+        submissions.recordFailedAttempt(submissionId, error);
+        submissions.recordReviewGaveUp(
+                submissionId,
+                "The automatic review could not be completed: " + error
+                        + ". The submission is stored; an operator can retry the review.",
+                now());
+    }
+
+    /**
+     * Puts a failed review back in the queue's hands for a new round of attempts (the operator's retry).
+     *
+     * @throws SubmissionNotFound when the tenant has no such submission
+     * @throws ReviewNotFailed when the review is pending or done
+     */
+    @Transactional
+    public Submission reopenReview(UUID tenantId, UUID submissionId) {
+        Submission submission = submissions
+                .find(submissionId)
+                .filter(found -> found.tenantId().equals(tenantId))
+                .orElseThrow(() -> new SubmissionNotFound(submissionId));
+        if (!submissions.reopenReview(submissionId, now())) {
+            throw new ReviewNotFailed(submission.review().state());
+        }
+        return submissions.find(submissionId).orElseThrow();
+    }
+
+    private static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.MICROS);
     }
 }

@@ -22,7 +22,8 @@ import org.springframework.stereotype.Repository;
 class Submissions {
 
     private static final String COLUMNS = """
-            id, tenant_id, homework_id, student_id, chat_id, status, analysis, grade, created_at, updated_at""";
+            id, tenant_id, homework_id, student_id, chat_id, status, analysis, grade, created_at, updated_at,
+            review_state, review_attempts, review_error, reviewed_at""";
 
     private final JdbcClient jdbc;
     private final JdbcTemplate streaming;
@@ -75,7 +76,16 @@ class Submissions {
                 .param("homework", homeworkId)
                 .query(Submissions::submission)
                 .optional()
-                .map(found -> withFiles(List.of(found)).getFirst());
+                .map(found -> complete(List.of(found)).getFirst());
+    }
+
+    /** The submission whatever its tenant: for the service's own work on it (the review job). */
+    Optional<Submission> find(UUID submissionId) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM submissions WHERE id = :id")
+                .param("id", submissionId)
+                .query(Submissions::submission)
+                .optional()
+                .map(found -> complete(List.of(found)).getFirst());
     }
 
     long count(UUID tenantId, UUID homeworkId, String studentId) {
@@ -89,7 +99,7 @@ class Submissions {
     }
 
     List<Submission> page(UUID tenantId, UUID homeworkId, String studentId, PageRequest page) {
-        return withFiles(jdbc.sql("SELECT " + COLUMNS + " FROM submissions"
+        return complete(jdbc.sql("SELECT " + COLUMNS + " FROM submissions"
                         + " WHERE tenant_id = :tenant AND homework_id = :homework"
                         + " AND (CAST(:student AS text) IS NULL OR student_id = :student)"
                         + " ORDER BY created_at DESC, id DESC OFFSET :offset LIMIT :limit")
@@ -128,24 +138,137 @@ class Submissions {
                 .update();
     }
 
-    private List<Submission> withFiles(List<Submission> submissions) {
+    /** The submission's files with the text extracted from them so far ({@code null} where none was yet). */
+    List<FileText> fileTexts(UUID submissionId) {
+        return jdbc.sql("""
+                        SELECT id, position, file_name, content_type, size_bytes, sha256, text_content, text_truncated,
+                               text_not_opened
+                        FROM submission_files WHERE submission_id = :submission ORDER BY position""")
+                .param("submission", submissionId)
+                .query((rs, n) -> new FileText(
+                        file(rs),
+                        rs.getString("text_content") == null
+                                ? null
+                                : new ExtractedText(
+                                        rs.getString("text_content"),
+                                        rs.getBoolean("text_truncated"),
+                                        rs.getString("text_not_opened"))))
+                .list();
+    }
+
+    /** Hands the file's stored bytes to {@code reader}, streamed from the database. */
+    <T> T readContent(UUID fileId, java.util.function.Function<InputStream, T> reader) {
+        return streaming.query(
+                "SELECT content FROM submission_files WHERE id = ?",
+                rs -> {
+                    if (!rs.next()) {
+                        throw new IllegalStateException("The file " + fileId + " is gone");
+                    }
+                    try (InputStream content = rs.getBinaryStream(1)) {
+                        return reader.apply(content);
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                },
+                fileId);
+    }
+
+    void storeText(UUID fileId, ExtractedText text) {
+        jdbc.sql("""
+                UPDATE submission_files SET text_content = :text, text_truncated = :truncated,
+                                            text_not_opened = :notOpened
+                WHERE id = :id""")
+                .param("text", text.text())
+                .param("truncated", text.truncated())
+                .param("notOpened", text.notOpened())
+                .param("id", fileId)
+                .update();
+    }
+
+    /**
+     * Stores the AI's review once: {@code submitted} becomes {@code reviewed}, a teacher's decision stays.
+     *
+     * @return false when the review was stored already
+     */
+    boolean recordReview(UUID submissionId, String grade, String analysis, Instant now) {
+        return jdbc.sql("""
+                        UPDATE submissions
+                        SET analysis = :analysis, grade = :grade, review_state = 'done', review_error = NULL,
+                            reviewed_at = :now, updated_at = :now,
+                            status = CASE WHEN status = 'submitted' THEN 'reviewed' ELSE status END
+                        WHERE id = :id AND review_state <> 'done'""")
+                        .param("analysis", analysis)
+                        .param("grade", grade)
+                        .param("now", Sql.at(now))
+                        .param("id", submissionId)
+                        .update()
+                == 1;
+    }
+
+    void recordFailedAttempt(UUID submissionId, String error) {
+        jdbc.sql("""
+                UPDATE submissions SET review_attempts = review_attempts + 1, review_error = :error
+                WHERE id = :id AND review_state = 'pending'""").param("error", error).param("id", submissionId).update();
+    }
+
+    void recordReviewGaveUp(UUID submissionId, String analysis, Instant now) {
+        jdbc.sql("""
+                UPDATE submissions SET review_state = 'failed', analysis = :analysis, updated_at = :now
+                WHERE id = :id AND review_state = 'pending'""")
+                .param("analysis", analysis)
+                .param("now", Sql.at(now))
+                .param("id", submissionId)
+                .update();
+    }
+
+    /** A failed review goes back to pending for a new round; false when it had not failed. */
+    boolean reopenReview(UUID submissionId, Instant now) {
+        return jdbc.sql("""
+                        UPDATE submissions SET review_state = 'pending', review_attempts = 0, review_error = NULL,
+                                               analysis = '', updated_at = :now
+                        WHERE id = :id AND review_state = 'failed'""").param("now", Sql.at(now)).param("id", submissionId).update() == 1;
+    }
+
+    private static SubmittedFile file(ResultSet rs) throws SQLException {
+        return new SubmittedFile(
+                rs.getObject("id", UUID.class),
+                rs.getInt("position"),
+                rs.getString("file_name"),
+                rs.getString("content_type"),
+                rs.getLong("size_bytes"),
+                HexFormat.of().formatHex(rs.getBytes("sha256")));
+    }
+
+    /** The submissions with their files and decisions, two queries whatever their number. */
+    private List<Submission> complete(List<Submission> submissions) {
         if (submissions.isEmpty()) {
             return submissions;
         }
+        List<UUID> ids = submissions.stream().map(Submission::id).toList();
+        Map<UUID, List<Decision>> decisions = jdbc
+                .sql("""
+                        SELECT submission_id, from_status, to_status, decided_by, decided_at FROM submission_decisions
+                        WHERE submission_id IN (:ids) ORDER BY submission_id, decided_at, id""")
+                .param("ids", ids)
+                .query((rs, n) -> Map.entry(
+                        rs.getObject("submission_id", UUID.class),
+                        new Decision(
+                                SubmissionStatus.of(rs.getString("from_status")).orElseThrow(),
+                                SubmissionStatus.of(rs.getString("to_status")).orElseThrow(),
+                                rs.getString("decided_by"),
+                                Sql.instant(rs, "decided_at"))))
+                .list()
+                .stream()
+                .collect(Collectors.groupingBy(
+                        Map.Entry::getKey,
+                        LinkedHashMap::new,
+                        Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
         Map<UUID, List<SubmittedFile>> files = jdbc
                 .sql("""
                         SELECT id, submission_id, position, file_name, content_type, size_bytes, sha256
                         FROM submission_files WHERE submission_id IN (:ids) ORDER BY submission_id, position""")
-                .param("ids", submissions.stream().map(Submission::id).toList())
-                .query((rs, n) -> Map.entry(
-                        rs.getObject("submission_id", UUID.class),
-                        new SubmittedFile(
-                                rs.getObject("id", UUID.class),
-                                rs.getInt("position"),
-                                rs.getString("file_name"),
-                                rs.getString("content_type"),
-                                rs.getLong("size_bytes"),
-                                HexFormat.of().formatHex(rs.getBytes("sha256")))))
+                .param("ids", ids)
+                .query((rs, n) -> Map.entry(rs.getObject("submission_id", UUID.class), file(rs)))
                 .list()
                 .stream()
                 .collect(Collectors.groupingBy(
@@ -153,7 +276,9 @@ class Submissions {
                         LinkedHashMap::new,
                         Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
         return submissions.stream()
-                .map(submission -> submission.withFiles(files.getOrDefault(submission.id(), List.of())))
+                .map(submission -> submission
+                        .withFiles(files.getOrDefault(submission.id(), List.of()))
+                        .withDecisions(decisions.getOrDefault(submission.id(), List.of())))
                 .toList();
     }
 
@@ -169,6 +294,12 @@ class Submissions {
                 rs.getString("grade"),
                 Sql.instant(rs, "created_at"),
                 Sql.instant(rs, "updated_at"),
+                List.of(),
+                new ReviewProgress(
+                        ReviewProgress.State.of(rs.getString("review_state")).orElseThrow(),
+                        rs.getInt("review_attempts"),
+                        rs.getString("review_error"),
+                        Sql.instant(rs, "reviewed_at")),
                 List.of());
     }
 }

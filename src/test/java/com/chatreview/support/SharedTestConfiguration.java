@@ -12,10 +12,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
@@ -42,6 +45,11 @@ public class SharedTestConfiguration {
             }
             registry.add("tenancy.admin-token", () -> ADMIN_TOKEN);
             registry.add("tenancy.demo-tenant", () -> "false");
+            // reviews run, retry and give up within a test's patience
+            registry.add("review.poll-interval", () -> "250ms");
+            registry.add("review.first-retry-delay", () -> "200ms");
+            registry.add("review.retry-backoff", () -> "1.0");
+            registry.add("review.max-attempts", () -> "2");
         };
     }
 
@@ -89,6 +97,14 @@ public class SharedTestConfiguration {
     /** A user message holding this is answered slowly (50 ms a token), so that a test can act mid-reply. */
     public static final String SLOW_MARKER = "[[slow]]";
 
+    /**
+     * A submitted file holding {@code [[review-fails:NAME]]} makes every review of it fail after its first tokens,
+     * until a test adds NAME to {@link #HEALED_REVIEW_FAULTS}.
+     */
+    public static final Pattern REVIEW_FAULT = Pattern.compile("\\[\\[review-fails:([\\w-]+)]]");
+
+    public static final Set<String> HEALED_REVIEW_FAULTS = ConcurrentHashMap.newKeySet();
+
     /** The configured assistant, except that it fails or slows down when the message to answer asks it to. */
     @Bean
     @Primary
@@ -117,6 +133,18 @@ public class SharedTestConfiguration {
 
             @Override
             public Review review(ReviewRequest request, Consumer<String> tokens) {
+                for (ReviewRequest.ReviewDocument document : request.submission()) {
+                    Matcher fault = REVIEW_FAULT.matcher(document.text());
+                    if (fault.find() && !HEALED_REVIEW_FAULTS.contains(fault.group(1))) {
+                        AtomicInteger streamed = new AtomicInteger();
+                        return assistant.review(request, token -> {
+                            if (streamed.incrementAndGet() > 2) {
+                                throw new AssistantFailure("the test provider failed on request");
+                            }
+                            tokens.accept(token);
+                        });
+                    }
+                }
                 return assistant.review(request, tokens);
             }
         };

@@ -3,6 +3,7 @@ package com.chatreview.submission.web;
 import com.chatreview.idempotency.IdempotentRequests;
 import com.chatreview.submission.IncomingFile;
 import com.chatreview.submission.PreparedUpload;
+import com.chatreview.submission.ReviewProgress;
 import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionManagement;
 import com.chatreview.submission.SubmissionSettings;
@@ -82,7 +83,30 @@ class SubmissionController {
 
             String studentId,
             Instant updatedAt,
-            List<FileBody> files) {}
+            List<FileBody> files,
+            ReviewBody review,
+            List<DecisionBody> decisions,
+            MetadataBody metadata) {}
+
+    /** Where the AI review stands; {@code grade} above is the AI's, whatever the teacher decided. */
+    record ReviewBody(
+            @Schema(allowableValues = {"pending", "done", "failed"})
+            String state,
+
+            @Schema(description = "Failed attempts of the current round")
+            int failedAttempts,
+
+            @Schema(description = "Why the latest attempt failed", nullable = true)
+            String error,
+
+            @Schema(nullable = true) Instant reviewedAt) {}
+
+    /** The audit trail of the teacher's decisions, oldest first. */
+    record DecisionBody(String fromStatus, String toStatus, String decidedBy, Instant decidedAt) {}
+
+    record MetadataBody(
+            @Schema(description = "The AI review failed for good; analysis says why")
+            boolean reviewFailed) {}
 
     record SubmissionList(List<SubmissionBody> data, boolean nextPage, boolean prevPage, long total) {}
 
@@ -209,6 +233,19 @@ class SubmissionController {
                 submission.grade(),
                 submission.studentId(),
                 submission.updatedAt(),
-                submission.files().stream().map(FileBody::of).toList());
+                submission.files().stream().map(FileBody::of).toList(),
+                new ReviewBody(
+                        submission.review().state().value(),
+                        submission.review().failedAttempts(),
+                        submission.review().error(),
+                        submission.review().reviewedAt()),
+                submission.decisions().stream()
+                        .map(decision -> new DecisionBody(
+                                decision.from().value(),
+                                decision.to().value(),
+                                decision.decidedBy(),
+                                decision.decidedAt()))
+                        .toList(),
+                new MetadataBody(submission.review().state() == ReviewProgress.State.FAILED));
     }
 }

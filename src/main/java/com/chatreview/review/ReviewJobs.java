@@ -1,0 +1,177 @@
+package com.chatreview.review;
+
+import com.chatreview.assistant.Assistant;
+import com.chatreview.homework.HomeworkCatalog;
+import com.chatreview.realtime.AssistantTurns;
+import com.chatreview.submission.SubmissionManagement;
+import com.chatreview.submission.SubmissionReceived;
+import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.SchedulerName;
+import com.github.kagkarlsson.scheduler.logging.LogLevel;
+import com.github.kagkarlsson.scheduler.stats.MicrometerStatsRegistry;
+import com.github.kagkarlsson.scheduler.task.ExecutionComplete;
+import com.github.kagkarlsson.scheduler.task.ExecutionOperations;
+import com.github.kagkarlsson.scheduler.task.FailureHandler;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import javax.sql.DataSource;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * The durable review job (db-scheduler on the {@code scheduled_tasks} table): one per submission, scheduled in the
+ * transaction that stores the submission, picked by one node at a time, retried with growing waits, taken over by
+ * another node (or the same one after a restart) when the node running it dies.
+ */
+@Configuration(proxyBeanMethods = false)
+class ReviewJobs {
+
+    static final String TASK = "review-submission";
+
+    @Bean
+    SubmissionReviewer submissionReviewer(
+            SubmissionManagement submissions,
+            HomeworkCatalog homeworks,
+            Assistant assistant,
+            AssistantTurns turns,
+            ReviewSettings settings,
+            MeterRegistry meters) {
+        return new SubmissionReviewer(submissions, homeworks, assistant, turns, settings, meters);
+    }
+
+    @Bean
+    OneTimeTask<Void> reviewTask(SubmissionReviewer reviewer, ReviewSettings settings) {
+        FailureHandler<Void> backoff = new FailureHandler.ExponentialBackoffFailureHandler<>(
+                settings.firstRetryDelay(), settings.retryBackoff());
+        return Tasks.oneTime(TASK)
+                .onFailure((complete, operations) -> failed(reviewer, settings, backoff, complete, operations))
+                .execute((instance, context) -> reviewer.review(UUID.fromString(instance.getId())));
+    }
+
+    /**
+     * A failed attempt waits and runs again; the last one records the failure on the submission first and then
+     * ends the job, so that a crash between the two leaves a job that finds the review failed and ends quietly.
+     */
+    private static void failed(
+            SubmissionReviewer reviewer,
+            ReviewSettings settings,
+            FailureHandler<Void> backoff,
+            ExecutionComplete complete,
+            ExecutionOperations<Void> operations) {
+        UUID submissionId = UUID.fromString(complete.getExecution().taskInstance.getId());
+        String reason = complete.getCause()
+                .map(cause -> cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage())
+                .orElse("unknown");
+        int attempts = complete.getExecution().consecutiveFailures + 1;
+        if (attempts >= settings.maxAttempts()) {
+            reviewer.gaveUp(submissionId, reason);
+            operations.remove();
+        } else {
+            reviewer.attemptFailed(submissionId, reason);
+            backoff.onFailure(complete, operations);
+        }
+    }
+
+    @Bean
+    ReviewScheduler reviewScheduler(
+            DataSource dataSource, OneTimeTask<Void> reviewTask, ReviewSettings settings, MeterRegistry meters) {
+        // Through the proxy, a job scheduled inside a transaction (the upload's) commits with it or not at all.
+        Scheduler scheduler = Scheduler.create(new TransactionAwareDataSourceProxy(dataSource), List.of(reviewTask))
+                .schedulerName(new SchedulerName.Fixed(new SchedulerName.Hostname().getName() + "-"
+                        + ProcessHandle.current().pid()))
+                .threads(settings.concurrency())
+                .executorService(Executors.newThreadPerTaskExecutor(
+                        Thread.ofVirtual().name("review-", 0).factory()))
+                .pollingInterval(settings.pollInterval())
+                .pollUsingLockAndFetch(0.5, 1.0)
+                .heartbeatInterval(settings.heartbeat())
+                .missedHeartbeatsLimit(settings.missedHeartbeats())
+                .shutdownMaxWait(settings.shutdownWait())
+                // a failed attempt is logged once, by the reviewer, with the submission it concerns
+                .failureLogging(LogLevel.DEBUG, false)
+                .statsRegistry(new MicrometerStatsRegistry(meters, List.of(reviewTask)))
+                .build();
+        return new ReviewScheduler(scheduler, reviewTask);
+    }
+
+    /** Starts and stops the scheduler with the service, and schedules each received submission's review. */
+    static class ReviewScheduler implements SmartLifecycle {
+
+        private final Scheduler scheduler;
+        private final OneTimeTask<Void> task;
+        private volatile boolean running;
+
+        ReviewScheduler(Scheduler scheduler, OneTimeTask<Void> task) {
+            this.scheduler = scheduler;
+            this.task = task;
+        }
+
+        /**
+         * Runs in the upload's transaction (a plain listener, not an after-commit one), so that a submission is
+         * never stored without its job. Once it commits, this node looks for due jobs at once instead of at its
+         * next poll.
+         */
+        @EventListener
+        void submissionReceived(SubmissionReceived received) {
+            schedule(received.submissionId());
+        }
+
+        void schedule(UUID submissionId) {
+            scheduler.scheduleIfNotExists(task.instance(submissionId.toString()), Instant.now());
+            if (TransactionSynchronizationManager.isSynchronizationActive()) {
+                TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                    @Override
+                    public void afterCommit() {
+                        scheduler.triggerCheckForDueExecutions();
+                    }
+                });
+            } else {
+                scheduler.triggerCheckForDueExecutions();
+            }
+        }
+
+        /** Holds back due jobs (tests do, to act before a review starts); running ones go on. */
+        void pause() {
+            scheduler.pause();
+        }
+
+        void resume() {
+            scheduler.resume();
+            scheduler.triggerCheckForDueExecutions();
+        }
+
+        @Override
+        public void start() {
+            scheduler.start();
+            running = true;
+        }
+
+        /** Waits for the reviews this node runs (at most {@code review.shutdown-wait}); others are not started. */
+        @Override
+        public void stop() {
+            scheduler.stop();
+            running = false;
+        }
+
+        @Override
+        public boolean isRunning() {
+            return running;
+        }
+
+        /** Stops before the WebSocket connections close, so that a review in progress still reaches them. */
+        @Override
+        public int getPhase() {
+            return Integer.MAX_VALUE - 50;
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package com.chatreview.review;
+
+import com.chatreview.review.ReviewJobs.ReviewScheduler;
+import com.chatreview.submission.Submission;
+import com.chatreview.submission.SubmissionManagement;
+import java.util.UUID;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** What an operator does with reviews. */
+@Service
+public class Reviews {
+
+    private final SubmissionManagement submissions;
+    private final ReviewScheduler scheduler;
+
+    Reviews(SubmissionManagement submissions, ReviewScheduler scheduler) {
+        this.submissions = submissions;
+        this.scheduler = scheduler;
+    }
+
+    /**
+     * Starts a new round of attempts at a review that failed for good; the submission and its job change in one
+     * transaction.
+     *
+     * @return the submission, its review pending again
+     */
+    @Transactional
+    public Submission retry(UUID tenantId, UUID submissionId) {
+        Submission reopened = submissions.reopenReview(tenantId, submissionId);
+        scheduler.schedule(submissionId);
+        return reopened;
+    }
+}

@@ -1,0 +1,153 @@
+package com.chatreview.review;
+
+import com.chatreview.assistant.Assistant;
+import com.chatreview.assistant.AssistantReply;
+import com.chatreview.assistant.Conversation;
+import com.chatreview.assistant.Review;
+import com.chatreview.assistant.ReviewRequest;
+import com.chatreview.chat.ChatErrors.ChatNotFound;
+import com.chatreview.chat.ChatMessage;
+import com.chatreview.chat.NewMessage;
+import com.chatreview.homework.Homework;
+import com.chatreview.homework.HomeworkCatalog;
+import com.chatreview.realtime.AssistantTurn;
+import com.chatreview.realtime.AssistantTurns;
+import com.chatreview.submission.FileText;
+import com.chatreview.submission.ReviewProgress;
+import com.chatreview.submission.Submission;
+import com.chatreview.submission.SubmissionManagement;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One attempt at a submission's review, as the job runs it: the review chat gets a user message naming the files,
+ * then the assistant's review streams into it; the review message and the submission's analysis and grade commit
+ * together. An attempt that finds the review done (the job ran again after a crash) does nothing; one that finds
+ * its question stored by an earlier attempt answers it without storing it again.
+ */
+class SubmissionReviewer {
+
+    private static final Logger log = LoggerFactory.getLogger(SubmissionReviewer.class);
+
+    /** The {@code client_message_id} of a submission's review request: one per submission, however many runs. */
+    static String questionId(UUID submissionId) {
+        return "review:" + submissionId;
+    }
+
+    private final SubmissionManagement submissions;
+    private final HomeworkCatalog homeworks;
+    private final Assistant assistant;
+    private final AssistantTurns turns;
+    private final ReviewSettings settings;
+    private final Timer duration;
+    private final MeterRegistry meters;
+
+    SubmissionReviewer(
+            SubmissionManagement submissions,
+            HomeworkCatalog homeworks,
+            Assistant assistant,
+            AssistantTurns turns,
+            ReviewSettings settings,
+            MeterRegistry meters) {
+        this.submissions = submissions;
+        this.homeworks = homeworks;
+        this.assistant = assistant;
+        this.turns = turns;
+        this.settings = settings;
+        this.meters = meters;
+        this.duration = Timer.builder("reviews.duration")
+                .description("One attempt at a submission's review, from its job's start to its stored review")
+                .register(meters);
+    }
+
+    /** Reviews the submission, unless it is gone or its review is no longer pending. Throws when it failed. */
+    void review(UUID submissionId) {
+        Optional<Submission> pending = submissions
+                .forReview(submissionId)
+                .filter(found -> found.review().state() == ReviewProgress.State.PENDING);
+        if (pending.isEmpty()) {
+            return;
+        }
+        Submission submission = pending.get();
+        Optional<Homework> homework = homeworks.find(submission.tenantId(), submission.homeworkId());
+        if (homework.isEmpty()) {
+            return;
+        }
+        duration.record(() -> review(submission, homework.get()));
+        meters.counter("reviews.completed").increment();
+    }
+
+    private void review(Submission submission, Homework homework) {
+        List<FileText> files = submissions.texts(submission.id(), settings.maxCharsPerFile());
+        ReviewRequest request = ReviewMaterial.request(homework, files, settings.maxCharsTotal());
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("user_id", submission.studentId());
+        metadata.put("kind", "review_request");
+        metadata.put("submission_id", submission.id().toString());
+        NewMessage question =
+                NewMessage.fromUser(ReviewMaterial.question(homework, files), metadata, questionId(submission.id()));
+        ReviewAnswer answer = new ReviewAnswer(submission.id(), request);
+        try {
+            turns.run(new AssistantTurn(
+                    submission.tenantId(), submission.chatId(), submission.studentId(), question, answer));
+        } catch (ChatNotFound deleted) {
+            log.info("The review chat of submission {} is gone; the review is stored without it", submission.id());
+            answer.generate(null, token -> {});
+            answer.record();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("The review was interrupted (the node is stopping)", e);
+        }
+    }
+
+    /** The operator learns of each failed attempt from the submission itself and from the metrics. */
+    void attemptFailed(UUID submissionId, String reason) {
+        log.warn("A review attempt of submission {} failed: {}", submissionId, reason);
+        submissions.recordFailedReviewAttempt(submissionId, reason);
+    }
+
+    void gaveUp(UUID submissionId, String reason) {
+        log.error("The review of submission {} failed for good: {}", submissionId, reason);
+        submissions.recordReviewGaveUp(submissionId, reason);
+        meters.counter("reviews.failed").increment();
+    }
+
+    /** The assistant's review as the answer of the chat's turn; what it grades is stored with the message. */
+    private final class ReviewAnswer implements AssistantTurn.Answer {
+
+        private final UUID submissionId;
+        private final ReviewRequest request;
+        private final AtomicReference<Review> review = new AtomicReference<>();
+
+        ReviewAnswer(UUID submissionId, ReviewRequest request) {
+            this.submissionId = submissionId;
+            this.request = request;
+        }
+
+        @Override
+        public AssistantReply generate(Conversation conversation, Consumer<String> tokens) {
+            Review done = assistant.review(request, tokens);
+            review.set(done);
+            return done.reply();
+        }
+
+        @Override
+        public void stored(ChatMessage reply) {
+            record();
+        }
+
+        void record() {
+            Review done = review.get();
+            submissions.recordReview(submissionId, done.grade(), done.analysis());
+        }
+    }
+}

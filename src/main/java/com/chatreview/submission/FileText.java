@@ -1,0 +1,8 @@
+package com.chatreview.submission;
+
+/**
+ * A file of a submission with its text.
+ *
+ * @param text what the file says as the review reads it; {@code null} before it was extracted
+ */
+public record FileText(SubmittedFile file, ExtractedText text) {}
