@@ -70,7 +70,10 @@ class SubmissionDurabilityTests {
                 + submission.get("id").asString();
         Reply after = api.get(path);
         assertThat(after.status()).as(after.toString()).isEqualTo(200);
-        assertThat(after.json()).isEqualTo(submission);
+        // the review may have run since: what was acknowledged is all there, unchanged
+        for (String field : List.of("id", "homeworkId", "chatId", "chatIframeUrl", "createdAt", "studentId", "files")) {
+            assertThat(after.json().get(field)).as(field).isEqualTo(submission.get(field));
+        }
         JsonNode files = after.json().get("files");
         assertThat(files.size()).isEqualTo(3);
         for (int i = 0; i < order.size(); i++) {

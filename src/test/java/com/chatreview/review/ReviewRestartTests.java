@@ -1,0 +1,143 @@
+package com.chatreview.review;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.chatreview.support.Api;
+import com.chatreview.support.Api.Multipart;
+import com.chatreview.support.Api.Reply;
+import com.chatreview.support.ServiceProcess;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The review job is durable (decisions §7): the real service, killed with SIGKILL while reviews are queued and one
+ * is streaming, then started again on the same data, ends with every submission reviewed once: one question and
+ * one review in each review chat, the review the submission's analysis. Not an {@code *IntegrationTests} class: it
+ * brings its own database, so it runs once.
+ */
+class ReviewRestartTests {
+
+    static final int SUBMISSIONS = 6;
+    static final Duration PATIENCE = Duration.ofSeconds(120);
+
+    static ServiceProcess service;
+
+    @BeforeAll
+    static void prepare() throws IOException {
+        service = new ServiceProcess(
+                "review-restart",
+                Map.of(
+                        // slow enough that the kill lands mid-review, two at a time so that others wait queued
+                        "ASSISTANT_OFFLINETOKENDELAY", "25ms",
+                        "REVIEW_CONCURRENCY", "2",
+                        "REVIEW_POLLINTERVAL", "250ms",
+                        // a killed node's jobs are taken over after 2 missed heartbeats of 1 s
+                        "REVIEW_HEARTBEAT", "1s",
+                        "REVIEW_MISSEDHEARTBEATS", "2",
+                        "RATE_LIMIT_REST_PER_MINUTE", "10000"));
+    }
+
+    @AfterAll
+    static void stopEverything() throws IOException {
+        service.close();
+    }
+
+    @Test
+    void reviewsQueuedOrRunningWhenTheServiceIsKilledAreAllDoneOnceAfterItsRestart() throws Exception {
+        service.start();
+        int port = service.port();
+        Api admin = new Api(port).with("X-Admin-Token", ServiceProcess.ADMIN_TOKEN);
+        String apiKey = created(admin.post("/admin/v1/tenants", "{\"name\": \"restart\"}"))
+                .get("api_key")
+                .asString();
+        Api homework = new Api(port).with("x-tenant-api-secret", apiKey);
+        Api chats = new Api(port).with("X-API-Key", apiKey);
+        String courseId = created(homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Python\"}"))
+                .get("id")
+                .asString();
+        String homeworkId = created(homework.post("/v1/homeworks", """
+                        {"teacherId": "t-1", "courseId": "%s", "assignmentId": "add-1",
+                         "files": [{"fileType": "task", "fileName": "task.md", "content": "Write add(a, b)."},
+                                   {"fileType": "solution", "fileName": "solution.py",
+                                    "content": "def add(a, b):\\n    return a + b\\n"}]}""".formatted(courseId)))
+                .get("id")
+                .asString();
+        List<JsonNode> submissions = new ArrayList<>();
+        for (int i = 0; i < SUBMISSIONS; i++) {
+            String code = "def add(a, b):\n    # attempt " + i + "\n    return a + b + " + i + "\n";
+            submissions.add(created(homework.upload(
+                    "/v1/homeworks/" + homeworkId + "/submissions",
+                    new Multipart()
+                            .field("studentId", "student-" + i)
+                            .file("files", "main.py", "text/x-python", code.getBytes(StandardCharsets.UTF_8)))));
+        }
+        awaitAReviewStreaming(chats, submissions);
+
+        service.kill();
+        service.start();
+
+        for (JsonNode submission : submissions) {
+            JsonNode reviewed = awaitReviewed(homework, homeworkId, submission);
+            assertThat(reviewed.get("status").asString()).isEqualTo("reviewed");
+            assertThat(reviewed.get("grade").asString()).matches("[A-F]");
+            JsonNode messages = chats.get(
+                            "/api/v1/chats/" + reviewed.get("chatId").asString() + "/messages")
+                    .json();
+            assertThat(messages.get("total").asInt())
+                    .as("one question, one review")
+                    .isEqualTo(2);
+            assertThat(messages.get("messages").get(0).get("sender_role").asString())
+                    .isEqualTo("user");
+            JsonNode review = messages.get("messages").get(1);
+            assertThat(review.get("sender_role").asString()).isEqualTo("assistant");
+            assertThat(review.get("content").asString())
+                    .isEqualTo(reviewed.get("analysis").asString());
+        }
+    }
+
+    /** Waits until a review chat holds its question but not yet its review: that review is streaming. */
+    private static void awaitAReviewStreaming(Api chats, List<JsonNode> submissions) throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (JsonNode submission : submissions) {
+                JsonNode messages = chats.get(
+                                "/api/v1/chats/" + submission.get("chatId").asString() + "/messages")
+                        .json();
+                if (messages.get("total").asInt() == 1) {
+                    return;
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("No review started within " + PATIENCE);
+    }
+
+    private static JsonNode awaitReviewed(Api homework, String homeworkId, JsonNode submission)
+            throws InterruptedException {
+        String path = "/v1/homeworks/" + homeworkId + "/submissions/"
+                + submission.get("id").asString();
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        JsonNode current = submission;
+        while (System.nanoTime() < deadline) {
+            current = homework.get(path).json();
+            if (current.get("review").get("state").asString().equals("done")) {
+                return current;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("Not reviewed within " + PATIENCE + ": " + current);
+    }
+
+    private static JsonNode created(Reply reply) {
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(201);
+        return reply.json();
+    }
+}
