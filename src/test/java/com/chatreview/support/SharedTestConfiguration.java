@@ -50,6 +50,7 @@ public class SharedTestConfiguration {
             registry.add("review.first-retry-delay", () -> "200ms");
             registry.add("review.retry-backoff", () -> "1.0");
             registry.add("review.max-attempts", () -> "2");
+            registry.add("review.shutdown-wait", () -> "5s");
         };
     }
 
