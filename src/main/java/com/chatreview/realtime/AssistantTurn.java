@@ -1,7 +1,6 @@
 package com.chatreview.realtime;
 
 import com.chatreview.assistant.AssistantReply;
-import com.chatreview.assistant.Conversation;
 import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.NewMessage;
 import java.util.Objects;
@@ -30,7 +29,7 @@ public record AssistantTurn(UUID tenantId, UUID chatId, String userId, NewMessag
     public interface Answer {
 
         /** Generates the answer, handing each piece to {@code tokens} as it comes (see {@code Assistant}). */
-        AssistantReply generate(Conversation conversation, Consumer<String> tokens);
+        AssistantReply generate(Consumer<String> tokens);
 
         /**
          * Runs in the transaction that stores the answer, so that whatever else records it commits with it or not

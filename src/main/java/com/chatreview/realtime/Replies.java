@@ -42,8 +42,6 @@ class Replies {
     private final List<ChatContextSource> contextSources;
     private final int historyMessages;
     private final TransactionTemplate transaction;
-    /** A client's frame is answered by the configured assistant from the chat's history and context. */
-    private final AssistantTurn.Answer defaultAnswer;
 
     Replies(
             ChatManagement chats,
@@ -62,7 +60,6 @@ class Replies {
         this.contextSources = contextSources;
         this.historyMessages = historyMessages;
         this.transaction = transaction;
-        this.defaultAnswer = assistant::reply;
     }
 
     void answer(Connection sender, Frame frame) {
@@ -118,7 +115,12 @@ class Replies {
 
     private void reply(Connection sender, Chat chat, ChatMessage question) {
         try {
-            stream(sender.tenantId, chat, question, sender.userId, defaultAnswer);
+            stream(
+                    sender.tenantId,
+                    chat,
+                    question,
+                    sender.userId,
+                    tokens -> assistant.reply(conversation(chat), tokens));
         } catch (ChatNotFound gone) {
             sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat was deleted while the reply was generated"));
         } catch (RuntimeException toldToTheChat) {
@@ -143,7 +145,8 @@ class Replies {
     }
 
     /**
-     * Streams the answer to every connection on the chat and stores it. Any failure is told to the chat (an
+     * Streams the answer to every connection on the chat and stores it. A client's frame is answered by the
+     * configured assistant from the chat's history and context; a service turn brings its own answer. Any failure is told to the chat (an
      * {@code error} event) and thrown; nothing of the answer is stored then.
      */
     private ChatMessage stream(
@@ -158,7 +161,7 @@ class Replies {
         streams.started(chatId, startedEvent);
         publish(chatId, startedEvent);
         try {
-            AssistantReply reply = answer.generate(conversation(chat), token -> {
+            AssistantReply reply = answer.generate(token -> {
                 Map<String, Object> event = ChatEvent.of("message_stream_token");
                 event.put("chat_id", chatId.toString());
                 event.put("message_id", replyId.toString());

@@ -2,7 +2,6 @@ package com.chatreview.review;
 
 import com.chatreview.assistant.Assistant;
 import com.chatreview.assistant.AssistantReply;
-import com.chatreview.assistant.Conversation;
 import com.chatreview.assistant.Review;
 import com.chatreview.assistant.ReviewRequest;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
@@ -101,7 +100,7 @@ class SubmissionReviewer {
                     submission.tenantId(), submission.chatId(), submission.studentId(), question, answer));
         } catch (ChatNotFound deleted) {
             log.info("The review chat of submission {} is gone; the review is stored without it", submission.id());
-            answer.generate(null, token -> {});
+            answer.generate(token -> {});
             answer.record();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -134,7 +133,7 @@ class SubmissionReviewer {
         }
 
         @Override
-        public AssistantReply generate(Conversation conversation, Consumer<String> tokens) {
+        public AssistantReply generate(Consumer<String> tokens) {
             Review done = assistant.review(request, tokens);
             review.set(done);
             return done.reply();
