@@ -108,6 +108,32 @@ class ReviewIntegrationTests {
     }
 
     @Test
+    void aFileWithoutTextIsNamedInTheQuestionAndTheReviewButNotOpened() {
+        byte[] png = java.util.Base64.getDecoder()
+                .decode(
+                        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==");
+        Reply reply = homework.upload(
+                "/v1/homeworks/" + homeworkId + "/submissions",
+                new Multipart()
+                        .field("studentId", "student-7")
+                        .file("files", "main.py", "text/x-python", SOLUTION.getBytes(StandardCharsets.UTF_8))
+                        .file("files", "diagram.png", "image/png", png));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(201);
+
+        JsonNode reviewed = awaitReview(
+                reply.json(), review -> review.get("state").asString().equals("done"));
+
+        JsonNode question =
+                messages(reviewed.get("chatId").asString()).get("messages").get(0);
+        assertThat(question.get("content").asString())
+                .contains("main.py (text/x-python")
+                .contains("diagram.png (image/png")
+                .contains("not opened");
+        assertThat(reviewed.get("analysis").asString()).contains("diagram.png");
+        assertThat(reviewed.get("grade").asString()).isEqualTo("A");
+    }
+
+    @Test
     void aConnectionOpenOnTheReviewChatSeesTheReviewStreamIn() {
         scheduler.pause();
         JsonNode submission = upload("student-2", "main.py", SOLUTION);
