@@ -354,7 +354,8 @@ final class RestrictionRules {
             return new AnyWord(List.of("for", "while"), "loops");
         }
         if (SINGLE_LOOPS.containsKey(lower)) {
-            return new Words(List.of(SINGLE_LOOPS.get(lower)), term);
+            String keyword = SINGLE_LOOPS.get(lower);
+            return new Words(List.of(keyword), keyword);
         }
         if (RECURSION_WORDS.contains(lower)) {
             return new Recursion();
@@ -362,7 +363,8 @@ final class RestrictionRules {
         if (!CODE_LIKE.matcher(term).matches()) {
             return null;
         }
-        List<String> tokens = SourceFile.read("term", null, term).tokens().stream()
+        String called = term.endsWith("()") ? term.substring(0, term.length() - 2) : term;
+        List<String> tokens = SourceFile.read("term", null, called).tokens().stream()
                 .map(Token::text)
                 .toList();
         return tokens.isEmpty() || tokens.size() > MAX_TERM_TOKENS ? null : new Words(tokens, term);
