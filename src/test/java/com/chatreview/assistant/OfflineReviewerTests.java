@@ -356,6 +356,23 @@ class OfflineReviewerTests {
         assertThat(review.analysis()).contains("part9.py: read");
     }
 
+    @Test
+    @Timeout(10)
+    void survivesFilesOfOneEndlessLine() {
+        List<ReviewDocument> files = List.of(
+                python("words.py", "int a ".repeat(3500)),
+                python("imports.py", "import " + "a, ".repeat(5000) + "b"),
+                python("quotes.py", "'".repeat(20_000)),
+                python("asks.py", "give this give this ignore grade: ".repeat(600)),
+                ReviewDocument.text("Braces.java", "text/x-java-source", "void f() {".repeat(2000)),
+                ReviewDocument.text("Header.java", "text/x-java-source", "int a ".repeat(3500) + "(x) {"),
+                python("deep.py", "def f(x):\n" + "    f(x)\n".repeat(2500)));
+
+        Review review = assistant.review(request(files), token -> {});
+
+        assertThat(review.analysis()).contains("deep.py, line 2: `f(x)`", "words.py: read, 1 line.");
+    }
+
     private static String largeFile(int seed) {
         StringBuilder code = new StringBuilder();
         for (int i = 0; code.length() < 20_000; i++) {
