@@ -354,7 +354,8 @@ final class RestrictionRules {
             return new AnyWord(List.of("for", "while"), "loops");
         }
         if (SINGLE_LOOPS.containsKey(lower)) {
-            return new Words(List.of(SINGLE_LOOPS.get(lower)), term);
+            String keyword = SINGLE_LOOPS.get(lower);
+            return new Words(List.of(keyword), keyword);
         }
         if (RECURSION_WORDS.contains(lower)) {
             return new Recursion();
@@ -362,7 +363,8 @@ final class RestrictionRules {
         if (!CODE_LIKE.matcher(term).matches()) {
             return null;
         }
-        List<String> tokens = SourceFile.read("term", null, term).tokens().stream()
+        String called = term.endsWith("()") ? term.substring(0, term.length() - 2) : term;
+        List<String> tokens = SourceFile.read("term", null, called).tokens().stream()
                 .map(Token::text)
                 .toList();
         return tokens.isEmpty() || tokens.size() > MAX_TERM_TOKENS ? null : new Words(tokens, term);
@@ -447,7 +449,7 @@ final class RestrictionRules {
                     }
                 } else if (GO_BLOCK_START.matcher(line).find()) {
                     goBlock = true;
-                } else {
+                } else if (line.length() <= Imports.MAX_LINE) {
                     Imports.of(line, modules);
                 }
                 if (modules.stream().anyMatch(this::matches)) {
@@ -484,8 +486,11 @@ final class RestrictionRules {
     /** The import statements of common languages, on one line. */
     private static final class Imports {
 
+        /** Longer lines are not import statements; the patterns need not look at them. */
+        static final int MAX_LINE = 1000;
+
         private static final Pattern PLAIN = Pattern.compile(
-                "^\\s*import\\s+(?:static\\s+)?([\\w.*]+(?:\\s+as\\s+\\w+)?(?:\\s*,\\s*[\\w.*]+(?:\\s+as\\s+\\w+)?)*)"
+                "^\\s*import\\s+(?:static\\s+)?([\\w.*]+(?:\\s+as\\s+\\w+)?(?:\\s*,\\s*[\\w.*]+(?:\\s+as\\s+\\w+)?){0,100})"
                         + "\\s*;?\\s*$");
         private static final Pattern FROM = Pattern.compile("^\\s*from\\s+([\\w.]+)\\s+import\\s+(.+)$");
         private static final Pattern INCLUDE = Pattern.compile("^\\s*#\\s*include\\s*[<\"]([^>\"]+)[>\"]");
@@ -536,8 +541,11 @@ final class RestrictionRules {
                 Pattern.compile("\\bfunc\\s+(?:\\([^)]*\\)\\s*)?(\\w+)\\s*\\("),
                 Pattern.compile("\\b(?:const|let|var)\\s+(\\w+)\\s*=\\s*(?:async\\s*)?(?:function\\b|\\([^)]*\\)\\s*=>"
                         + "|\\w+\\s*=>)"),
-                Pattern.compile("^\\s*(?:[\\w<>\\[\\],?&*:]+\\s+)+\\**(\\w+)\\s*\\([^;{}]*\\)\\s*(?:const\\s*)?"
+                Pattern.compile("^\\s*(?:[\\w<>\\[\\],?&*:]+\\s+){1,8}\\**(\\w+)\\s*\\([^;{}]*\\)\\s*(?:const\\s*)?"
                         + "(?:throws\\s+[\\w.,\\s]+)?\\{?\\s*(?:[^;]*\\}\\s*)?$"));
+        /** Longer lines are not function headers; the patterns need not look at them. */
+        private static final int MAX_DEFINITION_LINE = 300;
+
         private static final Set<String> NOT_NAMES =
                 Set.of("if", "for", "while", "switch", "catch", "return", "new", "else", "sizeof", "elif", "with");
 
@@ -564,6 +572,9 @@ final class RestrictionRules {
         }
 
         private static String definedName(String line) {
+            if (line.length() > MAX_DEFINITION_LINE) {
+                return null;
+            }
             for (Pattern definition : DEFINITIONS) {
                 Matcher matcher = definition.matcher(line);
                 if (matcher.find() && !NOT_NAMES.contains(matcher.group(1))) {
