@@ -5,7 +5,6 @@ import com.chatreview.chat.ChatDeletionGuard;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.ratelimit.RequestQuotas;
 import com.chatreview.tenancy.ApiKeyRevoked;
-import com.chatreview.tenancy.Tenancy;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -41,15 +40,17 @@ class RealtimeConfiguration implements WebSocketConfigurer {
 
     private final ChatSocketHandler handler;
     private final RealtimeSettings settings;
+    private final List<String> paths;
 
-    RealtimeConfiguration(ChatSocketHandler handler, RealtimeSettings settings) {
+    RealtimeConfiguration(ChatSocketHandler handler, RealtimeSettings settings, List<ChatAccess> accesses) {
         this.handler = handler;
         this.settings = settings;
+        this.paths = accesses.stream().map(ChatAccess::path).toList();
     }
 
     @Override
     public void registerWebSocketHandlers(WebSocketHandlerRegistry registry) {
-        registry.addHandler(handler, "/ws/chat")
+        registry.addHandler(handler, paths.toArray(String[]::new))
                 .setHandshakeHandler(new DefaultHandshakeHandler(jettyUpgrade()))
                 .setAllowedOriginPatterns("*");
     }
@@ -115,7 +116,7 @@ class RealtimeConfiguration implements WebSocketConfigurer {
 
         @Bean
         ChatSocketHandler chatSocketHandler(
-                Tenancy tenancy,
+                List<ChatAccess> accesses,
                 ChatManagement chats,
                 RequestQuotas quotas,
                 ConnectionRegistry connections,
@@ -125,7 +126,7 @@ class RealtimeConfiguration implements WebSocketConfigurer {
                 StreamsInProgress streams,
                 RealtimeSettings settings) {
             return new ChatSocketHandler(
-                    tenancy, chats, quotas, connections, queue, replies, sequence, streams, settings);
+                    accesses, chats, quotas, connections, queue, replies, sequence, streams, settings);
         }
 
         /** A chat with an open connection or a reply in progress is not deleted (decisions §5). */
@@ -201,7 +202,7 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         @EventListener
         void keyRevoked(ApiKeyRevoked revoked) {
             for (Connection connection : connections.all()) {
-                if (connection.apiKeyId.equals(revoked.apiKeyId())) {
+                if (revoked.apiKeyId().equals(connection.apiKeyId)) {
                     connection.sendDirect(ErrorCode.AUTH_ERROR.event("The API key was revoked"));
                     connection.close(ChatSocketHandler.UNAUTHORIZED);
                 }
