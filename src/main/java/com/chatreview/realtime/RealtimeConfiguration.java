@@ -26,7 +26,7 @@ import org.springframework.web.socket.server.jetty.JettyRequestUpgradeStrategy;
 import org.springframework.web.socket.server.support.DefaultHandshakeHandler;
 
 /**
- * Wires {@code /ws/chat}: its handler, the in-process registry, queue and fan-out, the pings and idle closes,
+ * Wires {@code /ws/chat} (and every other {@link ChatAccess} path, such as the chat page's): its handler, the in-process registry, queue and fan-out, the pings and idle closes,
  * the closing of connections whose key was revoked, and the graceful shutdown.
  */
 @Configuration(proxyBeanMethods = false)
