@@ -80,6 +80,14 @@ public class ChatManagement {
         return chats.find(tenantId, chatId);
     }
 
+    /**
+     * The chat with this id, of whichever tenant: for the chat page, whose link (a random UUID) is the credential
+     * (decisions §9). Every other caller names its tenant with {@link #find(UUID, UUID)}.
+     */
+    public Optional<Chat> findByLink(UUID chatId) {
+        return chats.findAnyTenant(chatId);
+    }
+
     public Chat chat(UUID tenantId, UUID chatId) {
         return find(tenantId, chatId).orElseThrow(() -> new ChatNotFound(chatId));
     }

@@ -52,6 +52,14 @@ class Chats {
                 .optional();
     }
 
+    /** The chat whatever its tenant: only for a caller whose credential is the chat's id itself (the chat page). */
+    Optional<Chat> findAnyTenant(UUID chatId) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM chats WHERE id = :id")
+                .param("id", chatId)
+                .query(Chats::chat)
+                .optional();
+    }
+
     long countOfUser(UUID tenantId, String userId) {
         return jdbc.sql("SELECT count(*) FROM chats WHERE tenant_id = :tenant AND user_id = :user")
                 .param("tenant", tenantId)

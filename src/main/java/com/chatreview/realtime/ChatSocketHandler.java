@@ -1,18 +1,14 @@
 package com.chatreview.realtime;
 
-import com.chatreview.chat.Chat;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.SenderRole;
 import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RequestQuotas;
-import com.chatreview.tenancy.Tenancy;
-import com.chatreview.tenancy.Tenant;
-import com.chatreview.web.Ids;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import org.springframework.web.socket.BinaryMessage;
 import org.springframework.web.socket.CloseStatus;
@@ -20,21 +16,22 @@ import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
 import org.springframework.web.socket.handler.AbstractWebSocketHandler;
 import org.springframework.web.socket.handler.ConcurrentWebSocketSessionDecorator;
-import org.springframework.web.util.UriComponentsBuilder;
 
 /**
- * {@code /ws/chat} (decisions §6): the upgrade always succeeds, then the connection is authenticated so that a
- * failure can be told as an {@code error} event before the close. Accepted frames go to the chat's reply queue.
+ * {@code /ws/chat} (decisions §6) and every other {@link ChatAccess} path: the upgrade always succeeds, then the
+ * path's access decides who the connection acts for, so that a refusal can be told as an {@code error} event
+ * before the close. Accepted frames go to the chat's reply queue.
  */
 class ChatSocketHandler extends AbstractWebSocketHandler {
 
     static final CloseStatus UNAUTHORIZED = new CloseStatus(4401, "AUTH_ERROR");
     static final CloseStatus CHAT_NOT_FOUND = new CloseStatus(4404, "CHAT_NOT_FOUND");
     static final CloseStatus TOO_MANY_CONNECTIONS = new CloseStatus(4429, "CONNECTION_LIMIT_EXCEEDED");
+    static final CloseStatus ORIGIN_NOT_ALLOWED = new CloseStatus(4403, "ORIGIN_NOT_ALLOWED");
     private static final String CONNECTION = Connection.class.getName();
     private static final int RESUME_BATCH = 1000;
 
-    private final Tenancy tenancy;
+    private final Map<String, ChatAccess> accesses = new LinkedHashMap<>();
     private final ChatManagement chats;
     private final RequestQuotas quotas;
     private final ConnectionRegistry connections;
@@ -46,7 +43,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     private volatile boolean shuttingDown;
 
     ChatSocketHandler(
-            Tenancy tenancy,
+            List<ChatAccess> accesses,
             ChatManagement chats,
             RequestQuotas quotas,
             ConnectionRegistry connections,
@@ -55,7 +52,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             EventSequence sequence,
             StreamsInProgress streams,
             RealtimeSettings settings) {
-        this.tenancy = tenancy;
+        accesses.forEach(access -> this.accesses.put(access.path(), access));
         this.chats = chats;
         this.quotas = quotas;
         this.connections = connections;
@@ -73,36 +70,20 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
                 (int) settings.sendTimeLimit().toMillis(),
                 (int) settings.sendBuffer().toBytes(),
                 ConcurrentWebSocketSessionDecorator.OverflowStrategy.TERMINATE);
-        Parameters parameters = Parameters.of(raw);
+        ConnectionRequest request = ConnectionRequest.of(raw);
+        Long resumeFrom = resumeFrom(request);
         if (shuttingDown) {
             refuse(session, ErrorCode.INTERNAL_ERROR.event("The service is shutting down"), CloseStatus.GOING_AWAY);
             return;
         }
-        String missing = parameters.missing();
-        if (missing != null) {
-            refuse(session, ErrorCode.AUTH_ERROR.event(missing + " is missing"), UNAUTHORIZED);
+        Admission admission = admit(raw, request);
+        if (admission instanceof Admission.Refused refused) {
+            refuse(session, refused);
             return;
         }
-        Optional<Tenant> tenant = tenancy.authenticate(parameters.apiKey());
-        if (tenant.isEmpty()) {
-            refuse(session, ErrorCode.AUTH_ERROR.event("The API key is not valid"), UNAUTHORIZED);
-            return;
-        }
-        Optional<Chat> chat = Ids.uuid(parameters.chatId())
-                .flatMap(id -> chats.find(tenant.get().id(), id));
-        if (chat.isEmpty()) {
-            refuse(
-                    session,
-                    ErrorCode.CHAT_NOT_FOUND.event("No chat with id '" + parameters.chatId() + "'"),
-                    CHAT_NOT_FOUND);
-            return;
-        }
-        Connection connection = new Connection(
-                session,
-                tenant.get().id(),
-                tenant.get().apiKeyId(),
-                parameters.userId(),
-                chat.get().id());
+        Admission.Admitted admitted = (Admission.Admitted) admission;
+        Connection connection =
+                new Connection(session, admitted.tenantId(), admitted.apiKeyId(), admitted.userId(), admitted.chatId());
         int limit = quotas.settings().wsConnectionsPerTenant();
         if (!connections.tryOpen(connection, limit)) {
             refuse(
@@ -126,9 +107,9 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             created.put("user_id", connection.userId);
             connection.sendDirect(created);
         }
-        if (parameters.resumeFrom() != null) {
-            connection.startAfter(parameters.resumeFrom());
-            connection.catchUp(missedSince(connection.chatId, parameters.resumeFrom()));
+        if (resumeFrom != null) {
+            connection.startAfter(resumeFrom);
+            connection.catchUp(missedSince(connection.chatId, resumeFrom));
         } else {
             connection.startAfter(lastSeq);
             connection.catchUp(List.of());
@@ -235,57 +216,37 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         }
     }
 
-    /** The connection's values: each as query parameter or header; where both come, the header wins. */
-    record Parameters(String apiKey, String userId, String chatId, Long resumeFrom) {
-
-        static Parameters of(WebSocketSession session) {
-            Map<String, List<String>> query = session.getUri() == null
-                    ? Map.of()
-                    : UriComponentsBuilder.fromUri(session.getUri()).build().getQueryParams();
-            return new Parameters(
-                    value(session, query, "X-API-Key", "api_key"),
-                    value(session, query, "X-User-ID", "user_id"),
-                    value(session, query, "X-Chat-ID", "chat_id"),
-                    resume(value(session, query, "X-Resume-From", "resume_from")));
+    /** The access of the path the connection was opened on. */
+    private Admission admit(WebSocketSession raw, ConnectionRequest request) {
+        ChatAccess access =
+                raw.getUri() == null ? null : accesses.get(raw.getUri().getPath());
+        if (access == null) {
+            return Admission.refused(Admission.Reason.UNAUTHORIZED, "No way into a chat is served at this path");
         }
+        return access.admit(request);
+    }
 
-        String missing() {
-            if (apiKey == null) {
-                return "api_key (or the X-API-Key header)";
-            }
-            if (userId == null) {
-                return "user_id (or the X-User-ID header)";
-            }
-            if (chatId == null) {
-                return "chat_id (or the X-Chat-ID header)";
-            }
+    private static void refuse(WebSocketSession session, Admission.Refused refused) {
+        Map<String, Object> fix = refused.fix() == null ? Map.of() : Map.of("fix", refused.fix());
+        switch (refused.reason()) {
+            case UNAUTHORIZED -> refuse(session, ErrorCode.AUTH_ERROR.event(refused.message(), fix), UNAUTHORIZED);
+            case CHAT_NOT_FOUND ->
+                refuse(session, ErrorCode.CHAT_NOT_FOUND.event(refused.message(), fix), CHAT_NOT_FOUND);
+            case ORIGIN_NOT_ALLOWED ->
+                refuse(session, ErrorCode.ORIGIN_NOT_ALLOWED.event(refused.message(), fix), ORIGIN_NOT_ALLOWED);
+        }
+    }
+
+    /** {@code resume_from} (or {@code X-Resume-From}); a value that is not a number is ignored. */
+    private static Long resumeFrom(ConnectionRequest request) {
+        String value = request.value("X-Resume-From", "resume_from");
+        if (value == null) {
             return null;
         }
-
-        private static String value(
-                WebSocketSession session, Map<String, List<String>> query, String header, String parameter) {
-            String fromHeader = session.getHandshakeHeaders().getFirst(header);
-            if (fromHeader != null && !fromHeader.isBlank()) {
-                return fromHeader.strip();
-            }
-            List<String> values = query.get(parameter);
-            if (values == null || values.isEmpty() || values.getFirst() == null) {
-                return null;
-            }
-            String value = java.net.URLDecoder.decode(values.getFirst(), java.nio.charset.StandardCharsets.UTF_8)
-                    .strip();
-            return value.isEmpty() ? null : value;
-        }
-
-        private static Long resume(String value) {
-            if (value == null) {
-                return null;
-            }
-            try {
-                return Math.max(0, Long.parseLong(value));
-            } catch (NumberFormatException e) {
-                return null;
-            }
+        try {
+            return Math.max(0, Long.parseLong(value));
+        } catch (NumberFormatException e) {
+            return null;
         }
     }
 }

@@ -8,6 +8,7 @@ enum ErrorCode {
     AUTH_ERROR("Check the API key, and give api_key, user_id and chat_id as query parameters or as the headers"
             + " X-API-Key, X-User-ID and X-Chat-ID."),
     CHAT_NOT_FOUND("Create the chat first with POST /api/v1/chats, then connect with the id it returns."),
+    ORIGIN_NOT_ALLOWED("Open the chat page from a site the tenant allows (its chat page setting allowed_origins)."),
     CONNECTION_LIMIT_EXCEEDED("Close connections the tenant no longer uses, or ask the operator for a higher"
             + " LIMIT_WS_CONNECTIONS_PER_TENANT."),
     INVALID_MESSAGE("Send a text frame holding a JSON object {\"content\": \"...\"} with an optional metadata object"

@@ -5,7 +5,6 @@ import com.chatreview.chat.ChatDeletionGuard;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.ratelimit.RequestQuotas;
 import com.chatreview.tenancy.ApiKeyRevoked;
-import com.chatreview.tenancy.Tenancy;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -28,7 +27,7 @@ import org.springframework.web.socket.server.jetty.JettyRequestUpgradeStrategy;
 import org.springframework.web.socket.server.support.DefaultHandshakeHandler;
 
 /**
- * Wires {@code /ws/chat}: its handler, the in-process registry, queue and fan-out, the pings and idle closes,
+ * Wires {@code /ws/chat} (and every other {@link ChatAccess} path, such as the chat page's): its handler, the in-process registry, queue and fan-out, the pings and idle closes,
  * the closing of connections whose key was revoked, and the graceful shutdown.
  */
 @Configuration(proxyBeanMethods = false)
@@ -42,15 +41,17 @@ class RealtimeConfiguration implements WebSocketConfigurer {
 
     private final ChatSocketHandler handler;
     private final RealtimeSettings settings;
+    private final List<String> paths;
 
-    RealtimeConfiguration(ChatSocketHandler handler, RealtimeSettings settings) {
+    RealtimeConfiguration(ChatSocketHandler handler, RealtimeSettings settings, List<ChatAccess> accesses) {
         this.handler = handler;
         this.settings = settings;
+        this.paths = accesses.stream().map(ChatAccess::path).toList();
     }
 
     @Override
     public void registerWebSocketHandlers(WebSocketHandlerRegistry registry) {
-        registry.addHandler(handler, "/ws/chat")
+        registry.addHandler(handler, paths.toArray(String[]::new))
                 .setHandshakeHandler(new DefaultHandshakeHandler(jettyUpgrade()))
                 .setAllowedOriginPatterns("*");
     }
@@ -130,7 +131,7 @@ class RealtimeConfiguration implements WebSocketConfigurer {
 
         @Bean
         ChatSocketHandler chatSocketHandler(
-                Tenancy tenancy,
+                List<ChatAccess> accesses,
                 ChatManagement chats,
                 RequestQuotas quotas,
                 ConnectionRegistry connections,
@@ -140,7 +141,7 @@ class RealtimeConfiguration implements WebSocketConfigurer {
                 StreamsInProgress streams,
                 RealtimeSettings settings) {
             return new ChatSocketHandler(
-                    tenancy, chats, quotas, connections, queue, replies, sequence, streams, settings);
+                    accesses, chats, quotas, connections, queue, replies, sequence, streams, settings);
         }
 
         /** A chat with an open connection or a reply in progress is not deleted (decisions §5). */
@@ -216,7 +217,7 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         @EventListener
         void keyRevoked(ApiKeyRevoked revoked) {
             for (Connection connection : connections.all()) {
-                if (connection.apiKeyId.equals(revoked.apiKeyId())) {
+                if (revoked.apiKeyId().equals(connection.apiKeyId)) {
                     connection.sendDirect(ErrorCode.AUTH_ERROR.event("The API key was revoked"));
                     connection.close(ChatSocketHandler.UNAUTHORIZED);
                 }

@@ -74,6 +74,10 @@ public final class Api {
         return send("POST", path, BodyPublishers.ofString(json), "application/json");
     }
 
+    public Reply put(String path, String json) {
+        return send("PUT", path, BodyPublishers.ofString(json), "application/json");
+    }
+
     public Reply patch(String path, String json) {
         return send("PATCH", path, BodyPublishers.ofString(json), "application/json");
     }

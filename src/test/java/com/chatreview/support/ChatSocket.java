@@ -51,6 +51,7 @@ public final class ChatSocket implements AutoCloseable {
         private final int port;
         private final Map<String, String> query = new LinkedHashMap<>();
         private final Map<String, String> headers = new LinkedHashMap<>();
+        private String path = "/ws/chat";
 
         private Options(int port) {
             this.port = port;
@@ -61,13 +62,19 @@ public final class ChatSocket implements AutoCloseable {
             return this;
         }
 
+        /** Another WebSocket path than {@code /ws/chat}, such as the chat page's {@code /ws/chat-ui}. */
+        public Options path(String path) {
+            this.path = path;
+            return this;
+        }
+
         public Options header(String name, String value) {
             headers.put(name, value);
             return this;
         }
 
         public ChatSocket connect() {
-            StringBuilder uri = new StringBuilder("ws://127.0.0.1:" + port + "/ws/chat");
+            StringBuilder uri = new StringBuilder("ws://127.0.0.1:" + port + path);
             String separator = "?";
             for (Map.Entry<String, String> parameter : query.entrySet()) {
                 uri.append(separator)

@@ -1,12 +1,12 @@
 package com.chatreview.submission.web;
 
+import com.chatreview.chatui.ChatUi;
 import com.chatreview.idempotency.IdempotentRequests;
 import com.chatreview.submission.IncomingFile;
 import com.chatreview.submission.PreparedUpload;
 import com.chatreview.submission.ReviewProgress;
 import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionManagement;
-import com.chatreview.submission.SubmissionSettings;
 import com.chatreview.submission.SubmissionStatus;
 import com.chatreview.submission.SubmittedFile;
 import com.chatreview.tenancy.Tenant;
@@ -50,13 +50,12 @@ class SubmissionController {
 
     private final SubmissionManagement submissions;
     private final IdempotentRequests idempotency;
-    private final SubmissionSettings settings;
+    private final ChatUi chatUi;
 
-    SubmissionController(
-            SubmissionManagement submissions, IdempotentRequests idempotency, SubmissionSettings settings) {
+    SubmissionController(SubmissionManagement submissions, IdempotentRequests idempotency, ChatUi chatUi) {
         this.submissions = submissions;
         this.idempotency = idempotency;
-        this.settings = settings;
+        this.chatUi = chatUi;
     }
 
     record FileBody(String id, String fileName, String contentType, long size, String sha256) {
@@ -211,14 +210,12 @@ class SubmissionController {
         return body(decided, chatUiUrl());
     }
 
+    /** {@code CHAT_UI_URL}, or {@code {base_url}/chat} of this request. */
     private String chatUiUrl() {
-        String configured = settings.chatUiUrl();
-        String base = configured == null || configured.isBlank()
-                ? ServletUriComponentsBuilder.fromCurrentContextPath()
+        return chatUi.configuredUrl()
+                .orElseGet(() -> ServletUriComponentsBuilder.fromCurrentContextPath()
                         .path("/chat")
-                        .toUriString()
-                : configured.strip();
-        return base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+                        .toUriString());
     }
 
     private static SubmissionBody body(Submission submission, String chatUiUrl) {

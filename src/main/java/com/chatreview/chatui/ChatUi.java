@@ -1,0 +1,183 @@
+package com.chatreview.chatui;
+
+import com.chatreview.chat.Chat;
+import com.chatreview.chat.ChatErrors.ChatNotFound;
+import com.chatreview.chat.ChatManagement;
+import com.chatreview.chat.ChatMessage;
+import com.chatreview.chatui.ChatUiErrors.EmbedTokenRequired;
+import com.chatreview.ratelimit.Quota;
+import com.chatreview.ratelimit.RateLimitDecision;
+import com.chatreview.ratelimit.RateLimited;
+import com.chatreview.ratelimit.RateLimiter;
+import com.chatreview.ratelimit.RequestQuotas;
+import com.chatreview.web.Ids;
+import com.chatreview.web.InvalidInput;
+import com.chatreview.web.Page;
+import com.chatreview.web.PageRequest;
+import com.chatreview.web.ServiceError;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The chat page's side of the service (decisions §9): which chat a page link opens and whether the tenant lets
+ * it, the history the page shows, embed tokens, and the tenant's page settings.
+ */
+@Service
+public class ChatUi {
+
+    private static final int HISTORY_PAGE = PageRequest.MAX_LIMIT;
+
+    private final ChatManagement chats;
+    private final EmbedPolicies policies;
+    private final EmbedTokens tokens;
+    private final RateLimiter limiter;
+    private final RequestQuotas quotas;
+    private final ChatUiSettings settings;
+
+    ChatUi(
+            ChatManagement chats,
+            EmbedPolicies policies,
+            EmbedTokens tokens,
+            RateLimiter limiter,
+            RequestQuotas quotas,
+            ChatUiSettings settings) {
+        this.chats = chats;
+        this.policies = policies;
+        this.tokens = tokens;
+        this.limiter = limiter;
+        this.quotas = quotas;
+        this.settings = settings;
+    }
+
+    /**
+     * The whole history of a chat as its page shows it.
+     *
+     * @param lastSeq the highest {@code seq} of a stored message, read before the messages: the page connects with
+     *     {@code resume_from=lastSeq}, so that nothing stored or streamed meanwhile is missed
+     */
+    public record History(Chat chat, List<ChatMessage> messages, long lastSeq) {}
+
+    /**
+     * The history behind a page link. An address that keeps naming chats that do not exist (or bad tokens) is
+     * stopped like one guessing API keys; each chat's page may ask {@code pageRequestsPerMinute} times a minute.
+     *
+     * @throws ChatNotFound when no chat has this id
+     * @throws ServiceError the embed token failures, and {@link RateLimited}
+     */
+    public History history(String chatId, String token, String clientAddress) {
+        if (quotas.authenticationBlocked(clientAddress)) {
+            throw new RateLimited(
+                    "Too many requests for chats that do not exist from this address in the last minute",
+                    "Wait a minute, then open the link you were given.",
+                    60);
+        }
+        Chat chat;
+        try {
+            chat = open(chatId, token);
+        } catch (ServiceError failed) {
+            quotas.authenticationFailed(clientAddress);
+            throw failed;
+        }
+        spendPageRequest(chat.id());
+        long lastSeq = chats.latestEventSeq(chat.id());
+        List<ChatMessage> messages = new ArrayList<>();
+        while (true) {
+            Page<ChatMessage> page =
+                    chats.messages(chat.tenantId(), chat.id(), new PageRequest(messages.size(), HISTORY_PAGE, true));
+            messages.addAll(page.items());
+            if (page.items().size() < HISTORY_PAGE || messages.size() >= page.total()) {
+                break;
+            }
+        }
+        return new History(chat, messages, lastSeq);
+    }
+
+    /**
+     * The chat a page link names, if its tenant lets the link open it: the bare link, or the link with a valid
+     * embed token when the tenant requires one (a token is not checked when it is not required).
+     */
+    public Chat open(String chatId, String token) {
+        Chat chat = Ids.uuid(chatId).flatMap(chats::findByLink).orElseThrow(() -> new ChatNotFound(chatId));
+        checkToken(chat, policy(chat.tenantId()), token);
+        return chat;
+    }
+
+    void checkToken(Chat chat, EmbedPolicy policy, String token) {
+        if (!policy.requireEmbedToken()) {
+            return;
+        }
+        if (token == null || token.isBlank()) {
+            throw new EmbedTokenRequired();
+        }
+        tokens.verify(token.strip(), chat.tenantId(), chat.id(), Instant.now());
+    }
+
+    Optional<Chat> findByLink(String chatId) {
+        return Ids.uuid(chatId).flatMap(chats::findByLink);
+    }
+
+    /**
+     * An embed token for one of the tenant's chats.
+     *
+     * @param ttl how long it lasts; {@code null} takes {@code chat-ui.embed-token-ttl}
+     */
+    public EmbedToken mintEmbedToken(UUID tenantId, UUID chatId, Duration ttl) {
+        chats.chat(tenantId, chatId);
+        Duration lifetime = ttl == null ? settings.embedTokenTtl() : ttl;
+        if (lifetime.compareTo(Duration.ofMinutes(1)) < 0 || lifetime.compareTo(settings.embedTokenMaxTtl()) > 0) {
+            throw InvalidInput.field(
+                    "ttl_seconds",
+                    "must be between 60 and " + settings.embedTokenMaxTtl().toSeconds(),
+                    "Ask for a lifetime from a minute to "
+                            + settings.embedTokenMaxTtl().toHours() + " hours.");
+        }
+        return tokens.mint(tenantId, chatId, Instant.now().plus(lifetime));
+    }
+
+    /** The tenant's page settings, or the defaults when it set none. */
+    public EmbedPolicy policy(UUID tenantId) {
+        return policies.find(tenantId).orElseGet(() -> EmbedPolicy.defaults(tenantId));
+    }
+
+    @Transactional
+    public EmbedPolicy changePolicy(UUID tenantId, PolicyChange change) {
+        EmbedPolicy policy = change.apply(tenantId);
+        policies.save(policy, Instant.now().truncatedTo(ChronoUnit.MICROS));
+        return policy;
+    }
+
+    /** The page's {@code frame-ancestors}: its chat's tenant's setting; anywhere for a link to no chat. */
+    public String frameAncestors(String chatId) {
+        return findByLink(chatId)
+                .map(chat -> policy(chat.tenantId()).frameAncestorsDirective())
+                .orElse("*");
+    }
+
+    /** Where browsers reach the page, when configured ({@code CHAT_UI_URL}). */
+    public Optional<String> configuredUrl() {
+        String url = settings.url();
+        if (url == null || url.isBlank()) {
+            return Optional.empty();
+        }
+        String stripped = url.strip();
+        return Optional.of(stripped.endsWith("/") ? stripped.substring(0, stripped.length() - 1) : stripped);
+    }
+
+    private void spendPageRequest(UUID chatId) {
+        RateLimitDecision decision =
+                limiter.tryConsume("chat-ui-page:" + chatId, Quota.perMinute(settings.pageRequestsPerMinute()));
+        if (!decision.allowed()) {
+            throw new RateLimited(
+                    "This chat's page was loaded more than " + decision.limit() + " times this minute",
+                    "Wait " + RateLimitDecision.seconds(decision.retryAfter()) + " s (Retry-After), then reload.",
+                    RateLimitDecision.seconds(decision.retryAfter()));
+        }
+    }
+}

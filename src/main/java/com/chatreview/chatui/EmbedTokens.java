@@ -1,0 +1,117 @@
+package com.chatreview.chatui;
+
+import com.chatreview.chatui.ChatUiErrors.EmbedTokenExpired;
+import com.chatreview.chatui.ChatUiErrors.EmbedTokenInvalid;
+import com.chatreview.database.Sql;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.UUID;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * Signed, expiring embed tokens bound to a tenant and a chat. A token is {@code base64url(tenant id, chat id,
+ * expiry in epoch seconds)} {@code .} {@code base64url(HMAC-SHA256)} of that; the key is one random 256-bit secret
+ * in the database ({@code chat_ui_signing_keys}), made by the first node that needs it and read by every other, so a
+ * token minted on one node holds on all of them. Nothing about a token is stored: it is checked, not looked up.
+ */
+@Component
+class EmbedTokens {
+
+    private static final String ALGORITHM = "HmacSHA256";
+    private static final byte[] CONTEXT = "chat-ui-embed-token.v1.".getBytes(StandardCharsets.US_ASCII);
+    private static final int PAYLOAD_BYTES = 16 + 16 + 8;
+    private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
+    private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
+
+    private final JdbcClient jdbc;
+    private volatile SecretKeySpec key;
+
+    EmbedTokens(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    EmbedToken mint(UUID tenantId, UUID chatId, Instant expiresAt) {
+        ByteBuffer payload = ByteBuffer.allocate(PAYLOAD_BYTES);
+        payload.putLong(tenantId.getMostSignificantBits()).putLong(tenantId.getLeastSignificantBits());
+        payload.putLong(chatId.getMostSignificantBits()).putLong(chatId.getLeastSignificantBits());
+        payload.putLong(expiresAt.getEpochSecond());
+        String encoded = ENCODER.encodeToString(payload.array());
+        return new EmbedToken(
+                encoded + "." + ENCODER.encodeToString(sign(encoded)),
+                Instant.ofEpochSecond(expiresAt.getEpochSecond()));
+    }
+
+    /**
+     * Checks that the token was signed here, names this tenant and chat, and has not expired.
+     *
+     * @throws EmbedTokenInvalid when it is malformed, forged, or for another chat
+     * @throws EmbedTokenExpired when it was good until a moment now past
+     */
+    void verify(String token, UUID tenantId, UUID chatId, Instant now) {
+        int dot = token == null ? -1 : token.indexOf('.');
+        if (dot < 1 || token.length() > 200) {
+            throw new EmbedTokenInvalid("The embed token is malformed");
+        }
+        String encoded = token.substring(0, dot);
+        byte[] payload;
+        byte[] signature;
+        try {
+            payload = DECODER.decode(encoded);
+            signature = DECODER.decode(token.substring(dot + 1));
+        } catch (IllegalArgumentException e) {
+            throw new EmbedTokenInvalid("The embed token is malformed");
+        }
+        if (payload.length != PAYLOAD_BYTES || !MessageDigest.isEqual(signature, sign(encoded))) {
+            throw new EmbedTokenInvalid("The embed token was not signed by this service");
+        }
+        ByteBuffer fields = ByteBuffer.wrap(payload);
+        UUID tokenTenant = new UUID(fields.getLong(), fields.getLong());
+        UUID tokenChat = new UUID(fields.getLong(), fields.getLong());
+        Instant expiresAt = Instant.ofEpochSecond(fields.getLong());
+        if (!tokenTenant.equals(tenantId) || !tokenChat.equals(chatId)) {
+            throw new EmbedTokenInvalid("The embed token was minted for another chat");
+        }
+        if (!now.isBefore(expiresAt)) {
+            throw new EmbedTokenExpired(expiresAt);
+        }
+    }
+
+    private byte[] sign(String encodedPayload) {
+        try {
+            Mac mac = Mac.getInstance(ALGORITHM);
+            mac.init(key());
+            mac.update(CONTEXT);
+            return mac.doFinal(encodedPayload.getBytes(StandardCharsets.US_ASCII));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HMAC-SHA256 is not available", e);
+        }
+    }
+
+    /** The shared key: created once for the whole cluster (the first insert wins), then kept in memory. */
+    private SecretKeySpec key() {
+        SecretKeySpec known = key;
+        if (known == null) {
+            byte[] candidate = new byte[32];
+            new SecureRandom().nextBytes(candidate);
+            jdbc.sql("INSERT INTO chat_ui_signing_keys (id, secret, created_at) VALUES (1, :secret, :now)"
+                            + " ON CONFLICT (id) DO NOTHING")
+                    .param("secret", candidate)
+                    .param("now", Sql.at(Instant.now()))
+                    .update();
+            byte[] secret = jdbc.sql("SELECT secret FROM chat_ui_signing_keys WHERE id = 1")
+                    .query(byte[].class)
+                    .single();
+            known = new SecretKeySpec(secret, ALGORITHM);
+            key = known;
+        }
+        return known;
+    }
+}

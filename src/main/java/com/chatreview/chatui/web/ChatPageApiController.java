@@ -1,0 +1,109 @@
+package com.chatreview.chatui.web;
+
+import com.chatreview.chat.Chat;
+import com.chatreview.chat.ChatMessage;
+import com.chatreview.chatui.ChatUi;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Instant;
+import java.util.List;
+import org.springframework.http.CacheControl;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The page's REST side, without a tenant key: the link (and, when the tenant requires it, the embed token) is the
+ * credential. It shows what the chat's owner sees: the chat and its messages, without the tenant's metadata.
+ */
+@RestController
+@Tag(name = "Chat page")
+class ChatPageApiController {
+
+    private final ChatUi ui;
+
+    ChatPageApiController(ChatUi ui) {
+        this.ui = ui;
+    }
+
+    @GetMapping("/chat-ui/api/chats/{chat_id}")
+    @Operation(
+            summary = "A chat and its whole history, for the chat page",
+            description = "No API key: the chat id is the credential, with ?token= (or X-Embed-Token) when the"
+                    + " tenant requires embed tokens. last_seq is the resume_from for /ws/chat-ui.")
+    ResponseEntity<PageBody> chat(
+            @PathVariable("chat_id") String chatId,
+            @RequestParam(name = "token", required = false) String token,
+            @RequestHeader(name = "X-Embed-Token", required = false) String tokenHeader,
+            HttpServletRequest request) {
+        ChatUi.History history = ui.history(
+                chatId, tokenHeader != null && !tokenHeader.isBlank() ? tokenHeader : token, request.getRemoteAddr());
+        return ResponseEntity.ok()
+                .cacheControl(CacheControl.noStore())
+                .header("Referrer-Policy", "no-referrer")
+                .body(PageBody.of(history));
+    }
+
+    record PageBody(
+            ChatSummary chat,
+            List<MessageSummary> messages,
+            @JsonProperty("last_seq") long lastSeq) {
+
+        static PageBody of(ChatUi.History history) {
+            return new PageBody(
+                    ChatSummary.of(history.chat()),
+                    history.messages().stream().map(MessageSummary::of).toList(),
+                    history.lastSeq());
+        }
+    }
+
+    record ChatSummary(
+            String id,
+            @JsonProperty("user_id") String userId,
+            String title,
+            String status,
+            @JsonProperty("created_at") Instant createdAt,
+            @JsonProperty("last_message_at") Instant lastMessageAt,
+            @JsonProperty("message_count") int messageCount) {
+
+        static ChatSummary of(Chat chat) {
+            return new ChatSummary(
+                    chat.id().toString(),
+                    chat.userId(),
+                    chat.title(),
+                    chat.status().value(),
+                    chat.createdAt(),
+                    chat.lastMessageAt(),
+                    chat.messageCount());
+        }
+    }
+
+    /** A message as the page shows it; {@code seq} is the one of the event that announced it, or null. */
+    record MessageSummary(
+            String id,
+            String content,
+            @JsonProperty("sender_role") String senderRole,
+            @JsonProperty("media_type") String mediaType,
+            @JsonProperty("media_url") String mediaUrl,
+            @JsonProperty("created_at") Instant createdAt,
+            @JsonProperty("client_message_id") String clientMessageId,
+            Long seq) {
+
+        static MessageSummary of(ChatMessage message) {
+            return new MessageSummary(
+                    message.id().toString(),
+                    message.content(),
+                    message.senderRole().value(),
+                    message.mediaType(),
+                    message.mediaUrl(),
+                    message.createdAt(),
+                    message.clientMessageId(),
+                    message.eventSeq());
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package com.chatreview.realtime;
+
+import java.util.Objects;
+import java.util.UUID;
+
+/** What a {@link ChatAccess} decided about a new connection. */
+public sealed interface Admission {
+
+    /**
+     * The connection acts for this tenant and user on this chat.
+     *
+     * @param apiKeyId the key that opened it, so that revoking the key closes it; {@code null} when no key did
+     */
+    record Admitted(UUID tenantId, UUID apiKeyId, String userId, UUID chatId) implements Admission {
+        public Admitted {
+            Objects.requireNonNull(tenantId);
+            Objects.requireNonNull(userId);
+            Objects.requireNonNull(chatId);
+        }
+    }
+
+    /**
+     * Refused: the {@code error} event of the reason, with this message, then the reason's close code.
+     *
+     * @param fix the advice of {@code details.fix}; {@code null} gives the reason's usual advice
+     */
+    record Refused(Reason reason, String message, String fix) implements Admission {
+        public Refused {
+            Objects.requireNonNull(reason);
+            Objects.requireNonNull(message);
+        }
+    }
+
+    /** Why a connection is refused: each has its {@code error_code} and close code. */
+    enum Reason {
+        /** {@code AUTH_ERROR}, close 4401. */
+        UNAUTHORIZED,
+        /** {@code CHAT_NOT_FOUND}, close 4404. */
+        CHAT_NOT_FOUND,
+        /** {@code ORIGIN_NOT_ALLOWED}, close 4403: the page that opened it is not on the tenant's list. */
+        ORIGIN_NOT_ALLOWED
+    }
+
+    static Admission admitted(UUID tenantId, UUID apiKeyId, String userId, UUID chatId) {
+        return new Admitted(tenantId, apiKeyId, userId, chatId);
+    }
+
+    static Admission refused(Reason reason, String message) {
+        return new Refused(reason, message, null);
+    }
+}

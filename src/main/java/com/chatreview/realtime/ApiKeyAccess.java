@@ -1,0 +1,59 @@
+package com.chatreview.realtime;
+
+import com.chatreview.chat.Chat;
+import com.chatreview.chat.ChatManagement;
+import com.chatreview.realtime.Admission.Reason;
+import com.chatreview.tenancy.Tenancy;
+import com.chatreview.tenancy.Tenant;
+import com.chatreview.web.Ids;
+import java.util.Optional;
+import org.springframework.stereotype.Component;
+
+/** {@code /ws/chat}: the tenant's API key, the user it acts for, and a chat of that tenant (decisions §6). */
+@Component
+class ApiKeyAccess implements ChatAccess {
+
+    private final Tenancy tenancy;
+    private final ChatManagement chats;
+
+    ApiKeyAccess(Tenancy tenancy, ChatManagement chats) {
+        this.tenancy = tenancy;
+        this.chats = chats;
+    }
+
+    @Override
+    public String path() {
+        return "/ws/chat";
+    }
+
+    @Override
+    public Admission admit(ConnectionRequest request) {
+        String apiKey = request.value("X-API-Key", "api_key");
+        String userId = request.value("X-User-ID", "user_id");
+        String chatId = request.value("X-Chat-ID", "chat_id");
+        if (apiKey == null) {
+            return missing("api_key (or the X-API-Key header)");
+        }
+        if (userId == null) {
+            return missing("user_id (or the X-User-ID header)");
+        }
+        if (chatId == null) {
+            return missing("chat_id (or the X-Chat-ID header)");
+        }
+        Optional<Tenant> tenant = tenancy.authenticate(apiKey);
+        if (tenant.isEmpty()) {
+            return Admission.refused(Reason.UNAUTHORIZED, "The API key is not valid");
+        }
+        Optional<Chat> chat =
+                Ids.uuid(chatId).flatMap(id -> chats.find(tenant.get().id(), id));
+        if (chat.isEmpty()) {
+            return Admission.refused(Reason.CHAT_NOT_FOUND, "No chat with id '" + chatId + "'");
+        }
+        return Admission.admitted(
+                tenant.get().id(), tenant.get().apiKeyId(), userId, chat.get().id());
+    }
+
+    private static Admission missing(String what) {
+        return Admission.refused(Reason.UNAUTHORIZED, what + " is missing");
+    }
+}

@@ -1,0 +1,40 @@
+package com.chatreview.realtime;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.socket.WebSocketSession;
+import org.springframework.web.util.UriComponentsBuilder;
+
+/** What a new WebSocket connection came with: its query parameters and its handshake headers. */
+public record ConnectionRequest(Map<String, List<String>> query, HttpHeaders headers) {
+
+    static ConnectionRequest of(WebSocketSession session) {
+        Map<String, List<String>> query = session.getUri() == null
+                ? Map.of()
+                : UriComponentsBuilder.fromUri(session.getUri()).build().getQueryParams();
+        return new ConnectionRequest(query, session.getHandshakeHeaders());
+    }
+
+    /** A value given as header or query parameter; where both come, the header wins. Blank is absent. */
+    public String value(String header, String parameter) {
+        String fromHeader = header == null ? null : headers.getFirst(header);
+        if (fromHeader != null && !fromHeader.isBlank()) {
+            return fromHeader.strip();
+        }
+        List<String> values = query.get(parameter);
+        if (values == null || values.isEmpty() || values.getFirst() == null) {
+            return null;
+        }
+        String value =
+                URLDecoder.decode(values.getFirst(), StandardCharsets.UTF_8).strip();
+        return value.isEmpty() ? null : value;
+    }
+
+    /** The {@code Origin} header a browser sends with every WebSocket handshake; {@code null} from other clients. */
+    public String origin() {
+        return headers.getOrigin();
+    }
+}

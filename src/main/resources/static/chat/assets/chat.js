@@ -1,0 +1,532 @@
+/*
+ * The chat page (decisions §9, docs/chat-ui.md). Plain script, no build step: the history comes from
+ * GET /chat-ui/api/chats/{id}, live events from /ws/chat-ui (the events of /ws/chat). Every message is put into the
+ * page as text, or as Markdown turned into HTML whose raw HTML is shown as text and which DOMPurify then cleans:
+ * nothing a message holds can run.
+ */
+(function () {
+  'use strict';
+
+  const params = new URLSearchParams(window.location.search);
+  const chatId = params.get('chat_id');
+  const token = params.get('token');
+
+  const el = {
+    body: document.body,
+    title: document.getElementById('title'),
+    status: document.getElementById('status'),
+    log: document.getElementById('log'),
+    notice: document.getElementById('notice'),
+    composer: document.getElementById('composer'),
+    input: document.getElementById('input'),
+    send: document.getElementById('send')
+  };
+
+  /** message id -> { role, content, node, streaming } */
+  const messages = new Map();
+  /** client_message_id -> { content, node }: sent (or to be sent) and not yet acknowledged by message_received */
+  const outbox = new Map();
+
+  let lastSeq = 0;
+  let socket = null;
+  let connected = false;
+  let attempts = 0;
+  let retryTimer = null;
+  let terminal = false;
+  let chatClosed = false;
+  let lastRefusal = null;
+  let renderQueued = new Set();
+
+  // ---- Markdown, rendered safely ----------------------------------------------------------------------------
+
+  function escapeHtml(text) {
+    return String(text)
+      .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  }
+
+  const markdown = new window.marked.Marked({
+    gfm: true,
+    breaks: true,
+    renderer: {
+      // raw HTML in a message is shown as the text it is
+      html(token) { return escapeHtml(token.text); },
+      // images would be requests to other sites: shown as a link instead
+      image(token) {
+        const label = escapeHtml(token.text || token.href || 'image');
+        return '<a href="' + escapeHtml(token.href || '') + '">' + label + '</a>';
+      }
+    }
+  });
+
+  const purifyConfig = {
+    ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|#)/i,
+    FORBID_TAGS: ['style', 'img', 'svg', 'math', 'form', 'input', 'button', 'textarea', 'select', 'iframe',
+      'object', 'embed', 'video', 'audio', 'source', 'link', 'meta', 'base'],
+    FORBID_ATTR: ['style', 'id', 'class', 'srcset']
+  };
+
+  window.DOMPurify.addHook('afterSanitizeAttributes', function (node) {
+    if (node.tagName === 'A') {
+      node.setAttribute('target', '_blank');
+      node.setAttribute('rel', 'noopener noreferrer');
+    }
+  });
+
+  function renderMarkdown(target, content) {
+    target.innerHTML = window.DOMPurify.sanitize(markdown.parse(content), purifyConfig);
+  }
+
+  // ---- State shown to the reader ----------------------------------------------------------------------------
+
+  const STATE_TEXT = {
+    connecting: 'Connecting…',
+    connected: 'Connected',
+    reconnecting: 'Reconnecting…',
+    closed: 'This chat is closed',
+    'not-found': 'Chat not found',
+    unauthorized: 'Link not valid',
+    forbidden: 'Not allowed here',
+    'rate-limited': 'Slow down'
+  };
+
+  function setState(state, text) {
+    el.status.dataset.state = state;
+    el.status.textContent = text || STATE_TEXT[state];
+    el.body.dataset.state = state;
+    updateComposer();
+  }
+
+  function showNotice(text) {
+    if (!text) {
+      el.notice.hidden = true;
+      el.notice.textContent = '';
+      return;
+    }
+    el.notice.textContent = text;
+    el.notice.hidden = false;
+  }
+
+  function updateComposer() {
+    const usable = !terminal && !chatClosed && el.status.dataset.state !== 'connecting';
+    el.input.disabled = !usable;
+    el.send.disabled = !usable;
+  }
+
+  /** A state the page does not leave by itself: the chat is gone, or the link does not open it. */
+  function stop(state, heading, text) {
+    terminal = true;
+    clearTimeout(retryTimer);
+    if (socket) {
+      socket.onclose = null;
+      socket.close();
+      socket = null;
+    }
+    setState(state);
+    showNotice(null);
+    el.log.replaceChildren();
+    const box = document.createElement('div');
+    box.className = 'gone';
+    const h = document.createElement('h2');
+    h.textContent = heading;
+    const p = document.createElement('p');
+    p.textContent = text;
+    box.append(h, p);
+    el.log.append(box);
+  }
+
+  // ---- Messages in the log ----------------------------------------------------------------------------------
+
+  function nearBottom() {
+    return el.log.scrollHeight - el.log.scrollTop - el.log.clientHeight < 80;
+  }
+
+  function scrollDown(force) {
+    if (force || nearBottom()) {
+      el.log.scrollTop = el.log.scrollHeight;
+    }
+  }
+
+  function bubble(role, state) {
+    const empty = el.log.querySelector('.empty');
+    if (empty) {
+      empty.remove();
+    }
+    const node = document.createElement('article');
+    node.className = 'message';
+    node.dataset.role = role;
+    node.dataset.state = state;
+    node.setAttribute('aria-label', role === 'user' ? 'You' : 'Assistant');
+    const body = document.createElement('div');
+    body.className = 'body';
+    node.append(body);
+    const stick = nearBottom();
+    el.log.append(node);
+    scrollDown(stick);
+    return node;
+  }
+
+  function paint(entry) {
+    const body = entry.node.querySelector('.body');
+    if (entry.role === 'user') {
+      body.textContent = entry.content;
+    } else {
+      renderMarkdown(body, entry.content);
+    }
+    entry.node.dataset.state = entry.streaming ? 'streaming' : 'done';
+    entry.node.setAttribute('aria-busy', entry.streaming ? 'true' : 'false');
+  }
+
+  /** Re-renders a streaming message at most once a frame, however many tokens arrive. */
+  function paintSoon(entry) {
+    if (renderQueued.has(entry)) {
+      return;
+    }
+    renderQueued.add(entry);
+    window.requestAnimationFrame(function () {
+      renderQueued.delete(entry);
+      const stick = nearBottom();
+      paint(entry);
+      scrollDown(stick);
+    });
+  }
+
+  /** The message with this id, made (at the end of the log) when it is new. */
+  function entryFor(id, role) {
+    let entry = messages.get(id);
+    if (!entry) {
+      const node = bubble(role, 'done');
+      node.dataset.messageId = id;
+      entry = { role: role, content: '', node: node, streaming: false };
+      messages.set(id, entry);
+    }
+    return entry;
+  }
+
+  function stored(id, role, content) {
+    const entry = entryFor(id, role);
+    entry.content = content;
+    entry.streaming = false;
+    paint(entry);
+    return entry;
+  }
+
+  // ---- Sending: exactly once across reconnects (client_message_id) ------------------------------------------
+
+  function newClientId() {
+    const bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return 'page-' + Array.from(bytes, function (b) { return b.toString(16).padStart(2, '0'); }).join('');
+  }
+
+  function send(text) {
+    const id = newClientId();
+    const node = bubble('user', 'pending');
+    node.querySelector('.body').textContent = text;
+    node.dataset.clientMessageId = id;
+    outbox.set(id, { content: text, node: node });
+    scrollDown(true);
+    transmit(id);
+  }
+
+  function transmit(id) {
+    const waiting = outbox.get(id);
+    if (waiting && socket && connected && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ content: waiting.content, client_message_id: id }));
+    }
+  }
+
+  /** After a (re)connect: everything not yet acknowledged goes again; the server stores each one once. */
+  function transmitOutbox() {
+    outbox.forEach(function (value, id) { transmit(id); });
+  }
+
+  function acknowledged(event) {
+    const id = event.client_message_id;
+    const waiting = id ? outbox.get(id) : null;
+    if (waiting && !messages.has(event.message_id)) {
+      outbox.delete(id);
+      waiting.node.dataset.messageId = event.message_id;
+      messages.set(event.message_id, { role: 'user', content: event.content, node: waiting.node, streaming: false });
+      paint(messages.get(event.message_id));
+      return;
+    }
+    if (waiting) {
+      outbox.delete(id);
+      waiting.node.remove();
+    }
+    stored(event.message_id, 'user', event.content);
+  }
+
+  function failOutbox(reason) {
+    outbox.forEach(function (waiting) {
+      waiting.node.dataset.state = 'failed';
+      const meta = document.createElement('div');
+      meta.className = 'meta';
+      meta.textContent = reason;
+      waiting.node.append(meta);
+    });
+    outbox.clear();
+  }
+
+  // ---- Events of /ws/chat-ui ----------------------------------------------------------------------------------
+
+  function handle(event) {
+    if (typeof event.seq === 'number' && event.seq > lastSeq) {
+      lastSeq = event.seq;
+    }
+    switch (event.event_type) {
+      case 'connection_established':
+        connected = true;
+        attempts = 0;
+        setState(chatClosed ? 'closed' : 'connected');
+        showNotice(null);
+        transmitOutbox();
+        break;
+      case 'message_received':
+        acknowledged(event);
+        break;
+      case 'message_stream_started': {
+        const entry = entryFor(event.message_id, 'assistant');
+        entry.streaming = true;
+        paintSoon(entry);
+        break;
+      }
+      case 'message_stream_token': {
+        const entry = entryFor(event.message_id, 'assistant');
+        entry.streaming = true;
+        entry.content += event.token;
+        paintSoon(entry);
+        break;
+      }
+      case 'message_stream_ended':
+        stored(event.message_id, 'assistant', event.content);
+        scrollDown(false);
+        break;
+      case 'error':
+        failed(event);
+        break;
+      default:
+        break;
+    }
+  }
+
+  function dropStream(messageId) {
+    const entry = messageId ? messages.get(messageId) : null;
+    if (entry && entry.streaming) {
+      messages.delete(messageId);
+      entry.node.remove();
+    }
+  }
+
+  function failed(event) {
+    const code = event.error_code;
+    const details = event.details || {};
+    switch (code) {
+      case 'RATE_LIMITED': {
+        const wait = Math.max(200, Number(details.retry_after_ms) || 1000);
+        setState('rate-limited', 'Slow down: sending again in ' + Math.ceil(wait / 1000) + ' s');
+        window.setTimeout(function () {
+          if (connected && !terminal) {
+            setState(chatClosed ? 'closed' : 'connected');
+            transmitOutbox();
+          }
+        }, wait);
+        break;
+      }
+      case 'CHAT_CLOSED':
+        chatClosed = true;
+        setState('closed');
+        failOutbox('Not sent: the chat is closed.');
+        break;
+      case 'AI_ERROR':
+        dropStream(event.message_id);
+        showNotice('The assistant could not answer just now. Your message is kept; send another to try again.');
+        break;
+      case 'INTERNAL_ERROR':
+        dropStream(event.message_id);
+        showNotice(event.error_message || 'Something went wrong on the server.');
+        break;
+      case 'INVALID_MESSAGE':
+        showNotice(event.error_message);
+        break;
+      default:
+        // refusals (AUTH_ERROR, CHAT_NOT_FOUND, ORIGIN_NOT_ALLOWED, CONNECTION_LIMIT_EXCEEDED) come before the close
+        lastRefusal = event;
+        break;
+    }
+  }
+
+  // ---- Connecting, and coming back ----------------------------------------------------------------------------
+
+  function socketUrl() {
+    const scheme = window.location.protocol === 'https:' ? 'wss://' : 'ws://';
+    let url = scheme + window.location.host + '/ws/chat-ui?chat_id=' + encodeURIComponent(chatId)
+      + '&resume_from=' + lastSeq;
+    if (token) {
+      url += '&token=' + encodeURIComponent(token);
+    }
+    return url;
+  }
+
+  function connect() {
+    if (terminal) {
+      return;
+    }
+    lastRefusal = null;
+    connected = false;
+    const ws = new WebSocket(socketUrl());
+    socket = ws;
+    ws.onmessage = function (message) {
+      let event;
+      try {
+        event = JSON.parse(message.data);
+      } catch (e) {
+        return;
+      }
+      handle(event);
+    };
+    ws.onclose = function (close) {
+      if (socket !== ws) {
+        return;
+      }
+      socket = null;
+      connected = false;
+      closed(close.code);
+    };
+  }
+
+  function closed(code) {
+    const refusal = lastRefusal && lastRefusal.error_message ? lastRefusal.error_message : '';
+    switch (code) {
+      case 4404:
+        stop('not-found', 'Chat not found', 'This chat does not exist or was deleted.');
+        return;
+      case 4401:
+        stop('unauthorized', 'This link does not open the chat', refusal + ' ' + fixOf(lastRefusal));
+        return;
+      case 4403:
+        stop('forbidden', 'This chat cannot be opened here', refusal);
+        return;
+      default:
+        retry(connect);
+    }
+  }
+
+  function fixOf(event) {
+    return event && event.details && event.details.fix ? event.details.fix : '';
+  }
+
+  /** Backoff: 0.5 s, 1 s, 2 s... up to 15 s, with jitter, so that a restarted server is not hit all at once. */
+  function retry(action, waitMs) {
+    if (terminal) {
+      return;
+    }
+    attempts += 1;
+    const backoff = Math.min(15000, 500 * Math.pow(2, attempts - 1));
+    const delay = waitMs || Math.round(backoff * (0.5 + Math.random() / 2));
+    if (!waitMs) {
+      setState('reconnecting', 'Reconnecting in ' + Math.max(1, Math.round(delay / 1000)) + ' s…');
+    }
+    clearTimeout(retryTimer);
+    retryTimer = window.setTimeout(action, delay);
+  }
+
+  window.addEventListener('online', function () {
+    if (!socket && !terminal && retryTimer) {
+      clearTimeout(retryTimer);
+      attempts = 0;
+      (historyLoaded ? connect : load)();
+    }
+  });
+
+  let historyLoaded = false;
+
+  async function load() {
+    if (terminal) {
+      return;
+    }
+    if (!chatId) {
+      stop('not-found', 'Chat not found', 'This link does not name a chat: it needs ?chat_id=<id>.');
+      return;
+    }
+    setState(attempts > 0 ? 'reconnecting' : 'connecting');
+    let response;
+    try {
+      response = await fetch('/chat-ui/api/chats/' + encodeURIComponent(chatId)
+        + (token ? '?token=' + encodeURIComponent(token) : ''), {
+        headers: { Accept: 'application/json' },
+        cache: 'no-store',
+        credentials: 'omit'
+      });
+    } catch (e) {
+      retry(load);
+      return;
+    }
+    if (response.status === 404) {
+      stop('not-found', 'Chat not found', 'This chat does not exist or was deleted.');
+      return;
+    }
+    if (response.status === 401) {
+      const problem = await response.json().catch(function () { return {}; });
+      stop('unauthorized',
+        problem.code === 'EMBED_TOKEN_EXPIRED' ? 'This link has expired' : 'This link does not open the chat',
+        (problem.detail || '') + ' ' + (problem.fix || ''));
+      return;
+    }
+    if (response.status === 429) {
+      const seconds = Math.max(1, Number(response.headers.get('Retry-After')) || 5);
+      setState('rate-limited', 'Too many requests: trying again in ' + seconds + ' s');
+      retry(load, seconds * 1000);
+      return;
+    }
+    if (!response.ok) {
+      retry(load);
+      return;
+    }
+    const page = await response.json();
+    show(page);
+    historyLoaded = true;
+    connect();
+  }
+
+  function show(page) {
+    el.title.textContent = page.chat.title || 'Chat';
+    document.title = page.chat.title || 'Chat';
+    chatClosed = page.chat.status === 'closed';
+    page.messages.forEach(function (message) {
+      stored(message.id, message.sender_role === 'user' ? 'user' : 'assistant', message.content);
+    });
+    if (page.messages.length === 0) {
+      const empty = document.createElement('p');
+      empty.className = 'empty';
+      empty.textContent = 'No messages yet. Ask away.';
+      el.log.append(empty);
+    }
+    lastSeq = Math.max(lastSeq, page.last_seq || 0);
+    setState(chatClosed ? 'closed' : 'connecting');
+    scrollDown(true);
+  }
+
+  // ---- The composer -------------------------------------------------------------------------------------------
+
+  el.composer.addEventListener('submit', function (event) {
+    event.preventDefault();
+    const text = el.input.value;
+    if (!text.trim() || el.input.disabled) {
+      return;
+    }
+    el.input.value = '';
+    send(text);
+    el.input.focus();
+  });
+
+  el.input.addEventListener('keydown', function (event) {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      el.composer.requestSubmit();
+    }
+  });
+
+  load();
+}());

@@ -1,0 +1,285 @@
+package com.chatreview.chatui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.chatreview.chat.ChatManagement;
+import com.chatreview.chat.NewMessage;
+import com.chatreview.realtime.LiveConnections;
+import com.chatreview.support.Api;
+import com.chatreview.support.Browser;
+import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.RequiresChromium;
+import com.chatreview.support.SharedTestConfiguration;
+import com.chatreview.support.Tenants;
+import com.chatreview.support.Tenants.TestTenant;
+import com.chatreview.tenancy.Tenancy;
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.NoSuchElementException;
+import org.openqa.selenium.WebElement;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The chat page in a real headless Chromium against the whole service: what a student sees and does. Screenshots
+ * of the page at desktop size and at 320 px go to {@code target/screenshots/}.
+ */
+@IntegrationTest
+@ExtendWith(RequiresChromium.class)
+class ChatUiBrowserTests {
+
+    static Browser browser;
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    Tenancy tenancy;
+
+    @Autowired
+    ChatManagement chats;
+
+    @Autowired
+    ApplicationContext context;
+
+    TestTenant tenant;
+    Api api;
+
+    @BeforeAll
+    static void startBrowser() {
+        browser = Browser.start();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    @BeforeEach
+    void newTenant() {
+        tenant = Tenants.create(tenancy, "browser-tests");
+        api = tenant.chats(new Api(port));
+        browser.size(1280, 800);
+    }
+
+    @Test
+    void sendsAMessageWatchesTheReplyStreamAndSeesTheHistoryAfterAReload() throws Exception {
+        String chatId = createChat("student-1");
+        openChat(chatId);
+        assertThat(browser.find(".empty").getText()).contains("No messages yet");
+
+        type("How do I add 1/2 and 1/3?");
+        WebElement reply = awaitReplyDone(1);
+        assertThat(reply.getText()).isNotBlank();
+        assertThat(userTexts()).containsExactly("How do I add 1/2 and 1/3?");
+        String replyText = reply.getText();
+
+        browser.driver().navigate().refresh();
+        browser.awaitState("connected");
+        assertThat(userTexts()).containsExactly("How do I add 1/2 and 1/3?");
+        assertThat(assistantTexts()).containsExactly(replyText);
+        assertThat(storedMessages(chatId)).hasSize(2);
+
+        assertThat(requestedOrigins()).allMatch(origin -> origin.equals("http://127.0.0.1:" + port));
+        browser.screenshot("chat-desktop");
+        browser.size(320, 640);
+        browser.await(d -> ((Number) browser.script("return window.innerWidth;")).intValue() <= 320);
+        assertThat(((Number) browser.script("return document.documentElement.scrollWidth;")).intValue())
+                .as("no sideways scrolling at 320 px")
+                .isLessThanOrEqualTo(320);
+        assertThat(browser.find("#send").isDisplayed()).isTrue();
+        browser.screenshot("chat-320px");
+        assertThat(Files.size(Path.of("target", "screenshots", "chat-320px.png")))
+                .isPositive();
+    }
+
+    @Test
+    void markupInMessagesIsShownAsTextAndNeverRuns() {
+        String chatId = createChat("student-2");
+        chats.append(
+                UUID.fromString(tenant.id()),
+                UUID.fromString(chatId),
+                NewMessage.fromAssistant(
+                        "**Bold** and `x = 1`\n\n```python\nprint(\"<b>hi</b>\")\n```\n\n<script>window.pwned = 'md'"
+                                + "</script> <img src=x onerror=\"window.pwned = 'img'\"> [site](javascript:alert(1))",
+                        Map.of()));
+        openChat(chatId);
+        WebElement seeded = browser.find(".message[data-role=assistant] .body");
+        assertThat(seeded.findElement(By.tagName("strong")).getText()).isEqualTo("Bold");
+        assertThat(seeded.findElement(By.cssSelector("pre code")).getText()).isEqualTo("print(\"<b>hi</b>\")");
+        assertThat(seeded.getText()).contains("<script>window.pwned = 'md'</script>");
+        assertThat(seeded.getText()).contains("<img src=x onerror=\"window.pwned = 'img'\">");
+
+        String attack = "<script>window.pwned = 'user'</script> <img src=x onerror=\"window.pwned = 'user-img'\">";
+        type(attack);
+        awaitReplyDone(2);
+        assertThat(userTexts()).containsExactly(attack);
+
+        browser.driver().navigate().refresh();
+        browser.awaitState("connected");
+        assertThat(userTexts()).containsExactly(attack);
+        assertThat(browser.script("return window.pwned === undefined;")).isEqualTo(true);
+        assertThat(browser.driver().findElements(By.cssSelector("#log img, #log script")))
+                .isEmpty();
+        assertThat(browser.driver().findElements(By.cssSelector("#log [href^='javascript' i], #log [onerror]")))
+                .isEmpty();
+    }
+
+    @Test
+    void aLinkToNoChatSaysSo() {
+        browser.open(pageUrl(UUID.randomUUID().toString()));
+        browser.awaitState("not-found");
+        assertThat(browser.find("#status").getText()).isEqualTo("Chat not found");
+        assertThat(browser.find(".gone h2").getText()).isEqualTo("Chat not found");
+        assertThat(browser.find("#input").isEnabled()).isFalse();
+    }
+
+    @Test
+    void aNetworkDropMidReplyEndsWithExactlyTheStoredReply() {
+        String chatId = createChat("student-3");
+        openChat(chatId);
+
+        type(SharedTestConfiguration.SLOW_MARKER + " explain fractions, denominators and numerators slowly");
+        browser.await(d -> {
+            List<WebElement> streaming = d.findElements(By.cssSelector(".message[data-state=streaming] .body"));
+            return !streaming.isEmpty() && streaming.getFirst().getText().length() > 20;
+        });
+        assertThat(LiveConnections.drop(context, UUID.fromString(chatId))).isEqualTo(1);
+
+        WebElement reply = awaitReplyDone(1);
+        assertThat(LiveConnections.count(context, UUID.fromString(chatId)))
+                .as("the page connected again")
+                .isEqualTo(1);
+        String shown = reply.getText();
+        List<JsonNode> stored = storedMessages(chatId);
+        assertThat(stored).hasSize(2);
+        assertThat(browser.driver().findElements(By.cssSelector(".message"))).hasSize(2);
+
+        browser.driver().navigate().refresh();
+        browser.awaitState("connected");
+        assertThat(assistantTexts())
+                .as("what streamed in across the drop is what a fresh load of the stored reply shows")
+                .containsExactly(shown);
+        assertThat(stored.get(1).get("content").asString()).contains("fractions");
+    }
+
+    @Test
+    void worksInsideAnIframeOfAnotherOrigin() throws Exception {
+        String chatId = createChat("student-4");
+        HttpServer site = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        byte[] html = ("<!doctype html><title>LMS</title><h1>Course page</h1>"
+                        + "<iframe id=chat width=360 height=560 src=\"" + pageUrl(chatId) + "\"></iframe>")
+                .getBytes(StandardCharsets.UTF_8);
+        site.createContext("/", exchange -> {
+            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+            exchange.sendResponseHeaders(200, html.length);
+            exchange.getResponseBody().write(html);
+            exchange.close();
+        });
+        site.start();
+        try {
+            // localhost and 127.0.0.1 are two origins: the page is framed cross-origin
+            browser.open("http://localhost:" + site.getAddress().getPort() + "/");
+            browser.driver().switchTo().frame("chat");
+            browser.awaitState("connected");
+            type("Hello from inside a frame");
+            assertThat(awaitReplyDone(1).getText()).isNotBlank();
+            browser.driver().switchTo().defaultContent();
+
+            assertThat(api.put("/api/v1/chat-ui/settings", "{\"frame_ancestors\": [\"https://lms.example.org\"]}")
+                            .status())
+                    .isEqualTo(200);
+            browser.driver().navigate().refresh();
+            browser.driver().switchTo().frame("chat");
+            assertThat(browser.driver().findElements(By.id("status")))
+                    .as("a site the tenant does not list cannot frame the page")
+                    .isEmpty();
+        } finally {
+            browser.driver().switchTo().defaultContent();
+            site.stop(0);
+        }
+    }
+
+    private void openChat(String chatId) {
+        browser.open(pageUrl(chatId));
+        browser.awaitState("connected");
+    }
+
+    private String pageUrl(String chatId) {
+        return "http://127.0.0.1:" + port + "/chat/?chat_id=" + chatId;
+    }
+
+    private void type(String text) {
+        WebElement input = browser.find("#input");
+        input.sendKeys(text);
+        input.sendKeys(Keys.ENTER);
+    }
+
+    /** Waits for the {@code n}th assistant message to be complete, and returns its body. */
+    private WebElement awaitReplyDone(int n) {
+        return browser.await(d -> {
+            List<WebElement> done = d.findElements(By.cssSelector(".message[data-role=assistant][data-state=done]"));
+            boolean streaming = !d.findElements(By.cssSelector(".message[data-state=streaming]"))
+                    .isEmpty();
+            boolean pending = !d.findElements(By.cssSelector(".message[data-state=pending]"))
+                    .isEmpty();
+            return done.size() >= n && !streaming && !pending
+                    ? done.get(n - 1).findElement(By.className("body"))
+                    : null;
+        });
+    }
+
+    private List<String> userTexts() {
+        return texts(".message[data-role=user] .body");
+    }
+
+    private List<String> assistantTexts() {
+        return texts(".message[data-role=assistant] .body");
+    }
+
+    private List<String> texts(String css) {
+        try {
+            return browser.driver().findElements(By.cssSelector(css)).stream()
+                    .map(WebElement::getText)
+                    .toList();
+        } catch (NoSuchElementException e) {
+            return List.of();
+        }
+    }
+
+    /** The origin of every resource the page loaded, itself included. */
+    @SuppressWarnings("unchecked")
+    private List<String> requestedOrigins() {
+        return (List<String>) browser.script("return [location.href].concat(performance.getEntriesByType('resource')"
+                + ".map(e => e.name)).map(u => new URL(u).origin.replace('ws:', 'http:'));");
+    }
+
+    private String createChat(String userId) {
+        Api.Reply created = api.post("/api/v1/chats", Api.JSON.writeValueAsString(Map.of("user_id", userId)));
+        assertThat(created.status()).isEqualTo(201);
+        return created.json().get("id").asString();
+    }
+
+    private List<JsonNode> storedMessages(String chatId) {
+        Api.Reply reply = api.get("/api/v1/chats/" + chatId + "/messages?limit=100");
+        assertThat(reply.status()).isEqualTo(200);
+        return reply.json().get("messages").valueStream().toList();
+    }
+}

@@ -1,0 +1,329 @@
+package com.chatreview.chatui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.chatreview.support.Api;
+import com.chatreview.support.ChatSocket;
+import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.Tenants;
+import com.chatreview.support.Tenants.TestTenant;
+import com.chatreview.tenancy.Tenancy;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The chat page's API over real sockets: no tenant key, the link (or an embed token) as the credential, the
+ * tenant's page settings and what they change: frame-ancestors, tokens, WebSocket origins.
+ */
+@IntegrationTest
+class ChatUiIntegrationTests {
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    Tenancy tenancy;
+
+    @Autowired
+    EmbedTokens tokens;
+
+    TestTenant tenant;
+    Api api;
+    Api anonymous;
+
+    @BeforeEach
+    void newTenant() {
+        tenant = Tenants.create(tenancy, "chat-ui-tests");
+        api = tenant.chats(new Api(port));
+        anonymous = new Api(port);
+    }
+
+    @Test
+    void thePageIsServedWithAStrictPolicyAndMayBeFramedAnywhereByDefault() {
+        String chatId = createChat("owner");
+        for (String path : new String[] {"/chat/?chat_id=" + chatId, "/chat?chat_id=" + chatId}) {
+            Api.Reply page = anonymous.get(path);
+            assertThat(page.status()).isEqualTo(200);
+            assertThat(page.header("Content-Type")).startsWith("text/html");
+            assertThat(page.text()).contains("/chat/assets/chat.js").doesNotContain("<script>");
+            String policy = page.header("Content-Security-Policy");
+            assertThat(policy)
+                    .contains("default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors *");
+            assertThat(policy).doesNotContain("unsafe-inline", "unsafe-eval");
+            assertThat(page.header("Referrer-Policy")).isEqualTo("no-referrer");
+            assertThat(page.header("X-Frame-Options")).isNull();
+        }
+        assertThat(anonymous.get("/chat/assets/chat.js").status()).isEqualTo(200);
+        assertThat(anonymous.get("/webjars/marked/lib/marked.umd.js").status()).isEqualTo(200);
+        assertThat(anonymous.get("/webjars/dompurify/dist/purify.min.js").status())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void theHistoryNeedsNoTenantKeyAndShowsWhatTheOwnerSees() {
+        String chatId = createChat("owner");
+        try (ChatSocket socket = page(chatId).connect()) {
+            JsonNode established = socket.next();
+            assertThat(established.get("event_type").asString()).isEqualTo("connection_established");
+            assertThat(established.get("user_id").asString()).isEqualTo("owner");
+            socket.send("{\"content\": \"What is 1/2 + 1/3?\", \"client_message_id\": \"c-1\"}");
+            assertThat(socket.awaitReplyEnd().getLast().get("event_type").asString())
+                    .isEqualTo("message_stream_ended");
+        }
+
+        Api.Reply history = anonymous.get("/chat-ui/api/chats/" + chatId);
+        assertThat(history.status()).isEqualTo(200);
+        assertThat(history.header("Cache-Control")).contains("no-store");
+        JsonNode body = history.json();
+        assertThat(body.get("chat").get("id").asString()).isEqualTo(chatId);
+        assertThat(body.get("chat").get("user_id").asString()).isEqualTo("owner");
+        assertThat(body.get("chat").get("status").asString()).isEqualTo("active");
+        assertThat(body.get("chat").has("config"))
+                .as("the tenant's metadata stays with the tenant")
+                .isFalse();
+        JsonNode messages = body.get("messages");
+        assertThat(messages.size()).isEqualTo(2);
+        assertThat(messages.get(0).get("sender_role").asString()).isEqualTo("user");
+        assertThat(messages.get(0).get("content").asString()).isEqualTo("What is 1/2 + 1/3?");
+        assertThat(messages.get(0).get("client_message_id").asString()).isEqualTo("c-1");
+        assertThat(messages.get(1).get("sender_role").asString()).isEqualTo("assistant");
+        assertThat(body.get("last_seq").asLong())
+                .isEqualTo(messages.get(1).get("seq").asLong())
+                .isPositive();
+        assertThat(messages.get(0).has("metadata")).isFalse();
+    }
+
+    @Test
+    void aChatThatDoesNotExistIs404() {
+        for (String id : new String[] {UUID.randomUUID().toString(), "not-a-uuid"}) {
+            Api.Reply reply = anonymous.get("/chat-ui/api/chats/" + id);
+            assertThat(reply.status()).isEqualTo(404);
+            assertThat(reply.header("Content-Type")).startsWith("application/problem+json");
+            assertThat(reply.json().get("code").asString()).isEqualTo("NOT_FOUND");
+            assertThat(reply.json().get("fix").asString()).isNotBlank();
+        }
+        try (ChatSocket socket = page(UUID.randomUUID().toString()).connect()) {
+            assertThat(socket.next().get("error_code").asString()).isEqualTo("CHAT_NOT_FOUND");
+            assertThat(socket.awaitClose()).isEqualTo(4404);
+        }
+        try (ChatSocket socket = ChatSocket.to(port).path("/ws/chat-ui").connect()) {
+            assertThat(socket.next().get("error_code").asString()).isEqualTo("AUTH_ERROR");
+            assertThat(socket.awaitClose()).isEqualTo(4401);
+        }
+    }
+
+    @Test
+    void aDeletedChatsPageSaysNotFound() {
+        String chatId = createChat("owner");
+        assertThat(api.delete("/api/v1/chats/" + chatId).status()).isEqualTo(200);
+        assertThat(anonymous.get("/chat-ui/api/chats/" + chatId).status()).isEqualTo(404);
+    }
+
+    @Test
+    void settingsStartAtTheDefaultsAndAreCheckedWhenChanged() {
+        JsonNode defaults = api.get("/api/v1/chat-ui/settings").json();
+        assertThat(defaults.get("require_embed_token").asBoolean()).isFalse();
+        assertThat(defaults.get("frame_ancestors").isNull()).isTrue();
+        assertThat(defaults.get("allowed_origins").isNull()).isTrue();
+
+        Api.Reply wrong = api.put(
+                "/api/v1/chat-ui/settings",
+                "{\"frame_ancestors\": [\"https://ok.example.org\", \"https://x.org; script-src *\"],"
+                        + " \"allowed_origins\": [\"https://a.org/path\"]}");
+        assertThat(wrong.status()).isEqualTo(400);
+        assertThat(wrong.json().get("code").asString()).isEqualTo("VALIDATION_ERROR");
+        assertThat(wrong.json().get("errors").size()).isEqualTo(2);
+
+        assertThat(anonymous.put("/api/v1/chat-ui/settings", "{}").status()).isEqualTo(401);
+    }
+
+    @Test
+    void theTenantDecidesWhoMayFrameThePage() {
+        String chatId = createChat("owner");
+        putSettings("{\"frame_ancestors\": [\"https://LMS.example.org/\", \"https://*.school.example\", \"'self'\"]}");
+        assertThat(anonymous.get("/chat/?chat_id=" + chatId).header("Content-Security-Policy"))
+                .endsWith("frame-ancestors https://lms.example.org https://*.school.example 'self'");
+
+        putSettings("{\"frame_ancestors\": []}");
+        assertThat(anonymous.get("/chat/?chat_id=" + chatId).header("Content-Security-Policy"))
+                .endsWith("frame-ancestors 'none'");
+
+        String otherTenantsChat = Tenants.create(tenancy, "other")
+                .chats(new Api(port))
+                .post("/api/v1/chats", "{\"user_id\": \"u\"}")
+                .json()
+                .get("id")
+                .asString();
+        assertThat(anonymous.get("/chat/?chat_id=" + otherTenantsChat).header("Content-Security-Policy"))
+                .endsWith("frame-ancestors *");
+    }
+
+    @Test
+    void aTenantThatRequiresEmbedTokensRefusesTheBareLink() {
+        String chatId = createChat("owner");
+        String otherChat = createChat("owner");
+        putSettings("{\"require_embed_token\": true}");
+
+        Api.Reply bare = anonymous.get("/chat-ui/api/chats/" + chatId);
+        assertThat(bare.status()).isEqualTo(401);
+        assertThat(bare.json().get("code").asString()).isEqualTo("EMBED_TOKEN_REQUIRED");
+        assertThat(bare.json().get("fix").asString()).contains("embed-token");
+
+        Api.Reply minted = api.post("/api/v1/chats/" + chatId + "/embed-token", "{\"ttl_seconds\": 600}");
+        assertThat(minted.status()).isEqualTo(201);
+        String token = minted.json().get("token").asString();
+        Instant expiresAt = Instant.parse(minted.json().get("expires_at").asString());
+        assertThat(expiresAt)
+                .isBetween(Instant.now().plusSeconds(590), Instant.now().plusSeconds(610));
+        assertThat(minted.json().get("chat_ui_url").asString())
+                .isEqualTo("http://127.0.0.1:" + port + "/chat/?chat_id=" + chatId + "&token=" + token);
+
+        assertThat(anonymous
+                        .get("/chat-ui/api/chats/" + chatId + "?token=" + token)
+                        .status())
+                .isEqualTo(200);
+        assertThat(anonymous
+                        .with("X-Embed-Token", token)
+                        .get("/chat-ui/api/chats/" + chatId)
+                        .status())
+                .isEqualTo(200);
+
+        Api.Reply otherChatsToken = anonymous.get("/chat-ui/api/chats/" + otherChat + "?token=" + token);
+        assertThat(otherChatsToken.status()).isEqualTo(401);
+        assertThat(otherChatsToken.json().get("code").asString()).isEqualTo("EMBED_TOKEN_INVALID");
+
+        String tampered = token.substring(0, token.length() - 2) + (token.endsWith("AA") ? "BB" : "AA");
+        assertThat(anonymous
+                        .get("/chat-ui/api/chats/" + chatId + "?token=" + tampered)
+                        .json()
+                        .get("code")
+                        .asString())
+                .isEqualTo("EMBED_TOKEN_INVALID");
+
+        String expired = tokens.mint(
+                        UUID.fromString(tenant.id()),
+                        UUID.fromString(chatId),
+                        Instant.now().minusSeconds(1))
+                .token();
+        Api.Reply late = anonymous.get("/chat-ui/api/chats/" + chatId + "?token=" + expired);
+        assertThat(late.status()).isEqualTo(401);
+        assertThat(late.json().get("code").asString()).isEqualTo("EMBED_TOKEN_EXPIRED");
+
+        try (ChatSocket socket = page(chatId).connect()) {
+            JsonNode refused = socket.next();
+            assertThat(refused.get("error_code").asString()).isEqualTo("AUTH_ERROR");
+            assertThat(refused.get("details").get("fix").asString()).contains("embed-token");
+            assertThat(socket.awaitClose()).isEqualTo(4401);
+        }
+        try (ChatSocket socket = page(chatId).query("token", expired).connect()) {
+            assertThat(socket.next().get("error_message").asString()).contains("expired");
+            assertThat(socket.awaitClose()).isEqualTo(4401);
+        }
+        try (ChatSocket socket = page(chatId).query("token", token).connect()) {
+            assertThat(socket.next().get("event_type").asString()).isEqualTo("connection_established");
+        }
+    }
+
+    @Test
+    void embedTokensAreMintedOnlyForTheTenantsOwnChatsAndSensibleLifetimes() {
+        String chatId = createChat("owner");
+        TestTenant other = Tenants.create(tenancy, "other");
+        assertThat(other.chats(new Api(port))
+                        .post("/api/v1/chats/" + chatId + "/embed-token", "{}")
+                        .status())
+                .isEqualTo(404);
+        assertThat(anonymous
+                        .post("/api/v1/chats/" + chatId + "/embed-token", "{}")
+                        .status())
+                .isEqualTo(401);
+        Api.Reply tooLong = api.post("/api/v1/chats/" + chatId + "/embed-token", "{\"ttl_seconds\": 999999}");
+        assertThat(tooLong.status()).isEqualTo(400);
+        assertThat(tooLong.json().get("errors").get(0).get("field").asString()).isEqualTo("ttl_seconds");
+        Api.Reply noBody = api.send(
+                "POST",
+                "/api/v1/chats/" + chatId + "/embed-token",
+                java.net.http.HttpRequest.BodyPublishers.noBody(),
+                null);
+        assertThat(noBody.status()).isEqualTo(201);
+        assertThat(Instant.parse(noBody.json().get("expires_at").asString()))
+                .isBetween(Instant.now().plusSeconds(3590), Instant.now().plusSeconds(3610));
+    }
+
+    @Test
+    void aTenantThatListsOriginsRefusesWebSocketsFromOthers() {
+        String chatId = createChat("owner");
+        putSettings("{\"allowed_origins\": [\"https://lms.example.org\"]}");
+
+        try (ChatSocket socket =
+                page(chatId).header("Origin", "https://evil.example.com").connect()) {
+            JsonNode refused = socket.next();
+            assertThat(refused.get("error_code").asString()).isEqualTo("ORIGIN_NOT_ALLOWED");
+            assertThat(refused.get("details").get("fix").asString()).isNotBlank();
+            assertThat(socket.awaitClose()).isEqualTo(4403);
+        }
+        for (String origin : new String[] {"https://lms.example.org", "http://127.0.0.1:" + port}) {
+            try (ChatSocket socket = page(chatId).header("Origin", origin).connect()) {
+                assertThat(socket.next().get("event_type").asString()).isEqualTo("connection_established");
+            }
+        }
+        try (ChatSocket socket = page(chatId).connect()) {
+            assertThat(socket.next().get("event_type").asString())
+                    .as("no Origin: not a browser page")
+                    .isEqualTo("connection_established");
+        }
+    }
+
+    @Test
+    void thePageSocketResumesAndSendsExactlyOnceLikeTheTenantSocket() {
+        String chatId = createChat("owner");
+        long lastSeq;
+        try (ChatSocket socket = page(chatId).connect()) {
+            socket.next();
+            socket.send("{\"content\": \"first\", \"client_message_id\": \"once\"}");
+            lastSeq = socket.awaitReplyEnd().getLast().get("seq").asLong();
+            socket.send("{\"content\": \"first\", \"client_message_id\": \"once\"}");
+            JsonNode again = socket.awaitEvent("message_received");
+            assertThat(again.get("content").asString()).isEqualTo("first");
+        }
+        try (ChatSocket tenantSide = ChatSocket.connect(port, tenant.apiKey(), "teacher", chatId)) {
+            tenantSide.next();
+            tenantSide.next();
+            tenantSide.sendContent("second");
+            tenantSide.awaitReplyEnd();
+        }
+        try (ChatSocket resumed =
+                page(chatId).query("resume_from", Long.toString(lastSeq)).connect()) {
+            assertThat(resumed.next().get("event_type").asString()).isEqualTo("connection_established");
+            JsonNode received = resumed.next();
+            assertThat(received.get("event_type").asString()).isEqualTo("message_received");
+            assertThat(received.get("content").asString()).isEqualTo("second");
+            assertThat(resumed.next().get("event_type").asString()).isEqualTo("message_stream_ended");
+        }
+        assertThat(api.get("/api/v1/chats/" + chatId)
+                        .json()
+                        .get("message_count")
+                        .asInt())
+                .isEqualTo(4);
+    }
+
+    private ChatSocket.Options page(String chatId) {
+        return ChatSocket.to(port).path("/ws/chat-ui").query("chat_id", chatId);
+    }
+
+    private void putSettings(String json) {
+        Api.Reply reply = api.put("/api/v1/chat-ui/settings", json);
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+    }
+
+    private String createChat(String userId) {
+        Api.Reply created = api.post("/api/v1/chats", Api.JSON.writeValueAsString(Map.of("user_id", userId)));
+        assertThat(created.status()).isEqualTo(201);
+        return created.json().get("id").asString();
+    }
+}

@@ -1,0 +1,138 @@
+package com.chatreview.support;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.function.Function;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * A real headless Chromium driven by the system's chromedriver ({@code /usr/bin/chromium},
+ * {@code /usr/bin/chromedriver}, or {@code CHROMIUM_BIN} and {@code CHROMEDRIVER}), with a fresh profile and
+ * everything that would reach out to the internet turned off.
+ */
+public final class Browser implements AutoCloseable {
+
+    public static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final ChromeDriver driver;
+    private final Path profile;
+
+    private Browser(ChromeDriver driver, Path profile) {
+        this.driver = driver;
+        this.profile = profile;
+    }
+
+    static String chromium() {
+        return System.getenv().getOrDefault("CHROMIUM_BIN", "/usr/bin/chromium");
+    }
+
+    static String chromedriver() {
+        return System.getenv().getOrDefault("CHROMEDRIVER", "/usr/bin/chromedriver");
+    }
+
+    /** What is missing to run a browser, or null when nothing is. */
+    static String missing() {
+        if (!RequiresChromium.executable(chromium())) {
+            return "Chromium (" + chromium() + ")";
+        }
+        if (!RequiresChromium.executable(chromedriver())) {
+            return "chromedriver (" + chromedriver() + ")";
+        }
+        return null;
+    }
+
+    public static Browser start() {
+        try {
+            Path profile = Files.createTempDirectory("crs-chromium");
+            ChromeOptions options = new ChromeOptions();
+            options.setBinary(chromium());
+            options.addArguments(
+                    "--headless=new",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-quic",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--disable-dev-shm-usage",
+                    "--user-data-dir=" + profile,
+                    "--window-size=1280,800");
+            ChromeDriverService service = new ChromeDriverService.Builder()
+                    .usingDriverExecutable(new File(chromedriver()))
+                    .usingAnyFreePort()
+                    .build();
+            return new Browser(new ChromeDriver(service, options), profile);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public WebDriver driver() {
+        return driver;
+    }
+
+    public void open(String url) {
+        driver.get(url);
+    }
+
+    public WebElement find(String css) {
+        return driver.findElement(By.cssSelector(css));
+    }
+
+    public <T> T await(Function<WebDriver, T> condition) {
+        return new WebDriverWait(driver, TIMEOUT).until(condition);
+    }
+
+    /** Waits until the page's status shows this state ({@code connected}, {@code not-found}...). */
+    public void awaitState(String state) {
+        await(d -> state.equals(d.findElement(By.id("status")).getDomAttribute("data-state")));
+    }
+
+    public Object script(String script, Object... arguments) {
+        return ((JavascriptExecutor) driver).executeScript(script, arguments);
+    }
+
+    public void size(int width, int height) {
+        driver.manage().window().setSize(new Dimension(width, height));
+    }
+
+    /** Saves what the browser shows to {@code target/screenshots/<name>.png} (test output, not committed). */
+    public Path screenshot(String name) {
+        try {
+            Path directory = Files.createDirectories(Path.of("target", "screenshots"));
+            File shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
+            Path target = directory.resolve(name + ".png");
+            Files.copy(shot.toPath(), target, StandardCopyOption.REPLACE_EXISTING);
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        driver.quit();
+        try (var files = Files.walk(profile)) {
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // a temporary profile left behind is harmless
+        }
+    }
+}
