@@ -111,6 +111,51 @@ class ChatUiBrowserTests {
     }
 
     @Test
+    void aSubmissionsChatIframeUrlShowsItsReviewRenderedAndTakesQuestions() throws Exception {
+        Api homework = tenant.homework(new Api(port));
+        String courseId = homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Python\"}")
+                .json()
+                .get("id")
+                .asString();
+        String homeworkId = homework.post("/v1/homeworks", """
+                        {"teacherId": "t-1", "courseId": "%s", "assignmentId": "add-1",
+                         "files": [{"fileType": "task", "fileName": "task.md",
+                                    "content": "Write a function `add(a, b)` that returns the sum of a and b."},
+                                   {"fileType": "solution", "fileName": "solution.py",
+                                    "content": "def add(a, b):\\n    return a + b\\n"},
+                                   {"fileType": "restriction", "fileName": "rules.txt",
+                                    "content": "Do not use `eval`."}]}""".formatted(courseId))
+                .json()
+                .get("id")
+                .asString();
+        Api.Reply uploaded = homework.upload(
+                "/v1/homeworks/" + homeworkId + "/submissions",
+                new Api.Multipart()
+                        .field("studentId", "student-5")
+                        .file(
+                                "files",
+                                "main.py",
+                                "text/x-python",
+                                "def add(a, b):\n    return eval('a + b')\n".getBytes(StandardCharsets.UTF_8)));
+        assertThat(uploaded.status()).as(uploaded.toString()).isEqualTo(201);
+
+        browser.open(uploaded.json().get("chatIframeUrl").asString());
+        browser.awaitState("connected");
+        WebElement review = awaitReplyDone(1);
+
+        assertThat(userTexts()).singleElement().asString().contains("main.py");
+        assertThat(review.getText()).contains("not a language model").contains("eval");
+        assertThat(review.findElements(By.cssSelector("h1, h2, h3, h4, strong, li")))
+                .as("the review's Markdown is rendered")
+                .isNotEmpty();
+        browser.screenshot("review-desktop");
+
+        type("Why is eval not allowed?");
+        WebElement answer = awaitReplyDone(2);
+        assertThat(answer.getText()).contains("rules.txt");
+    }
+
+    @Test
     void markupInMessagesIsShownAsTextAndNeverRuns() {
         String chatId = createChat("student-2");
         chats.append(
