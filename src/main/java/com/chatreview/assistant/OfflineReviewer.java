@@ -568,7 +568,9 @@ final class OfflineReviewer {
                 .append("% overall: the Dice coefficient over token 3-grams (runs of three names, numbers or")
                 .append(" operators; comments and whitespace left out, a name only one side uses counted as a")
                 .append(" placeholder, so renaming costs nothing). 100% is the reference's code, 0% nothing in")
-                .append(" common.\n\n")
+                .append(" common.")
+                .append(counted(similarity))
+                .append("\n\n")
                 .append(bullets(lines));
         List<Place> unmatched = similarity.unmatched();
         if (!unmatched.isEmpty()) {
@@ -584,6 +586,21 @@ final class OfflineReviewer {
                             .toList()));
         }
         return text.toString();
+    }
+
+    /** Which files the overall figure is of, when it is not all of them. */
+    private static String counted(Similarity.Result similarity) {
+        List<String> left = similarity.files().stream()
+                .map(Similarity.FileScore::file)
+                .filter(file -> !similarity.counted().contains(file))
+                .toList();
+        if (left.isEmpty() || similarity.counted().isEmpty()) {
+            return "";
+        }
+        return " It is of " + String.join(", ", similarity.counted()) + ": the files that together come closest to"
+                + " the reference; " + String.join(", ", left) + (left.size() == 1 ? " adds" : " add")
+                + " nothing that brings the submission closer, so " + (left.size() == 1 ? "it is" : "they are")
+                + " left out rather than counted against it.";
     }
 
     private static String findingsSection(List<Finding> findings) {

@@ -3,6 +3,7 @@ package com.chatreview.assistant;
 import com.chatreview.assistant.SourceFile.Kind;
 import com.chatreview.assistant.SourceFile.Token;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -224,7 +225,9 @@ final class Similarity {
     record FileScore(String file, int percent, String closestReference, boolean usesParticularNames) {}
 
     /**
-     * @param percent the overall similarity, rounded to a whole percent
+     * @param percent the overall similarity, rounded to a whole percent: of the student files that together come
+     *     closest to the reference
+     * @param counted those files, in upload order
      * @param particular the reference's particular names, in the order they first appear
      * @param particularUsed those of them the submission uses
      * @param unmatched reference lines with no counterpart in the submission, in file and line order
@@ -232,6 +235,7 @@ final class Similarity {
      */
     record Result(
             int percent,
+            List<String> counted,
             List<FileScore> files,
             List<String> particular,
             List<String> particularUsed,
@@ -263,7 +267,8 @@ final class Similarity {
         Map<Gram, Integer> student = counts(studentGrams);
         List<Map<Gram, Integer>> referenceFiles =
                 referenceGrams.stream().map(grams -> counts(List.of(grams))).toList();
-        int percent = percent(dice(student, counts(referenceGrams)));
+        Map<Gram, Integer> whole = counts(referenceGrams);
+        Closest closest = closestFiles(studentGrams, whole);
         List<String> particular = particularNames(reference);
         List<FileScore> files = new ArrayList<>();
         for (int i = 0; i < submission.size(); i++) {
@@ -281,7 +286,45 @@ final class Similarity {
             compared += unmatchedLines(reference.get(i), referenceGrams.get(i), student, unmatched);
         }
         List<String> used = particular.stream().filter(studentWords::contains).toList();
-        return new Result(percent, files, particular, used, unmatched, compared);
+        List<String> counted = closest.files().stream()
+                .map(index -> submission.get(index).name())
+                .toList();
+        return new Result(percent(closest.dice()), counted, files, particular, used, unmatched, compared);
+    }
+
+    private record Closest(List<Integer> files, double dice) {}
+
+    /**
+     * The student files that together come closest to the reference: the files in order of their own similarity
+     * to it, each kept only when adding it raises the similarity. A correct solution handed in with notes or
+     * tests of its own is as close as the solution alone; files that add nothing the reference has do not dilute
+     * it, and adding more copies never raises it.
+     */
+    private static Closest closestFiles(List<List<Located>> studentFiles, Map<Gram, Integer> reference) {
+        List<Map<Gram, Integer>> files =
+                studentFiles.stream().map(grams -> counts(List.of(grams))).toList();
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < files.size(); i++) {
+            order.add(i);
+        }
+        order.sort(Comparator.comparingDouble((Integer i) -> dice(files.get(i), reference))
+                .reversed()
+                .thenComparingInt(i -> i));
+        List<Integer> kept = new ArrayList<>();
+        Map<Gram, Integer> together = new HashMap<>();
+        double best = 0;
+        for (int i : order) {
+            Map<Gram, Integer> candidate = new HashMap<>(together);
+            files.get(i).forEach((gram, count) -> candidate.merge(gram, count, Integer::sum));
+            double score = dice(candidate, reference);
+            if (score > best) {
+                best = score;
+                together = candidate;
+                kept.add(i);
+            }
+        }
+        kept.sort(Comparator.naturalOrder());
+        return new Closest(kept, best);
     }
 
     static int percent(double share) {

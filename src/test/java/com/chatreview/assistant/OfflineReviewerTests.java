@@ -223,6 +223,39 @@ class OfflineReviewerTests {
     }
 
     @Test
+    void notesAndTestsHandedInBesideACorrectSolutionDoNotLowerItsGrade() {
+        String notes = "I wrote the gcd first, then reduced the fractions and tried each case by hand.\n".repeat(30);
+        String tests = CORRECT.replace("def ", "def test_");
+
+        Review review = assistant.review(
+                request(List.of(
+                        ReviewDocument.text("NOTES.md", "text/markdown", notes),
+                        python("fractions.py", CORRECT),
+                        python("test_fractions.py", tests))),
+                token -> {});
+
+        assertThat(review.grade()).isEqualTo("A");
+        assertThat(review.analysis())
+                .contains("100% overall")
+                .contains("It is of fractions.py: the files that together come closest to the reference;"
+                        + " NOTES.md, test_fractions.py add nothing that brings the submission closer");
+    }
+
+    @Test
+    void copiesOfTheSameFileDoNotRaiseTheSimilarity() {
+        Review once = assistant.review(request(List.of(python("fractions.py", PARTIAL))), token -> {});
+        Review thrice = assistant.review(
+                request(List.of(
+                        python("fractions.py", PARTIAL),
+                        python("fractions_copy.py", PARTIAL),
+                        python("fractions_again.py", PARTIAL))),
+                token -> {});
+
+        assertThat(thrice.grade()).isEqualTo(once.grade());
+        assertThat(thrice.analysis()).contains("48% overall").contains("It is of fractions.py:");
+    }
+
+    @Test
     void startsBySayingItIsNotALanguageModel() {
         Review review = assistant.review(request(List.of(python("fractions.py", CORRECT))), token -> {});
 
