@@ -203,6 +203,18 @@
     return entry;
   }
 
+  /**
+   * The assistant message being streamed, marked so at once: its text is painted at the next frame, but nothing
+   * may see it as finished meanwhile.
+   */
+  function streaming(id) {
+    const entry = entryFor(id, 'assistant');
+    entry.streaming = true;
+    entry.node.dataset.state = 'streaming';
+    entry.node.setAttribute('aria-busy', 'true');
+    return entry;
+  }
+
   function stored(id, role, content) {
     const entry = entryFor(id, role);
     entry.content = content;
@@ -287,14 +299,12 @@
         acknowledged(event);
         break;
       case 'message_stream_started': {
-        const entry = entryFor(event.message_id, 'assistant');
-        entry.streaming = true;
+        const entry = streaming(event.message_id);
         paintSoon(entry);
         break;
       }
       case 'message_stream_token': {
-        const entry = entryFor(event.message_id, 'assistant');
-        entry.streaming = true;
+        const entry = streaming(event.message_id);
         entry.content += event.token;
         paintSoon(entry);
         break;
