@@ -26,6 +26,7 @@ class OfflineAssistant implements Assistant {
 
     static final String PROVIDER = "offline";
     static final String MODEL = "offline-reader-1";
+    static final String REVIEW_MODEL = "offline-reviewer-1";
     static final String INTRODUCTION = "I am this service's offline assistant, not a language model: I answer"
             + " by reading and matching the words in this chat, so I can point you to what is already here but"
             + " I cannot reason about it.";
@@ -33,7 +34,7 @@ class OfflineAssistant implements Assistant {
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}_]{3,}");
     private static final Pattern PIECE = Pattern.compile("\\S+\\s*|\\s+");
     private static final Pattern CODE = Pattern.compile("[{};]|\\bdef\\b|\\bclass\\b|\\breturn\\b|=>|\\bimport\\b");
-    private static final Set<String> STOPWORDS = Set.of(
+    static final Set<String> STOPWORDS = Set.of(
             "the", "and", "for", "are", "but", "not", "you", "your", "with", "this", "that", "have", "has", "was",
             "were", "what", "when", "where", "which", "who", "why", "how", "can", "could", "would", "should", "will",
             "does", "did", "from", "into", "about", "there", "their", "them", "they", "then", "than", "just", "also",
@@ -46,19 +47,47 @@ class OfflineAssistant implements Assistant {
     private static final int QUOTE_LENGTH = 160;
 
     private final Duration tokenDelay;
+    private final OfflineReviewer reviewer = new OfflineReviewer();
 
     OfflineAssistant(Duration tokenDelay) {
         this.tokenDelay = tokenDelay;
     }
 
+    /**
+     * Computes the whole review first (it is deterministic and takes milliseconds), then streams its analysis
+     * word by word like a reply; the grade is known before the first word.
+     */
     @Override
     public Review review(ReviewRequest request, Consumer<String> tokens) {
-        throw new AssistantFailure("The review is being built");
+        OfflineReviewer.Result result = reviewer.review(request);
+        int pieces = stream(result.analysis(), tokens);
+        int prompt = wordCount(request.task())
+                + wordCount(request.solution())
+                + wordCount(request.restrictions())
+                + wordCount(request.submission());
+        return new Review(
+                result.grade(),
+                new AssistantReply(
+                        result.analysis(),
+                        PROVIDER,
+                        REVIEW_MODEL,
+                        "stop",
+                        new AssistantReply.Usage(prompt, pieces, prompt + pieces)));
     }
 
     @Override
     public AssistantReply reply(Conversation conversation, Consumer<String> tokens) {
         String content = compose(conversation);
+        int pieces = stream(content, tokens);
+        int prompt = conversation.turns().stream()
+                .mapToInt(turn -> wordCount(turn.content()))
+                .sum();
+        return new AssistantReply(
+                content, PROVIDER, MODEL, "stop", new AssistantReply.Usage(prompt, pieces, prompt + pieces));
+    }
+
+    /** Hands the text to {@code tokens} a word (with the whitespace after it) at a time; returns the pieces. */
+    private int stream(String content, Consumer<String> tokens) {
         int pieces = 0;
         Matcher matcher = PIECE.matcher(content);
         while (matcher.find()) {
@@ -66,11 +95,13 @@ class OfflineAssistant implements Assistant {
             tokens.accept(matcher.group());
             pieces++;
         }
-        int prompt = conversation.turns().stream()
-                .mapToInt(turn -> wordCount(turn.content()))
+        return pieces;
+    }
+
+    private static int wordCount(List<ReviewRequest.ReviewDocument> documents) {
+        return documents.stream()
+                .mapToInt(document -> wordCount(document.text()))
                 .sum();
-        return new AssistantReply(
-                content, PROVIDER, MODEL, "stop", new AssistantReply.Usage(prompt, pieces, prompt + pieces));
     }
 
     /** The whole reply, before it is streamed. Deterministic: the same conversation gives the same text. */

@@ -13,7 +13,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param retryBackoff how much longer each wait between attempts is than the one before
  * @param pollInterval how often a node looks for due jobs it did not schedule itself
  * @param heartbeat how often a node marks the jobs it runs as alive
- * @param missedHeartbeats heartbeats a job may miss before another node takes it over (its node died)
+ * @param missedHeartbeats heartbeats a job may miss before another node takes it over (its node died); at least 4
  * @param maxCharsPerFile the text budget of one student file
  * @param maxCharsTotal the text budget of all of a submission's files together
  * @param shutdownWait how long a stopping node waits for the reviews it runs; unfinished ones run again elsewhere
@@ -32,9 +32,12 @@ public record ReviewSettings(
         @DefaultValue("30s") Duration shutdownWait) {
 
     public ReviewSettings {
-        if (concurrency < 1 || maxAttempts < 1 || missedHeartbeats < 1) {
-            throw new IllegalArgumentException(
-                    "review.concurrency, review.max-attempts and review.missed-heartbeats must be at least 1");
+        if (concurrency < 1 || maxAttempts < 1) {
+            throw new IllegalArgumentException("review.concurrency and review.max-attempts must be at least 1");
+        }
+        if (missedHeartbeats < 4) {
+            // db-scheduler's own floor: fewer would declare a merely slow node dead
+            throw new IllegalArgumentException("review.missed-heartbeats must be at least 4");
         }
     }
 }

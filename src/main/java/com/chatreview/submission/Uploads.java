@@ -13,12 +13,14 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.tika.Tika;
+import org.apache.tika.io.TikaInputStream;
 import org.springframework.stereotype.Component;
 
 /**
  * Checks an upload against decisions §7 before anything is stored: a studentId, 1 to 10 files, none empty,
  * none over 10 MiB. File names are cleaned; the content type is detected from the bytes and the name, never
- * taken from the client.
+ * taken from the client (a {@link TikaInputStream}, so that the zip-container detectors open DOCX and ODT files as
+ * zip files rather than guess from a stream).
  */
 @Component
 class Uploads {
@@ -72,7 +74,7 @@ class Uploads {
                 in.transferTo(OutputStreamSink.INSTANCE);
             }
             String contentType;
-            try (InputStream in = file.content().getInputStream()) {
+            try (InputStream in = TikaInputStream.get(file.content().getInputStream())) {
                 contentType = tika.detect(in, name);
             }
             return new PreparedUpload.PreparedFile(name, file.size(), digest.digest(), contentType, file.content());

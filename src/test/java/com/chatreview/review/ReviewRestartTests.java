@@ -39,9 +39,9 @@ class ReviewRestartTests {
                         "ASSISTANT_OFFLINETOKENDELAY", "25ms",
                         "REVIEW_CONCURRENCY", "2",
                         "REVIEW_POLLINTERVAL", "250ms",
-                        // a killed node's jobs are taken over after 2 missed heartbeats of 1 s
-                        "REVIEW_HEARTBEAT", "1s",
-                        "REVIEW_MISSEDHEARTBEATS", "2",
+                        // a killed node's jobs are taken over after 4 missed heartbeats of 500 ms
+                        "REVIEW_HEARTBEAT", "500ms",
+                        "REVIEW_MISSEDHEARTBEATS", "4",
                         "RATE_LIMIT_REST_PER_MINUTE", "10000"));
     }
 
