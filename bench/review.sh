@@ -352,6 +352,9 @@ run_config() {   # $1 = DELAY/CONCURRENCY
     echo "after throughput $tag: $(load_line)" >> "$RUN_DIR/load.txt"
     prom > "$CFG_DIR/prometheus-after-throughput.txt"
     read_results "$CFG_DIR/throughput-result.txt" "$k"
+    # how long the analyses are (the offline provider streams them a word at a time, ASSISTANT_OFFLINETOKENDELAY each)
+    R[${k}tp_words_avg]=$(psql_db -c "SELECT coalesce(round(avg(array_length(regexp_split_to_array(btrim(analysis), '\\s+'), 1))), 0)
+      FROM submissions WHERE review_state = 'done' AND student_id NOT LIKE 'student-9000%'")
     # the service's own timer of one review attempt (job start -> review stored), over the measured run only
     R[${k}attempt_s_avg]=$(awk '
       FNR == 1 {f++}
@@ -449,7 +452,7 @@ done
     for config in $CONFIGS; do
       k="d${config%/*}-c${config#*/}:"
       [ -n "${R[${k}tp_n]:-}" ] || continue
-      echo "- ${config}: review jobs running at once (sampled each second) ${R[${k}tp_jobs_running]:-?}; upload latency during the throughput run ${R[${k}tp_upload_ms]} ms; kinds ${R[${k}tp_kinds]}; grades by kind ${R[${k}tp_grades_by_kind]}; errors ${R[${k}tp_errors]}"
+      echo "- ${config}: analysis ${R[${k}tp_words_avg]:-?} words on average; review jobs running at once (sampled each second) ${R[${k}tp_jobs_running]:-?}; upload latency during the throughput run ${R[${k}tp_upload_ms]} ms; kinds ${R[${k}tp_kinds]}; grades by kind ${R[${k}tp_grades_by_kind]}; errors ${R[${k}tp_errors]}"
     done
     echo
   fi
