@@ -145,6 +145,37 @@ final class RestrictionRules {
             "while",
             "while-loops",
             "while");
+    private static final Set<String> RESTATING_WORDS = Set.of(
+            "be",
+            "is",
+            "are",
+            "used",
+            "called",
+            "imported",
+            "included",
+            "invoked",
+            "appear",
+            "appears",
+            "present",
+            "allowed",
+            "permitted",
+            "anywhere",
+            "at",
+            "all",
+            "here",
+            "in",
+            "your",
+            "the",
+            "this",
+            "code",
+            "solution",
+            "task",
+            "program",
+            "submission",
+            "homework",
+            "file",
+            "files",
+            "ever");
     private static final int MAX_TERM_TOKENS = 8;
 
     private final List<Rule> rules;
@@ -267,18 +298,28 @@ final class RestrictionRules {
      * for {@code X is forbidden}, before it). {@code null} when the words cannot be told apart from prose.
      */
     private static List<String> terms(String clause, Polarity polarity, boolean inherited) {
-        List<String> quoted = new ArrayList<>();
+        Matcher marker = (polarity == Polarity.FORBIDDEN ? FORBIDDING : REQUIRING).matcher(clause);
+        boolean marked = !inherited && marker.find();
+        List<String> quotedBefore = new ArrayList<>();
+        List<String> quotedAfter = new ArrayList<>();
         Matcher matcher = QUOTED.matcher(clause);
         while (matcher.find()) {
             for (int group = 1; group <= matcher.groupCount(); group++) {
                 if (matcher.group(group) != null && !matcher.group(group).isBlank()) {
-                    quoted.add(matcher.group(group).strip());
+                    boolean before = marked && matcher.start() < marker.start();
+                    (before ? quotedBefore : quotedAfter)
+                            .add(matcher.group(group).strip());
                 }
             }
         }
-        if (!quoted.isEmpty()) {
-            return quoted;
+        if (!quotedAfter.isEmpty()) {
+            return quotedAfter;
         }
+        if (!quotedBefore.isEmpty() && saysNothingMore(clause.substring(marker.end()))) {
+            return quotedBefore; // "`eval` is forbidden", "`sorted` must not be used"
+        }
+        // Otherwise a quoted name before the marker is the subject, not the object: in "`curve` must not change
+        // its input" the rule is about what curve does, which the words after the verb (if any) say.
         if (inherited) {
             return split(clause);
         }
@@ -286,8 +327,7 @@ final class RestrictionRules {
         if (colon >= 0 && !clause.substring(colon + 1).isBlank()) {
             return split(clause.substring(colon + 1));
         }
-        Matcher marker = (polarity == Polarity.FORBIDDEN ? FORBIDDING : REQUIRING).matcher(clause);
-        if (!marker.find()) {
+        if (!marked) {
             return null;
         }
         String after = clause.substring(marker.end()).strip();
@@ -306,6 +346,20 @@ final class RestrictionRules {
             terms = split(before);
         }
         return terms;
+    }
+
+    /**
+     * Whether the words after a marker, up to the next comma or parenthesis, only restate it: "be used", "is
+     * allowed anywhere in your code".
+     */
+    private static boolean saysNothingMore(String tail) {
+        String restated = tail.split("[,;:(—–]", 2)[0];
+        for (String word : restated.toLowerCase(Locale.ROOT).split("[^\\p{L}']+")) {
+            if (!word.isEmpty() && !RESTATING_WORDS.contains(word)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static List<String> split(String text) {

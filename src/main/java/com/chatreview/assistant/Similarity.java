@@ -270,9 +270,11 @@ final class Similarity {
         Map<Gram, Integer> whole = counts(referenceGrams);
         Closest closest = closestFiles(studentGrams, whole);
         List<String> particular = particularNames(reference);
+        Set<String> studentNames = new HashSet<>();
         List<FileScore> files = new ArrayList<>();
         for (int i = 0; i < submission.size(); i++) {
-            Set<String> own = words(List.of(submission.get(i)));
+            Set<String> own = namesUsedAsCode(submission.get(i));
+            studentNames.addAll(own);
             files.add(closest(
                     submission.get(i).name(),
                     counts(List.of(studentGrams.get(i))),
@@ -285,7 +287,7 @@ final class Similarity {
         for (int i = 0; i < reference.size(); i++) {
             compared += unmatchedLines(reference.get(i), referenceGrams.get(i), student, unmatched);
         }
-        List<String> used = particular.stream().filter(studentWords::contains).toList();
+        List<String> used = particular.stream().filter(studentNames::contains).toList();
         List<String> counted = closest.files().stream()
                 .map(index -> submission.get(index).name())
                 .toList();
@@ -401,6 +403,36 @@ final class Similarity {
         }
         return List.copyOf(names);
     }
+
+    /**
+     * The names a file uses as code. In a code file that is every name; in prose (an essay, a README) a word is
+     * taken for a name only where it looks like one: with an underscore, in backquotes, before {@code (},
+     * {@code [} or {@code =}, or after {@code def}, {@code class} or {@code function}. Otherwise an essay
+     * that says "first" or "best" would use the particular names of a reference that has them.
+     */
+    private static Set<String> namesUsedAsCode(SourceFile file) {
+        Set<String> names = new HashSet<>();
+        List<Token> tokens = file.tokens();
+        for (int i = 0; i < tokens.size(); i++) {
+            Token token = tokens.get(i);
+            if (token.kind() != Kind.WORD) {
+                continue;
+            }
+            if (file.syntax() != SourceFile.Syntax.PROSE || token.text().contains("_")) {
+                names.add(token.text());
+                continue;
+            }
+            String previous = i > 0 ? tokens.get(i - 1).text() : "";
+            String next = i + 1 < tokens.size() ? tokens.get(i + 1).text() : "";
+            if (CODE_BEFORE_NAME.contains(previous) || CODE_AFTER_NAME.contains(next)) {
+                names.add(token.text());
+            }
+        }
+        return names;
+    }
+
+    private static final Set<String> CODE_BEFORE_NAME = Set.of("`", "def", "class", "function", "fn", "func");
+    private static final Set<String> CODE_AFTER_NAME = Set.of("(", "[", "=", "`");
 
     private static Set<String> words(List<SourceFile> files) {
         Set<String> words = new HashSet<>();

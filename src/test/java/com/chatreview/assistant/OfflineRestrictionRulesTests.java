@@ -41,6 +41,10 @@ class OfflineRestrictionRulesTests {
             Required: `gcd`                             => REQUIRED => `gcd`
             The solution must contain a `main` function => REQUIRED => `main`
             Must import math                            => REQUIRED => an import of `math`
+            `eval` is forbidden.                        => FORBIDDEN => `eval`
+            `sorted` and `sort` are not allowed, use a loop => FORBIDDEN => `sorted`; `sort`
+            Use `map` but never `filter`                => FORBIDDEN => `filter`
+            `solve` must use recursion                  => REQUIRED => recursion (a function that calls itself)
             """;
 
     static final String UNREADABLE = """
@@ -50,6 +54,7 @@ class OfflineRestrictionRulesTests {
             Use only while loops
             Comment every function
             Do not use list comprehensions
+            `curve` must not change its input
             """;
 
     static Stream<Arguments> readable() {

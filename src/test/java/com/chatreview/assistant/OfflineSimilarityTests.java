@@ -101,6 +101,23 @@ class OfflineSimilarityTests {
     }
 
     @Test
+    void anEssayDoesNotUseTheReferencesNamesByUsingTheSameEnglishWords() {
+        SourceFile reference = file("ref.py", "def best(scores):\n    first = sorted(scores)[-1]\n    return first\n");
+        String essay = "At first the safety bicycle was not the best of machines.\n";
+
+        Similarity.Result prose = Similarity.compare(List.of(file("essay.md", essay)), List.of(reference));
+        Similarity.Result codeInATextFile = Similarity.compare(
+                List.of(file("answer.txt", "def best(marks):\n    return max(marks)\n")), List.of(reference));
+        Similarity.Result namedInTheReadme = Similarity.compare(
+                List.of(file("README.md", "My `best` returns the highest score.\n")), List.of(reference));
+
+        assertThat(prose.particular()).containsExactly("best", "scores", "first");
+        assertThat(prose.unrelated()).isTrue();
+        assertThat(codeInATextFile.particularUsed()).containsExactly("best");
+        assertThat(namedInTheReadme.particularUsed()).containsExactly("best");
+    }
+
+    @Test
     void scoresEachStudentFileAgainstTheReferenceFileClosestToIt() {
         SourceFile first = file("first.py", REFERENCE);
         SourceFile second = file("second.py", "def twice(n):\n    return 2 * n\n");
