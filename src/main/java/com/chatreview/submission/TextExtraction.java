@@ -2,6 +2,7 @@ package com.chatreview.submission;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,10 +29,13 @@ import org.apache.tika.parser.odf.OpenDocumentParser;
 import org.apache.tika.parser.pdf.PDFParser;
 import org.apache.tika.parser.pdf.PDFParserConfig;
 import org.apache.tika.sax.BodyContentHandler;
+import org.apache.tika.sax.ContentHandlerDecorator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
+import org.xml.sax.Attributes;
 import org.xml.sax.ContentHandler;
+import org.xml.sax.SAXException;
 
 /**
  * The text of an uploaded file for the review. Plain text and source code of any language are decoded as they are
@@ -39,12 +43,16 @@ import org.xml.sax.ContentHandler;
  * parsers; images, audio, video, archives and other binary files are listed by name and never opened. Nothing inside
  * a file is opened either: no archive is expanded, and no attachment or embedded document of a PDF or an office file
  * is parsed. The budget bounds the work: plain text is read no further than {@code maxChars}, and a parser is stopped
- * when it has written that much (there is no wall-clock limit on a parser).
+ * when it has written that much, or when it is still writing after {@link #PARSE_TIME_LIMIT} (a parser that loops
+ * without writing anything is not stopped: that needs a parser in another process, Tika's {@code ForkParser}).
  */
 @Component
 class TextExtraction {
 
     private static final Logger log = LoggerFactory.getLogger(TextExtraction.class);
+
+    /** Far more than a real homework document needs (a 100-page PDF takes about a second). */
+    static final Duration PARSE_TIME_LIMIT = Duration.ofSeconds(30);
 
     /**
      * Types that say little about a file: its bytes are looked at again. Uploads stored before the zip-container
@@ -90,8 +98,14 @@ class TextExtraction {
     private final Detector detector;
     private final Map<MediaType, Parser> documents;
     private final PDFParserConfig pdf;
+    private final Duration parseTimeLimit;
 
     TextExtraction() {
+        this(PARSE_TIME_LIMIT);
+    }
+
+    TextExtraction(Duration parseTimeLimit) {
+        this.parseTimeLimit = parseTimeLimit;
         MimeTypes mimeTypes = MimeTypes.getDefaultMimeTypes();
         this.types = mimeTypes.getMediaTypeRegistry();
         this.detector = new DefaultDetector(mimeTypes);
@@ -158,13 +172,63 @@ class TextExtraction {
         Metadata metadata = new Metadata();
         metadata.set(Metadata.CONTENT_TYPE, type.toString());
         try {
-            parser.parse(in, handler, metadata, context());
+            parser.parse(in, new Deadline(handler, System.nanoTime() + parseTimeLimit.toNanos()), metadata, context());
             return ExtractedText.read(withNewlines(handler.toString()), false);
         } catch (Exception e) {
             if (WriteLimitReachedException.isWriteLimitReached(e)) {
                 return ExtractedText.read(withNewlines(handler.toString()), true);
             }
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof TimeLimitReached) {
+                    String reason =
+                            "could not be read: parsing it took longer than " + parseTimeLimit.toSeconds() + " s";
+                    log.info("The text of {}: {}", fileName, reason);
+                    return ExtractedText.notRead(reason);
+                }
+            }
             return couldNotRead(fileName, "damaged or not what its name says", e);
+        }
+    }
+
+    /** Stops a parser, at the next thing it writes, once the time is up. */
+    private static final class Deadline extends ContentHandlerDecorator {
+
+        private final long deadline;
+
+        Deadline(ContentHandler handler, long deadline) {
+            super(handler);
+            this.deadline = deadline;
+        }
+
+        @Override
+        public void startElement(String uri, String localName, String name, Attributes atts) throws SAXException {
+            check();
+            super.startElement(uri, localName, name, atts);
+        }
+
+        @Override
+        public void characters(char[] ch, int start, int length) throws SAXException {
+            check();
+            super.characters(ch, start, length);
+        }
+
+        @Override
+        public void ignorableWhitespace(char[] ch, int start, int length) throws SAXException {
+            check();
+            super.ignorableWhitespace(ch, start, length);
+        }
+
+        private void check() throws TimeLimitReached {
+            if (System.nanoTime() - deadline > 0) {
+                throw new TimeLimitReached();
+            }
+        }
+    }
+
+    private static final class TimeLimitReached extends SAXException {
+
+        TimeLimitReached() {
+            super("the parse time limit was reached");
         }
     }
 

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -226,6 +227,17 @@ class TextExtractionTests {
         for (ExtractedText text : List.of(garbage, brokenDocx)) {
             assertThat(text.notOpened().length()).isLessThan(160);
         }
+    }
+
+    @Test
+    void aParserStillWritingWhenItsTimeIsUpIsStopped() {
+        TextExtraction impatient = new TextExtraction(Duration.ofNanos(1));
+        byte[] pdf = Fixtures.pdf(List.of("Read after the deadline"), null);
+
+        ExtractedText text = impatient.extract("slow.pdf", "application/pdf", new ByteArrayInputStream(pdf), BUDGET);
+
+        assertThat(text.notOpened()).startsWith("could not be read: parsing it took longer than ");
+        assertThat(extract("slow.pdf", "application/pdf", pdf).text()).contains("Read after the deadline");
     }
 
     @Test
