@@ -25,8 +25,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The durable review job (db-scheduler on the {@code scheduled_tasks} table): one per submission, scheduled in the
@@ -50,22 +52,28 @@ class ReviewJobs {
     }
 
     @Bean
-    OneTimeTask<Void> reviewTask(SubmissionReviewer reviewer, ReviewSettings settings) {
+    OneTimeTask<Void> reviewTask(
+            SubmissionReviewer reviewer, ReviewSettings settings, PlatformTransactionManager transactions) {
         FailureHandler<Void> backoff = new FailureHandler.ExponentialBackoffFailureHandler<>(
                 settings.firstRetryDelay(), settings.retryBackoff());
+        TransactionTemplate inOneTransaction = new TransactionTemplate(transactions);
         return Tasks.oneTime(TASK)
-                .onFailure((complete, operations) -> failed(reviewer, settings, backoff, complete, operations))
+                .onFailure((complete, operations) ->
+                        failed(reviewer, settings, backoff, inOneTransaction, complete, operations))
                 .execute((instance, context) -> reviewer.review(UUID.fromString(instance.getId())));
     }
 
     /**
-     * A failed attempt waits and runs again; the last one records the failure on the submission first and then
-     * ends the job, so that a crash between the two leaves a job that finds the review failed and ends quietly.
+     * A failed attempt waits and runs again; the last one records the failure on the submission and ends the job
+     * in one transaction (the scheduler's connection joins it through the proxy). Otherwise an operator's retry
+     * between the two would find the old job still there, schedule nothing, and the old job's removal would then
+     * leave the reopened review without a job.
      */
     private static void failed(
             SubmissionReviewer reviewer,
             ReviewSettings settings,
             FailureHandler<Void> backoff,
+            TransactionTemplate inOneTransaction,
             ExecutionComplete complete,
             ExecutionOperations<Void> operations) {
         UUID submissionId = UUID.fromString(complete.getExecution().taskInstance.getId());
@@ -74,8 +82,10 @@ class ReviewJobs {
                 .orElse("unknown");
         int attempts = complete.getExecution().consecutiveFailures + 1;
         if (attempts >= settings.maxAttempts()) {
-            reviewer.gaveUp(submissionId, reason);
-            operations.remove();
+            inOneTransaction.executeWithoutResult(transaction -> {
+                reviewer.gaveUp(submissionId, reason);
+                operations.remove();
+            });
         } else {
             reviewer.attemptFailed(submissionId, reason);
             backoff.onFailure(complete, operations);
