@@ -44,7 +44,7 @@ final class OfflineReviewer {
     private static final int MAX_HITS = 3;
     private static final int MAX_RULES_LISTED = 10;
     private static final int MAX_UNCHECKABLE = 5;
-    private static final int MAX_UNMATCHED = 5;
+    private static final int MAX_UNMATCHED_LINES = 40;
     private static final int MAX_FINDINGS = 5;
     private static final int MAX_NAMES = 6;
 
@@ -293,9 +293,9 @@ final class OfflineReviewer {
 
     private static int baseFromSimilarity(Similarity.Result similarity, List<String> why) {
         if (similarity.unrelated()) {
-            why.add("Base letter F: the submission uses none of the reference solution's particular names ("
-                    + names(similarity.particular()) + "), so it is about something else, whatever its"
-                    + " similarity of " + similarity.percent() + "%.");
+            why.add("Base letter F: the submission uses none of the reference solution's "
+                    + similarity.particular().size() + " particular names, so it is about something else, whatever"
+                    + " its similarity of " + similarity.percent() + "%.");
             return GRADES.length() - 1;
         }
         int percent = similarity.percent();
@@ -554,14 +554,13 @@ final class OfflineReviewer {
                     + ".");
         }
         if (!similarity.particular().isEmpty()) {
-            List<String> unused = similarity.particular().stream()
-                    .filter(name -> !similarity.particularUsed().contains(name))
-                    .toList();
+            // the names the submission does not use are not listed: they would tell the student the reference's
+            List<String> used = similarity.particularUsed();
             lines.add("The reference's particular names (not keywords or common built-ins): "
-                    + similarity.particularUsed().size() + " of "
+                    + used.size() + " of "
                     + similarity.particular().size()
                     + " used in the submission"
-                    + (unused.isEmpty() ? "." : "; not used: " + names(unused) + "."));
+                    + (used.isEmpty() ? "." : " (" + names(used) + ")."));
         }
         StringBuilder text = new StringBuilder("## Similarity to the reference solution\n\n")
                 .append(similarity.percent())
@@ -574,18 +573,40 @@ final class OfflineReviewer {
                 .append(bullets(lines));
         List<Place> unmatched = similarity.unmatched();
         if (!unmatched.isEmpty()) {
-            text.append("\n\nReference lines with no counterpart in the submission (")
+            // line numbers only: the student reads this review, and the reference's code is not theirs to see
+            text.append("\n\nReference lines with no counterpart in the submission: ")
                     .append(unmatched.size())
                     .append(" of ")
                     .append(similarity.referenceLines())
-                    .append(unmatched.size() > MAX_UNMATCHED ? ", the first " + MAX_UNMATCHED + " shown" : "")
-                    .append("):\n\n")
-                    .append(bullets(unmatched.stream()
-                            .limit(MAX_UNMATCHED)
-                            .map(place -> "reference " + place.pointer())
-                            .toList()));
+                    .append(" (")
+                    .append(lineNumbers(unmatched))
+                    .append("). The teacher can look them up; the reference's code is not quoted here.");
         }
         return text.toString();
+    }
+
+    /** {@code fractions.py lines 3, 7-9, 12}, per reference file, the first {@code MAX_UNMATCHED_LINES} lines. */
+    private static String lineNumbers(List<Place> places) {
+        Map<String, List<Integer>> byFile = new LinkedHashMap<>();
+        places.stream()
+                .limit(MAX_UNMATCHED_LINES)
+                .forEach(place -> byFile.computeIfAbsent(place.file(), file -> new ArrayList<>())
+                        .add(place.line()));
+        List<String> parts = new ArrayList<>();
+        byFile.forEach((file, lines) -> {
+            List<String> ranges = new ArrayList<>();
+            for (int i = 0; i < lines.size(); i++) {
+                int first = lines.get(i);
+                while (i + 1 < lines.size() && lines.get(i + 1) == lines.get(i) + 1) {
+                    i++;
+                }
+                ranges.add(first == lines.get(i) ? String.valueOf(first) : first + "-" + lines.get(i));
+            }
+            parts.add(file + (lines.size() == 1 ? " line " : " lines ") + String.join(", ", ranges));
+        });
+        String more =
+                places.size() > MAX_UNMATCHED_LINES ? " and " + (places.size() - MAX_UNMATCHED_LINES) + " more" : "";
+        return String.join("; ", parts) + more;
     }
 
     /** Which files the overall figure is of, when it is not all of them. */

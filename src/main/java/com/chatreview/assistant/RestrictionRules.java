@@ -177,6 +177,8 @@ final class RestrictionRules {
             "files",
             "ever");
     private static final int MAX_TERM_TOKENS = 8;
+    /** No rule is this long; the patterns need not look at longer lines (some would take quadratic time). */
+    private static final int MAX_RULE_LINE = 500;
 
     private final List<Rule> rules;
     private final List<Place> uncheckable;
@@ -197,6 +199,10 @@ final class RestrictionRules {
                         .matcher(APOSTROPHE.matcher(file.line(number).strip()).replaceAll("'"))
                         .replaceFirst("");
                 if (line.isBlank()) {
+                    continue;
+                }
+                if (line.length() > MAX_RULE_LINE) {
+                    uncheckable.add(new Place(file.name(), number, line.substring(0, 80) + "…"));
                     continue;
                 }
                 if (HEADING.matcher(line).matches()) {

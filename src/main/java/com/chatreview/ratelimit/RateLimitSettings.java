@@ -11,16 +11,23 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param wsMessagesPerSecond client frames per WebSocket connection per second
  *     ({@code RATE_LIMIT_WS_MESSAGES_PER_SECOND})
  * @param wsConnectionsPerTenant open WebSocket connections per tenant ({@code LIMIT_WS_CONNECTIONS_PER_TENANT})
+ * @param wsLinkConnectionsPerChat open connections of one chat opened by its link, without a tenant key (the chat
+ *     page's), so that one link cannot take the tenant's whole allowance ({@code LIMIT_WS_LINK_CONNECTIONS_PER_CHAT})
  */
 @ConfigurationProperties("rate-limit")
 public record RateLimitSettings(
         @DefaultValue("100") int restPerMinute,
         @DefaultValue("60") int authFailuresPerMinute,
         @DefaultValue("10") int wsMessagesPerSecond,
-        @DefaultValue("50") int wsConnectionsPerTenant) {
+        @DefaultValue("50") int wsConnectionsPerTenant,
+        @DefaultValue("5") int wsLinkConnectionsPerChat) {
 
     public RateLimitSettings {
-        if (restPerMinute < 1 || authFailuresPerMinute < 1 || wsMessagesPerSecond < 1 || wsConnectionsPerTenant < 1) {
+        if (restPerMinute < 1
+                || authFailuresPerMinute < 1
+                || wsMessagesPerSecond < 1
+                || wsConnectionsPerTenant < 1
+                || wsLinkConnectionsPerChat < 1) {
             throw new IllegalArgumentException("every rate limit must be at least 1");
         }
     }

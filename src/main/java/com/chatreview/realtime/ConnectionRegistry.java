@@ -4,13 +4,24 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Which connections are open, and the per-tenant cap on them. The in-process registry is the single-node
- * default; a cluster's registry counts the connections of every node.
+ * Which connections are open, and the caps on them. The in-process registry is the single-node default; a
+ * cluster's registry counts the connections of every node.
  */
 interface ConnectionRegistry {
 
-    /** Registers the connection unless the tenant already has {@code limit} open; false when it has. */
-    boolean tryOpen(Connection connection, int limit);
+    enum Opening {
+        OPENED,
+        /** The tenant has {@code tenantLimit} connections open. */
+        TENANT_FULL,
+        /** A connection without a key, and the chat has {@code linkLimitPerChat} such connections open. */
+        CHAT_FULL
+    }
+
+    /**
+     * Registers the connection unless a cap is reached: the tenant's, or for a connection opened by the chat's link
+     * (no API key) the chat's cap on those.
+     */
+    Opening tryOpen(Connection connection, int tenantLimit, int linkLimitPerChat);
 
     void closed(Connection connection);
 

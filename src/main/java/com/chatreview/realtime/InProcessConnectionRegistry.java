@@ -6,7 +6,10 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The connections of this node; the tenant's count is checked and taken in one step, so it never overshoots. */
+/**
+ * The connections of this node. A cap is checked and taken in one step (opening and closing are rare beside what a
+ * connection does, so one lock will do), so it never overshoots.
+ */
 class InProcessConnectionRegistry implements ConnectionRegistry {
 
     private final Map<UUID, Set<Connection>> byChat = new ConcurrentHashMap<>();
@@ -14,26 +17,26 @@ class InProcessConnectionRegistry implements ConnectionRegistry {
     private final Set<Connection> all = ConcurrentHashMap.newKeySet();
 
     @Override
-    public boolean tryOpen(Connection connection, int limit) {
-        boolean[] admitted = {false};
-        perTenant.compute(connection.tenantId, (tenant, count) -> {
-            int open = count == null ? 0 : count;
-            if (open >= limit) {
-                return count;
-            }
-            admitted[0] = true;
-            return open + 1;
-        });
-        if (admitted[0]) {
-            all.add(connection);
-            byChat.computeIfAbsent(connection.chatId, chat -> ConcurrentHashMap.newKeySet())
-                    .add(connection);
+    public synchronized Opening tryOpen(Connection connection, int tenantLimit, int linkLimitPerChat) {
+        if (perTenant.getOrDefault(connection.tenantId, 0) >= tenantLimit) {
+            return Opening.TENANT_FULL;
         }
-        return admitted[0];
+        if (connection.apiKeyId == null
+                && onChat(connection.chatId).stream()
+                                .filter(open -> open.apiKeyId == null)
+                                .count()
+                        >= linkLimitPerChat) {
+            return Opening.CHAT_FULL;
+        }
+        perTenant.merge(connection.tenantId, 1, Integer::sum);
+        all.add(connection);
+        byChat.computeIfAbsent(connection.chatId, chat -> ConcurrentHashMap.newKeySet())
+                .add(connection);
+        return Opening.OPENED;
     }
 
     @Override
-    public void closed(Connection connection) {
+    public synchronized void closed(Connection connection) {
         if (!all.remove(connection)) {
             return;
         }

@@ -81,8 +81,12 @@ class SubmissionReviewer {
         if (homework.isEmpty()) {
             return;
         }
-        duration.record(() -> review(submission, homework.get()));
-        meters.counter("reviews.completed").increment();
+        try {
+            duration.record(() -> review(submission, homework.get()));
+            meters.counter("reviews.completed").increment();
+        } catch (ReviewStoredAlready overlapped) {
+            log.info("{}; this attempt stored nothing", overlapped.getMessage());
+        }
     }
 
     private void review(Submission submission, Homework homework) {
@@ -144,9 +148,23 @@ class SubmissionReviewer {
             record();
         }
 
+        /** Throws when another attempt stored the review meanwhile, so that this review message rolls back. */
         void record() {
             Review done = review.get();
-            submissions.recordReview(submissionId, done.grade(), done.analysis());
+            if (!submissions.recordReview(submissionId, done.grade(), done.analysis())) {
+                throw new ReviewStoredAlready(submissionId);
+            }
+        }
+    }
+
+    /**
+     * Two attempts overlapped (a node stopping streams its attempt on while the job is already retried elsewhere)
+     * and the other one stored the review first: this one ends without a second review message.
+     */
+    private static final class ReviewStoredAlready extends RuntimeException {
+
+        ReviewStoredAlready(UUID submissionId) {
+            super("The review of submission " + submissionId + " was stored by another attempt meanwhile");
         }
     }
 }

@@ -19,9 +19,12 @@ public record ExtractedText(String text, boolean truncated, String notOpened) {
         }
     }
 
-    /** A file that was read, whole or up to the budget. */
+    /**
+     * A file that was read, whole or up to the budget. A NUL character, which no PostgreSQL text holds and no
+     * reader needs, becomes U+FFFD.
+     */
     public static ExtractedText read(String text, boolean truncated) {
-        return new ExtractedText(text, truncated, null);
+        return new ExtractedText(text.replace('\u0000', '\uFFFD'), truncated, null);
     }
 
     /** A file that is listed by name but whose content is not given. */

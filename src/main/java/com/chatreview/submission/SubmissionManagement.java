@@ -10,6 +10,7 @@ import com.chatreview.submission.SubmissionErrors.SubmissionNotFound;
 import com.chatreview.submission.SubmissionErrors.TransitionNotAllowed;
 import com.chatreview.web.Page;
 import com.chatreview.web.PageRequest;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -156,9 +157,11 @@ public class SubmissionManagement {
                 continue;
             }
             SubmittedFile file = stored.file();
-            ExtractedText text = submissions.readContent(
-                    file.id(),
-                    content -> extraction.extract(file.fileName(), file.contentType(), content, maxCharsPerFile));
+            ExtractedText text = extraction.extract(
+                    file.fileName(),
+                    file.contentType(),
+                    new ByteArrayInputStream(submissions.content(file.id())),
+                    maxCharsPerFile);
             submissions.storeText(file.id(), text);
             texts.add(new FileText(file, text));
         }

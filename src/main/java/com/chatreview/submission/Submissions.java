@@ -156,21 +156,16 @@ class Submissions {
                 .list();
     }
 
-    /** Hands the file's stored bytes to {@code reader}, streamed from the database. */
-    <T> T readContent(UUID fileId, java.util.function.Function<InputStream, T> reader) {
-        return streaming.query(
-                "SELECT content FROM submission_files WHERE id = ?",
-                rs -> {
-                    if (!rs.next()) {
-                        throw new IllegalStateException("The file " + fileId + " is gone");
-                    }
-                    try (InputStream content = rs.getBinaryStream(1)) {
-                        return reader.apply(content);
-                    } catch (java.io.IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                },
-                fileId);
+    /**
+     * The file's stored bytes (at most 10 MiB), read whole so that the connection goes back to the pool before
+     * anyone parses them: the driver holds a {@code bytea} in memory anyway.
+     */
+    byte[] content(UUID fileId) {
+        return jdbc.sql("SELECT content FROM submission_files WHERE id = :id")
+                .param("id", fileId)
+                .query(byte[].class)
+                .optional()
+                .orElseThrow(() -> new IllegalStateException("The file " + fileId + " is gone"));
     }
 
     void storeText(UUID fileId, ExtractedText text) {

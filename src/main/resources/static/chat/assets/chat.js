@@ -26,6 +26,15 @@
   const messages = new Map();
   /** client_message_id -> { content, node }: sent (or to be sent) and not yet acknowledged by message_received */
   const outbox = new Map();
+  /**
+   * The one message of the outbox sent on this socket and not yet acknowledged. Messages go one at a time: the
+   * server's refusals (RATE_LIMITED, INVALID_MESSAGE) do not say which frame they refuse, so with one frame in
+   * flight they can only mean that one. It costs nothing: the server answers a chat's messages one at a time.
+   */
+  let inFlight = null;
+  let rateTimer = null;
+  /** The server's largest frame (realtime.max-frame, 64 KB by default). */
+  const MAX_FRAME_BYTES = 65536;
 
   let lastSeq = 0;
   let socket = null;
@@ -231,31 +240,51 @@
     return 'page-' + Array.from(bytes, function (b) { return b.toString(16).padStart(2, '0'); }).join('');
   }
 
+  function frame(id, text) {
+    return JSON.stringify({ content: text, client_message_id: id });
+  }
+
   function send(text) {
     const id = newClientId();
     const node = bubble('user', 'pending');
     node.querySelector('.body').textContent = text;
     node.dataset.clientMessageId = id;
-    outbox.set(id, { content: text, node: node });
     scrollDown(true);
-    transmit(id);
+    if (new TextEncoder().encode(frame(id, text)).length > MAX_FRAME_BYTES) {
+      markFailed(node, 'Not sent: the message is too long (at most 64 KB).');
+      return;
+    }
+    outbox.set(id, { content: text, node: node });
+    transmitNext();
   }
 
-  function transmit(id) {
-    const waiting = outbox.get(id);
-    if (waiting && socket && connected && socket.readyState === WebSocket.OPEN) {
-      socket.send(JSON.stringify({ content: waiting.content, client_message_id: id }));
+  /** Sends the oldest message not yet acknowledged, unless one is in flight; after a reconnect it goes again. */
+  function transmitNext() {
+    if (inFlight || rateTimer || !socket || !connected || socket.readyState !== WebSocket.OPEN) {
+      return;
+    }
+    const next = outbox.keys().next();
+    if (!next.done) {
+      inFlight = next.value;
+      socket.send(frame(next.value, outbox.get(next.value).content));
     }
   }
 
-  /** After a (re)connect: everything not yet acknowledged goes again; the server stores each one once. */
-  function transmitOutbox() {
-    outbox.forEach(function (value, id) { transmit(id); });
+  function markFailed(node, reason) {
+    node.dataset.state = 'failed';
+    const meta = document.createElement('div');
+    meta.className = 'meta';
+    meta.textContent = reason;
+    node.append(meta);
   }
 
   function acknowledged(event) {
     const id = event.client_message_id;
     const waiting = id ? outbox.get(id) : null;
+    if (id && id === inFlight) {
+      inFlight = null;
+      window.setTimeout(transmitNext, 0);
+    }
     if (waiting && !messages.has(event.message_id)) {
       outbox.delete(id);
       waiting.node.dataset.messageId = event.message_id;
@@ -271,14 +300,9 @@
   }
 
   function failOutbox(reason) {
-    outbox.forEach(function (waiting) {
-      waiting.node.dataset.state = 'failed';
-      const meta = document.createElement('div');
-      meta.className = 'meta';
-      meta.textContent = reason;
-      waiting.node.append(meta);
-    });
+    outbox.forEach(function (waiting) { markFailed(waiting.node, reason); });
     outbox.clear();
+    inFlight = null;
   }
 
   // ---- Events of /ws/chat-ui ----------------------------------------------------------------------------------
@@ -293,7 +317,8 @@
         attempts = 0;
         setState(chatClosed ? 'closed' : 'connected');
         showNotice(null);
-        transmitOutbox();
+        inFlight = null;
+        transmitNext();
         break;
       case 'message_received':
         acknowledged(event);
@@ -334,12 +359,16 @@
     const details = event.details || {};
     switch (code) {
       case 'RATE_LIMITED': {
+        // the frame in flight was dropped: it goes again once, after the wait
         const wait = Math.max(200, Number(details.retry_after_ms) || 1000);
+        inFlight = null;
         setState('rate-limited', 'Slow down: sending again in ' + Math.ceil(wait / 1000) + ' s');
-        window.setTimeout(function () {
+        clearTimeout(rateTimer);
+        rateTimer = window.setTimeout(function () {
+          rateTimer = null;
           if (connected && !terminal) {
             setState(chatClosed ? 'closed' : 'connected');
-            transmitOutbox();
+            transmitNext();
           }
         }, wait);
         break;
@@ -350,16 +379,26 @@
         failOutbox('Not sent: the chat is closed.');
         break;
       case 'AI_ERROR':
-        dropStream(event.message_id);
+        dropStream(details.message_id);
         showNotice('The assistant could not answer just now. Your message is kept; send another to try again.');
         break;
       case 'INTERNAL_ERROR':
-        dropStream(event.message_id);
+        dropStream(details.message_id);
         showNotice(event.error_message || 'Something went wrong on the server.');
         break;
-      case 'INVALID_MESSAGE':
-        showNotice(event.error_message);
+      case 'INVALID_MESSAGE': {
+        // the frame in flight was refused for good: it is not sent again
+        const refused = inFlight ? outbox.get(inFlight) : null;
+        if (refused) {
+          outbox.delete(inFlight);
+          inFlight = null;
+          markFailed(refused.node, 'Not sent: ' + (event.error_message || 'the server refused it') + '.');
+          transmitNext();
+        } else {
+          showNotice(event.error_message);
+        }
         break;
+      }
       default:
         // refusals (AUTH_ERROR, CHAT_NOT_FOUND, ORIGIN_NOT_ALLOWED, CONNECTION_LIMIT_EXCEEDED) come before the close
         lastRefusal = event;
@@ -402,6 +441,7 @@
       }
       socket = null;
       connected = false;
+      inFlight = null;
       closed(close.code);
     };
   }

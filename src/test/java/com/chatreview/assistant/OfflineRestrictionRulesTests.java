@@ -79,6 +79,19 @@ class OfflineRestrictionRulesTests {
         });
     }
 
+    @Test
+    void aLineLongerThanAnyRuleIsListedUncheckedWithoutBeingParsed() {
+        String line = "Do not use: a" + " ".repeat(200_000) + "b";
+
+        RestrictionRules rules = parse(line);
+
+        assertThat(rules.rules()).isEmpty();
+        assertThat(rules.uncheckable())
+                .singleElement()
+                .satisfies(place ->
+                        assertThat(place.text()).startsWith("Do not use: a").hasSizeLessThan(100));
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("unreadable")
     void listsWhatItCannotCheckInsteadOfGuessing(String line) {

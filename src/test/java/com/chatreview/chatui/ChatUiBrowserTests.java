@@ -188,6 +188,33 @@ class ChatUiBrowserTests {
     }
 
     @Test
+    void aFailedReplyLeavesThePageATooLongMessageIsNotSentAndQuickMessagesGoOnceEach() {
+        String chatId = createChat("student-7");
+        openChat(chatId);
+
+        type("Please fail " + SharedTestConfiguration.FAIL_MARKER);
+        browser.await(d -> d.findElement(By.id("notice")).getText().contains("could not answer") ? true : null);
+        browser.await(d ->
+                d.findElements(By.cssSelector(".message[data-role=assistant]")).isEmpty() ? true : null);
+
+        // 30,000 three-byte characters: within the composer's 32,000 characters, beyond the server's 64 KB frame
+        browser.script("document.getElementById('input').value = '\u5b57'.repeat(30000);");
+        browser.find("#input").sendKeys(Keys.ENTER);
+        WebElement refused = browser.await(d -> d.findElement(By.cssSelector(".message[data-state=failed]")));
+        assertThat(refused.getText()).contains("Not sent: the message is too long");
+
+        for (String question : List.of("First?", "Second?", "Third?")) {
+            type(question);
+        }
+        awaitReplyDone(3);
+        assertThat(userTexts()).containsSubsequence("First?", "Second?", "Third?");
+        assertThat(storedMessages(chatId).stream()
+                        .filter(message -> message.get("sender_role").asString().equals("user"))
+                        .map(message -> message.get("content").asString()))
+                .containsExactly("Please fail " + SharedTestConfiguration.FAIL_MARKER, "First?", "Second?", "Third?");
+    }
+
+    @Test
     void aLinkToNoChatSaysSo() {
         browser.open(pageUrl(UUID.randomUUID().toString()));
         browser.awaitState("not-found");

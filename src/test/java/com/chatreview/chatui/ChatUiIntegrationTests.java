@@ -9,6 +9,8 @@ import com.chatreview.support.Tenants;
 import com.chatreview.support.Tenants.TestTenant;
 import com.chatreview.tenancy.Tenancy;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
@@ -276,6 +278,42 @@ class ChatUiIntegrationTests {
             assertThat(socket.next().get("event_type").asString())
                     .as("no Origin: not a browser page")
                     .isEqualTo("connection_established");
+        }
+    }
+
+    @Test
+    void oneChatsLinkOpensAFewConnectionsNotTheTenantsWholeAllowance() {
+        String chatId = createChat("owner");
+        List<ChatSocket> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < 5; i++) {
+                ChatSocket socket = page(chatId).connect();
+                open.add(socket);
+                assertThat(socket.next().get("event_type").asString()).isEqualTo("connection_established");
+            }
+            try (ChatSocket sixth = page(chatId).connect()) {
+                JsonNode refused = sixth.next();
+                assertThat(refused.get("error_code").asString()).isEqualTo("CONNECTION_LIMIT_EXCEEDED");
+                assertThat(refused.get("details").get("limit").asInt()).isEqualTo(5);
+                assertThat(refused.get("details").get("fix").asString()).contains("LIMIT_WS_LINK_CONNECTIONS_PER_CHAT");
+                assertThat(sixth.awaitClose()).isEqualTo(4429);
+            }
+            try (ChatSocket otherChat = page(createChat("owner")).connect();
+                    ChatSocket withKey = ChatSocket.connect(port, tenant.apiKey(), "teacher", chatId)) {
+                assertThat(otherChat.next().get("event_type").asString()).isEqualTo("connection_established");
+                assertThat(withKey.next().get("event_type").asString()).isEqualTo("connection_established");
+            }
+            open.removeFirst().close();
+            String afterOneClosed = "";
+            for (long deadline = System.nanoTime() + 10_000_000_000L;
+                    !afterOneClosed.equals("connection_established") && System.nanoTime() < deadline; ) {
+                try (ChatSocket again = page(chatId).connect()) {
+                    afterOneClosed = again.next().get("event_type").asString();
+                }
+            }
+            assertThat(afterOneClosed).as("a place freed by a closed page").isEqualTo("connection_established");
+        } finally {
+            open.forEach(ChatSocket::close);
         }
     }
 
