@@ -42,6 +42,9 @@ record Frame(String content, Map<String, Object> metadata, String clientMessageI
             return Result.invalid(
                     "client_message_id must be a string of 1 to " + MAX_CLIENT_MESSAGE_ID + " characters");
         }
+        if (holdsNul(node)) {
+            return Result.invalid("The frame holds a NUL character (U+0000), which no message can hold");
+        }
         @SuppressWarnings("unchecked")
         Map<String, Object> metadataMap =
                 metadata == null || metadata.isNull() ? Map.of() : ChatEvent.JSON.convertValue(metadata, Map.class);
@@ -51,6 +54,23 @@ record Frame(String content, Map<String, Object> metadata, String clientMessageI
                         metadataMap,
                         clientId == null || clientId.isNull() ? null : clientId.asString())),
                 null);
+    }
+
+    private static boolean holdsNul(JsonNode node) {
+        if (node.isString()) {
+            return node.asString().indexOf('\u0000') >= 0;
+        }
+        for (Map.Entry<String, JsonNode> field : node.properties()) {
+            if (field.getKey().indexOf('\u0000') >= 0 || holdsNul(field.getValue())) {
+                return true;
+            }
+        }
+        for (JsonNode element : node.isArray() ? node.values() : java.util.List.<JsonNode>of()) {
+            if (holdsNul(element)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     record Result(Optional<Frame> frame, String problem) {

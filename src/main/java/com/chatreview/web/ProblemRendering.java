@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
@@ -121,6 +122,17 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
     ResponseEntity<Object> unexpected(Exception error, WebRequest request) {
         if (tooLarge(error)) {
             return uploadTooLarge(request);
+        }
+        if (unstorableCharacter(error)) {
+            // PostgreSQL's text and jsonb refuse U+0000; the transaction rolled back, nothing was stored
+            return render(
+                    HttpStatus.BAD_REQUEST,
+                    "VALIDATION_ERROR",
+                    "The request holds a NUL character (U+0000), which the service cannot store",
+                    "Remove U+0000 characters from the request's text and send it again.",
+                    List.of(),
+                    HttpHeaders.EMPTY,
+                    request);
         }
         log.error("Unexpected failure", error);
         return render(
@@ -324,6 +336,17 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
             if (cause instanceof MaxUploadSizeExceededException
                     || name.contains("TooLarge")
                     || (message.contains("exceed") && (message.contains("size") || message.contains("max")))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** PostgreSQL's "invalid byte sequence" (22021) and "unsupported Unicode escape" in jsonb (22P05). */
+    private static boolean unstorableCharacter(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql
+                    && ("22021".equals(sql.getSQLState()) || "22P05".equals(sql.getSQLState()))) {
                 return true;
             }
         }

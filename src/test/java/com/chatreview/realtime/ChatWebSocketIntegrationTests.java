@@ -286,6 +286,10 @@ class ChatWebSocketIntegrationTests {
                 "{\"content\": \"hi\", \"metadata\": \"not an object\"}",
                 "[\"content\"]",
                 "{\"content\": \"" + "x".repeat(64 * 1024) + "\"}");
+        List<String> holdingNul = List.of(
+                "{\"content\": \"a\\u0000b\"}",
+                "{\"content\": \"hi\", \"metadata\": {\"k\": [\"\\u0000\"]}}",
+                "{\"content\": \"hi\", \"client_message_id\": \"\\u0000\"}");
 
         try (ChatSocket socket = connected("owner", chatId)) {
             for (String frame : invalid) {
@@ -300,6 +304,14 @@ class ChatWebSocketIntegrationTests {
             socket.sendContent("now a valid one");
             Reply reply = Reply.of(socket.awaitReplyEnd());
             assertThat(reply.received().get("content").asString()).isEqualTo("now a valid one");
+        }
+        try (ChatSocket socket = connected("owner", chatId)) {
+            for (String frame : holdingNul) {
+                socket.send(frame);
+                JsonNode refused = socket.next();
+                assertInvalidMessage(refused);
+                assertThat(refused.get("error_message").asString()).contains("U+0000");
+            }
         }
         assertThat(messages(chatId)).hasSize(2);
     }

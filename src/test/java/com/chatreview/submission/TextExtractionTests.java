@@ -230,6 +230,15 @@ class TextExtractionTests {
     }
 
     @Test
+    void aNulCharacterPastTheBinaryCheckIsReplacedSinceNoDatabaseTextHoldsIt() {
+        String text = "x = 1\n".repeat(12_000) + "\u0000 after the first 64 KiB\n";
+
+        ExtractedText read = extract("notes.txt", "text/plain", utf8(text));
+
+        assertThat(read.text()).doesNotContain("\u0000").contains("\uFFFD after the first 64 KiB");
+    }
+
+    @Test
     void aParserStillWritingWhenItsTimeIsUpIsStopped() {
         TextExtraction impatient = new TextExtraction(Duration.ofNanos(1));
         byte[] pdf = Fixtures.pdf(List.of("Read after the deadline"), null);

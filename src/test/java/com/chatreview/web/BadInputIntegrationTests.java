@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
 
 /**
  * What a careless or hostile client sends (decisions §3): every mistake is a problem body that says what is
@@ -112,6 +113,28 @@ class BadInputIntegrationTests {
 
         assertValidationProblem(reply, "title 7");
         assertThat(reply.json().get("errors").get(0).get("field").asString()).isEqualTo("title");
+    }
+
+    @Test
+    void aNulCharacterWhichNoTextCanHoldIs400AndStoresNothing() {
+        for (String body : new String[] {
+            "{\"user_id\": \"a\\u0000b\"}",
+            "{\"user_id\": \"nul-owner\", \"title\": \"a\\u0000b\"}",
+            "{\"user_id\": \"nul-owner\", \"metadata\": {\"k\": \"a\\u0000b\"}}",
+            "{\"user_id\": \"nul-owner\", \"metadata\": {\"a\\u0000b\": 1}}"
+        }) {
+            Reply reply = api.post("/api/v1/chats", body);
+            assertValidationProblem(reply, body);
+            assertThat(reply.json().get("detail").asString()).contains("U+0000");
+        }
+        assertThat(api.get("/api/v1/chats/user/nul-owner").status()).isEqualTo(404);
+
+        JsonNode created =
+                api.post("/api/v1/chats", "{\"user_id\": \"nul-owner\"}").json();
+        String chat = created.get("id").asString();
+        assertValidationProblem(api.patch("/api/v1/chats/" + chat, "{\"title\": \"\\u0000\"}"), "PATCH title");
+        assertThat(api.get("/api/v1/chats/" + chat).json().get("title")).isEqualTo(created.get("title"));
+        assertThat(api.get("/api/v1/chats/user/a%00b").status()).isIn(400, 404);
     }
 
     @Test
