@@ -554,7 +554,7 @@ final class OfflineReviewer {
                     + ".");
         }
         if (!similarity.particular().isEmpty()) {
-            // the names the submission does not use are not listed: they would tell the student the reference's
+            // only the names the submission uses are listed: the others would give the reference away to the student
             List<String> used = similarity.particularUsed();
             lines.add("The reference's particular names (not keywords or common built-ins): "
                     + used.size() + " of "

@@ -86,30 +86,21 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
                 new Connection(session, admitted.tenantId(), admitted.apiKeyId(), admitted.userId(), admitted.chatId());
         int limit = quotas.settings().wsConnectionsPerTenant();
         int linkLimit = quotas.settings().wsLinkConnectionsPerChat();
-        switch (connections.tryOpen(connection, limit, linkLimit)) {
-            case OPENED -> {}
-            case TENANT_FULL -> {
-                refuse(
-                        session,
-                        ErrorCode.CONNECTION_LIMIT_EXCEEDED.event(
-                                "The tenant already has " + limit + " open connections", Map.of("limit", limit)),
-                        TOO_MANY_CONNECTIONS);
-                return;
-            }
-            case CHAT_FULL -> {
-                refuse(
-                        session,
-                        ErrorCode.CONNECTION_LIMIT_EXCEEDED.event(
-                                "The chat already has " + linkLimit + " connections opened by its link",
-                                Map.of(
-                                        "limit",
-                                        linkLimit,
-                                        "fix",
-                                        "Close other pages of this chat, or ask the operator for a higher"
-                                                + " LIMIT_WS_LINK_CONNECTIONS_PER_CHAT.")),
-                        TOO_MANY_CONNECTIONS);
-                return;
-            }
+        ConnectionRegistry.Opening opening = connections.tryOpen(connection, limit, linkLimit);
+        if (opening != ConnectionRegistry.Opening.OPENED) {
+            Map<String, Object> refusal = opening == ConnectionRegistry.Opening.TENANT_FULL
+                    ? ErrorCode.CONNECTION_LIMIT_EXCEEDED.event(
+                            "The tenant already has " + limit + " open connections", Map.of("limit", limit))
+                    : ErrorCode.CONNECTION_LIMIT_EXCEEDED.event(
+                            "The chat already has " + linkLimit + " connections opened by its link",
+                            Map.of(
+                                    "limit",
+                                    linkLimit,
+                                    "fix",
+                                    "Close other pages of this chat, or ask the operator for a higher"
+                                            + " LIMIT_WS_LINK_CONNECTIONS_PER_CHAT."));
+            refuse(session, refusal, TOO_MANY_CONNECTIONS);
+            return;
         }
         raw.getAttributes().put(CONNECTION, connection);
         boolean newUser = chats.ensureUser(connection.tenantId, connection.userId);

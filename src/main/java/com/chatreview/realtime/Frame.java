@@ -56,21 +56,13 @@ record Frame(String content, Map<String, Object> metadata, String clientMessageI
                 null);
     }
 
+    /** Whether any string or property name of the tree holds U+0000, which PostgreSQL text and jsonb refuse. */
     private static boolean holdsNul(JsonNode node) {
         if (node.isString()) {
             return node.asString().indexOf('\u0000') >= 0;
         }
-        for (Map.Entry<String, JsonNode> field : node.properties()) {
-            if (field.getKey().indexOf('\u0000') >= 0 || holdsNul(field.getValue())) {
-                return true;
-            }
-        }
-        for (JsonNode element : node.isArray() ? node.values() : java.util.List.<JsonNode>of()) {
-            if (holdsNul(element)) {
-                return true;
-            }
-        }
-        return false;
+        return node.propertyNames().stream().anyMatch(name -> name.indexOf('\u0000') >= 0)
+                || node.values().stream().anyMatch(Frame::holdsNul);
     }
 
     record Result(Optional<Frame> frame, String problem) {
