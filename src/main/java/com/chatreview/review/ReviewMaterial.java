@@ -19,29 +19,46 @@ final class ReviewMaterial {
 
     private ReviewMaterial() {}
 
-    /** The review's request; the student's files share {@code maxCharsTotal}, the first files first. */
+    /**
+     * The review's request. The student's files share {@code maxCharsTotal}, the first files first; so do the
+     * homework's own files (the task first, then the restrictions, then the reference solution), so that what a
+     * language model is sent stays bounded whatever the teacher uploaded.
+     */
     static ReviewRequest request(Homework homework, List<FileText> files, int maxCharsTotal) {
+        Budget students = new Budget(maxCharsTotal);
         List<ReviewDocument> submission = new ArrayList<>();
-        int left = maxCharsTotal;
         for (FileText file : files) {
             ExtractedText text = file.text();
-            String content = text.text();
-            boolean truncated = text.truncated();
-            if (content.length() > left) {
-                content = content.substring(0, left);
-                truncated = true;
-            }
-            left -= content.length();
+            String content = students.take(text.text());
             submission.add(new ReviewDocument(
-                    file.file().fileName(), file.file().contentType(), content, truncated, text.notOpened()));
+                    file.file().fileName(),
+                    file.file().contentType(),
+                    content,
+                    text.truncated() || content.length() < text.text().length(),
+                    text.notOpened()));
         }
+        Budget teachers = new Budget(maxCharsTotal);
+        List<ReviewDocument> tasks = documents(homework, HomeworkFile.FileType.TASK, teachers);
+        List<ReviewDocument> restrictions = documents(homework, HomeworkFile.FileType.RESTRICTION, teachers);
+        List<ReviewDocument> solutions = documents(homework, HomeworkFile.FileType.SOLUTION, teachers);
         return new ReviewRequest(
-                homework.assignmentId(),
-                homework.subject(),
-                documents(homework, HomeworkFile.FileType.TASK),
-                documents(homework, HomeworkFile.FileType.SOLUTION),
-                documents(homework, HomeworkFile.FileType.RESTRICTION),
-                submission);
+                homework.assignmentId(), homework.subject(), tasks, solutions, restrictions, submission);
+    }
+
+    /** Characters left to give; each text takes what it can of them. */
+    private static final class Budget {
+
+        private int left;
+
+        Budget(int chars) {
+            this.left = chars;
+        }
+
+        String take(String text) {
+            String taken = text.length() > left ? text.substring(0, left) : text;
+            left -= taken.length();
+            return taken;
+        }
     }
 
     /** The user message that asks for the review, naming every submitted file. */
@@ -84,9 +101,17 @@ final class ReviewMaterial {
         return context;
     }
 
-    private static List<ReviewDocument> documents(Homework homework, HomeworkFile.FileType type) {
+    private static List<ReviewDocument> documents(Homework homework, HomeworkFile.FileType type, Budget budget) {
         return homework.filesOfType(type).stream()
-                .map(file -> ReviewDocument.text(file.fileName(), HOMEWORK_TEXT, file.content()))
+                .map(file -> {
+                    String content = budget.take(file.content());
+                    return new ReviewDocument(
+                            file.fileName(),
+                            HOMEWORK_TEXT,
+                            content,
+                            content.length() < file.content().length(),
+                            null);
+                })
                 .toList();
     }
 
