@@ -10,6 +10,7 @@ import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RateLimited;
 import com.chatreview.ratelimit.RateLimiter;
 import com.chatreview.ratelimit.RequestQuotas;
+import com.chatreview.web.FieldProblem;
 import com.chatreview.web.Ids;
 import com.chatreview.web.InvalidInput;
 import com.chatreview.web.Page;
@@ -33,6 +34,8 @@ import org.springframework.transaction.annotation.Transactional;
 public class ChatUi {
 
     private static final int HISTORY_PAGE = PageRequest.MAX_LIMIT;
+    /** Messages one history answer holds at most: enough for any real chat at once, bounded for the rest. */
+    public static final int HISTORY_LIMIT = 500;
 
     private final ChatManagement chats;
     private final EmbedPolicies policies;
@@ -57,21 +60,31 @@ public class ChatUi {
     }
 
     /**
-     * The whole history of a chat as its page shows it.
+     * A chat's history as its page shows it: its latest {@link #HISTORY_LIMIT} messages, or those before a point.
      *
      * @param lastSeq the highest {@code seq} of a stored message, read before the messages: the page connects with
      *     {@code resume_from=lastSeq}, so that nothing stored or streamed meanwhile is missed
+     * @param offset the position in the chat (0 for its first message) of the first message here; earlier ones are
+     *     asked for with {@code before=offset}
      */
-    public record History(Chat chat, List<ChatMessage> messages, long lastSeq) {}
+    public record History(Chat chat, List<ChatMessage> messages, long lastSeq, int offset) {}
 
     /**
      * The history behind a page link. An address that keeps naming chats that do not exist (or bad tokens) is
      * stopped like one guessing API keys; each chat's page may ask {@code pageRequestsPerMinute} times a minute.
      *
+     * @param before {@code null} for the latest {@link #HISTORY_LIMIT} messages, or a position: the (at most as many)
+     *     messages before it
      * @throws ChatNotFound when no chat has this id
      * @throws ServiceError the embed token failures, and {@link RateLimited}
      */
-    public History history(String chatId, String token, String clientAddress) {
+    public History history(String chatId, String token, String clientAddress, Integer before) {
+        if (before != null && before < 0) {
+            throw new InvalidInput(
+                    "before must be a message position, 0 or more",
+                    "Send the offset of the history answer whose earlier messages you want.",
+                    List.of(new FieldProblem("before", "must be 0 or more")));
+        }
         if (quotas.authenticationBlocked(clientAddress)) {
             throw new RateLimited(
                     "Too many requests for chats that do not exist from this address in the last minute",
@@ -87,16 +100,20 @@ public class ChatUi {
         }
         spendPageRequest(chat.id());
         long lastSeq = chats.latestEventSeq(chat.id());
+        // positions are dense and messages are never removed one by one, so a position names the same message forever
+        int end = before == null ? Integer.MAX_VALUE : Math.min(before, chat.messageCount());
+        int offset = Math.max(0, Math.min(end, chat.messageCount()) - HISTORY_LIMIT);
         List<ChatMessage> messages = new ArrayList<>();
-        while (true) {
+        while (offset + messages.size() < end) {
+            int limit = (int) Math.min(HISTORY_PAGE, (long) end - offset - messages.size());
             Page<ChatMessage> page =
-                    chats.messages(chat.tenantId(), chat.id(), new PageRequest(messages.size(), HISTORY_PAGE, true));
+                    chats.messages(chat.tenantId(), chat.id(), new PageRequest(offset + messages.size(), limit, true));
             messages.addAll(page.items());
-            if (page.items().size() < HISTORY_PAGE || messages.size() >= page.total()) {
+            if (page.items().size() < limit) {
                 break;
             }
         }
-        return new History(chat, messages, lastSeq);
+        return new History(chat, messages, lastSeq, offset);
     }
 
     /**

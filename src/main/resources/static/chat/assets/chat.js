@@ -156,7 +156,8 @@
     }
   }
 
-  function bubble(role, state) {
+  /** A message's node, at the end of the log, or before {@code before} (earlier history). */
+  function bubble(role, state, before) {
     const empty = el.log.querySelector('.empty');
     if (empty) {
       empty.remove();
@@ -169,6 +170,10 @@
     const body = document.createElement('div');
     body.className = 'body';
     node.append(body);
+    if (before) {
+      el.log.insertBefore(node, before);
+      return node;
+    }
     const stick = nearBottom();
     el.log.append(node);
     scrollDown(stick);
@@ -547,6 +552,7 @@
     page.messages.forEach(function (message) {
       stored(message.id, message.sender_role === 'user' ? 'user' : 'assistant', message.content);
     });
+    offerEarlier(page);
     if (page.messages.length === 0) {
       const empty = document.createElement('p');
       empty.className = 'empty';
@@ -556,6 +562,69 @@
     lastSeq = Math.max(lastSeq, page.last_seq || 0);
     setState(chatClosed ? 'closed' : 'connecting');
     scrollDown(true);
+  }
+
+  // ---- Earlier history: a long chat comes in pages, the latest first ------------------------------------------
+
+  let earlierButton = null;
+
+  function offerEarlier(page) {
+    if (!page.has_more) {
+      if (earlierButton) {
+        earlierButton.remove();
+        earlierButton = null;
+      }
+      return;
+    }
+    if (!earlierButton) {
+      earlierButton = document.createElement('button');
+      earlierButton.type = 'button';
+      earlierButton.className = 'earlier';
+      earlierButton.textContent = 'Show earlier messages';
+      earlierButton.addEventListener('click', loadEarlier);
+      el.log.prepend(earlierButton);
+    }
+    earlierButton.dataset.before = String(page.offset);
+    earlierButton.disabled = false;
+  }
+
+  async function loadEarlier() {
+    const button = earlierButton;
+    button.disabled = true;
+    let page;
+    try {
+      const response = await fetch('/chat-ui/api/chats/' + encodeURIComponent(chatId)
+        + '?before=' + encodeURIComponent(button.dataset.before)
+        + (token ? '&token=' + encodeURIComponent(token) : ''), {
+        headers: { Accept: 'application/json' },
+        cache: 'no-store',
+        credentials: 'omit'
+      });
+      if (!response.ok) {
+        throw new Error('HTTP ' + response.status);
+      }
+      page = await response.json();
+    } catch (e) {
+      button.disabled = false;
+      showNotice('The earlier messages could not be loaded just now; try again.');
+      return;
+    }
+    // earlier messages go above the ones shown, and what the reader looks at stays where it is
+    const first = button.nextSibling;
+    const fromBottom = el.log.scrollHeight - el.log.scrollTop;
+    page.messages.forEach(function (message) {
+      if (messages.has(message.id)) {
+        return;
+      }
+      const role = message.sender_role === 'user' ? 'user' : 'assistant';
+      const node = bubble(role, 'done', first);
+      node.dataset.messageId = message.id;
+      const entry = { role: role, content: message.content, node: node, streaming: false };
+      messages.set(message.id, entry);
+      paint(entry);
+    });
+    el.log.scrollTop = el.log.scrollHeight - fromBottom;
+    offerEarlier(page);
   }
 
   // ---- The composer -------------------------------------------------------------------------------------------

@@ -215,6 +215,26 @@ class ChatUiBrowserTests {
     }
 
     @Test
+    void aLongChatShowsItsLatestMessagesAndTheEarlierOnesOnRequest() {
+        String chatId = createChat("student-8");
+        for (int i = 0; i < 510; i++) {
+            chats.append(
+                    UUID.fromString(tenant.id()),
+                    UUID.fromString(chatId),
+                    NewMessage.fromUser("line " + i, Map.of(), null));
+        }
+        openChat(chatId);
+        assertThat(userTexts()).hasSize(500).startsWith("line 10").endsWith("line 509");
+
+        browser.find("button.earlier").click();
+
+        browser.await(d -> d.findElements(By.cssSelector(".message")).size() == 510 ? true : null);
+        assertThat(userTexts()).hasSize(510).startsWith("line 0", "line 1").endsWith("line 509");
+        assertThat(browser.driver().findElements(By.cssSelector("button.earlier")))
+                .isEmpty();
+    }
+
+    @Test
     void aLinkToNoChatSaysSo() {
         browser.open(pageUrl(UUID.randomUUID().toString()));
         browser.awaitState("not-found");

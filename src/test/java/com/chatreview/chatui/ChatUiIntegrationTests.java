@@ -2,6 +2,8 @@ package com.chatreview.chatui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.chatreview.chat.ChatManagement;
+import com.chatreview.chat.NewMessage;
 import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -34,6 +37,9 @@ class ChatUiIntegrationTests {
 
     @Autowired
     EmbedTokens tokens;
+
+    @Autowired
+    ChatManagement chats;
 
     TestTenant tenant;
     Api api;
@@ -99,6 +105,50 @@ class ChatUiIntegrationTests {
                 .isEqualTo(messages.get(1).get("seq").asLong())
                 .isPositive();
         assertThat(messages.get(0).has("metadata")).isFalse();
+    }
+
+    @Test
+    void aLongHistoryComesInPagesOfFiveHundredTheLatestFirst() {
+        String chatId = createChat("owner");
+        for (int i = 0; i < 520; i++) {
+            chats.append(
+                    UUID.fromString(tenant.id()),
+                    UUID.fromString(chatId),
+                    NewMessage.fromUser("message " + i, Map.of(), null));
+        }
+
+        JsonNode latest = anonymous.get("/chat-ui/api/chats/" + chatId).json();
+        assertThat(latest.get("messages").size()).isEqualTo(500);
+        assertThat(latest.get("messages").get(0).get("content").asString()).isEqualTo("message 20");
+        assertThat(latest.get("messages").get(499).get("content").asString()).isEqualTo("message 519");
+        assertThat(latest.get("offset").asInt()).isEqualTo(20);
+        assertThat(latest.get("has_more").asBoolean()).isTrue();
+
+        JsonNode earlier =
+                anonymous.get("/chat-ui/api/chats/" + chatId + "?before=20").json();
+        assertThat(earlier.get("messages")
+                        .valueStream()
+                        .map(message -> message.get("content").asString()))
+                .containsExactlyElementsOf(
+                        IntStream.range(0, 20).mapToObj(i -> "message " + i).toList());
+        assertThat(earlier.get("offset").asInt()).isZero();
+        assertThat(earlier.get("has_more").asBoolean()).isFalse();
+        assertThat(anonymous
+                        .get("/chat-ui/api/chats/" + chatId + "?before=0")
+                        .json()
+                        .get("messages")
+                        .size())
+                .isZero();
+
+        for (String bad : new String[] {"-1", "x", "1.5"}) {
+            Api.Reply refused = anonymous.get("/chat-ui/api/chats/" + chatId + "?before=" + bad);
+            assertThat(refused.status()).as(bad).isEqualTo(400);
+            assertThat(refused.json().get("code").asString()).isEqualTo("VALIDATION_ERROR");
+        }
+        JsonNode small =
+                anonymous.get("/chat-ui/api/chats/" + createChat("owner")).json();
+        assertThat(small.get("offset").asInt()).isZero();
+        assertThat(small.get("has_more").asBoolean()).isFalse();
     }
 
     @Test

@@ -33,16 +33,23 @@ class ChatPageApiController {
 
     @GetMapping("/chat-ui/api/chats/{chat_id}")
     @Operation(
-            summary = "A chat and its whole history, for the chat page",
+            summary = "A chat and its history, for the chat page",
             description = "No API key: the chat id is the credential, with ?token= (or X-Embed-Token) when the"
-                    + " tenant requires embed tokens. last_seq is the resume_from for /ws/chat-ui.")
+                    + " tenant requires embed tokens. last_seq is the resume_from for /ws/chat-ui. The latest "
+                    + ChatUi.HISTORY_LIMIT + " messages, oldest first; offset is the first one's position in the"
+                    + " chat (0 for its first message), and has_more says whether ?before=<offset> gives earlier"
+                    + " ones.")
     ResponseEntity<PageBody> chat(
             @PathVariable("chat_id") String chatId,
             @RequestParam(name = "token", required = false) String token,
+            @RequestParam(name = "before", required = false) Integer before,
             @RequestHeader(name = "X-Embed-Token", required = false) String tokenHeader,
             HttpServletRequest request) {
         ChatUi.History history = ui.history(
-                chatId, tokenHeader != null && !tokenHeader.isBlank() ? tokenHeader : token, request.getRemoteAddr());
+                chatId,
+                tokenHeader != null && !tokenHeader.isBlank() ? tokenHeader : token,
+                request.getRemoteAddr(),
+                before);
         return ResponseEntity.ok()
                 .cacheControl(CacheControl.noStore())
                 .header("Referrer-Policy", "no-referrer")
@@ -52,13 +59,17 @@ class ChatPageApiController {
     record PageBody(
             ChatSummary chat,
             List<MessageSummary> messages,
-            @JsonProperty("last_seq") long lastSeq) {
+            @JsonProperty("last_seq") long lastSeq,
+            int offset,
+            @JsonProperty("has_more") boolean hasMore) {
 
         static PageBody of(ChatUi.History history) {
             return new PageBody(
                     ChatSummary.of(history.chat()),
                     history.messages().stream().map(MessageSummary::of).toList(),
-                    history.lastSeq());
+                    history.lastSeq(),
+                    history.offset(),
+                    history.offset() > 0);
         }
     }
 
