@@ -126,14 +126,19 @@ public class ChatUi {
         return chat;
     }
 
-    void checkToken(Chat chat, EmbedPolicy policy, String token) {
+    /**
+     * Lets the link open the chat, or throws why not.
+     *
+     * @return until when: the token's expiry when the tenant requires tokens, else empty (for good)
+     */
+    Optional<Instant> checkToken(Chat chat, EmbedPolicy policy, String token) {
         if (!policy.requireEmbedToken()) {
-            return;
+            return Optional.empty();
         }
         if (token == null || token.isBlank()) {
             throw new EmbedTokenRequired();
         }
-        tokens.verify(token.strip(), chat.tenantId(), chat.id(), Instant.now());
+        return Optional.of(tokens.verify(token.strip(), chat.tenantId(), chat.id(), Instant.now()));
     }
 
     Optional<Chat> findByLink(String chatId) {

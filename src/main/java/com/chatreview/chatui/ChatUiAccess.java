@@ -7,6 +7,7 @@ import com.chatreview.realtime.ChatAccess;
 import com.chatreview.realtime.ConnectionRequest;
 import com.chatreview.web.ServiceError;
 import java.net.URI;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
@@ -56,12 +57,13 @@ class ChatUiAccess implements ChatAccess {
             return new Admission.Refused(
                     Reason.ORIGIN_NOT_ALLOWED, "The origin '" + origin + "' may not open this chat", null);
         }
+        Optional<Instant> validUntil;
         try {
-            ui.checkToken(chat, policy, request.value("X-Embed-Token", "token"));
+            validUntil = ui.checkToken(chat, policy, request.value("X-Embed-Token", "token"));
         } catch (ServiceError refused) {
             return new Admission.Refused(Reason.UNAUTHORIZED, refused.getMessage(), refused.fix());
         }
-        return Admission.admitted(chat.tenantId(), null, chat.userId(), chat.id());
+        return new Admission.Admitted(chat.tenantId(), null, chat.userId(), chat.id(), validUntil.orElse(null));
     }
 
     /**

@@ -52,10 +52,11 @@ class EmbedTokens {
     /**
      * Checks that the token was signed here, names this tenant and chat, and has not expired.
      *
+     * @return until when it is good
      * @throws EmbedTokenInvalid when it is malformed, forged, or for another chat
      * @throws EmbedTokenExpired when it was good until a moment now past
      */
-    void verify(String token, UUID tenantId, UUID chatId, Instant now) {
+    Instant verify(String token, UUID tenantId, UUID chatId, Instant now) {
         int dot = token == null ? -1 : token.indexOf('.');
         if (dot < 1 || token.length() > 200) {
             throw new EmbedTokenInvalid("The embed token is malformed");
@@ -82,6 +83,7 @@ class EmbedTokens {
         if (!now.isBefore(expiresAt)) {
             throw new EmbedTokenExpired(expiresAt);
         }
+        return expiresAt;
     }
 
     private byte[] sign(String encodedPayload) {

@@ -1,5 +1,6 @@
 package com.chatreview.realtime;
 
+import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -10,8 +11,10 @@ public sealed interface Admission {
      * The connection acts for this tenant and user on this chat.
      *
      * @param apiKeyId the key that opened it, so that revoking the key closes it; {@code null} when no key did
+     * @param validUntil when what let it in expires (an embed token), after which it is closed with 4401;
+     *     {@code null} for as long as it stays open
      */
-    record Admitted(UUID tenantId, UUID apiKeyId, String userId, UUID chatId) implements Admission {
+    record Admitted(UUID tenantId, UUID apiKeyId, String userId, UUID chatId, Instant validUntil) implements Admission {
         public Admitted {
             Objects.requireNonNull(tenantId);
             Objects.requireNonNull(userId);
@@ -42,7 +45,7 @@ public sealed interface Admission {
     }
 
     static Admission admitted(UUID tenantId, UUID apiKeyId, String userId, UUID chatId) {
-        return new Admitted(tenantId, apiKeyId, userId, chatId);
+        return new Admitted(tenantId, apiKeyId, userId, chatId, null);
     }
 
     static Admission refused(Reason reason, String message) {

@@ -5,11 +5,16 @@ import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.SenderRole;
 import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RequestQuotas;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.springframework.web.socket.BinaryMessage;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
@@ -29,6 +34,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     static final CloseStatus TOO_MANY_CONNECTIONS = new CloseStatus(4429, "CONNECTION_LIMIT_EXCEEDED");
     static final CloseStatus ORIGIN_NOT_ALLOWED = new CloseStatus(4403, "ORIGIN_NOT_ALLOWED");
     private static final String CONNECTION = Connection.class.getName();
+    private static final String EXPIRY = CONNECTION + ".expiry";
     private static final int RESUME_BATCH = 1000;
 
     private final Map<String, ChatAccess> accesses = new LinkedHashMap<>();
@@ -41,6 +47,8 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     private final StreamsInProgress streams;
     private final RealtimeSettings settings;
     private volatile boolean shuttingDown;
+    /** Closes connections whose embed token expires while they are open; its thread is a daemon. */
+    private final ScheduledThreadPoolExecutor expiries = expiries();
 
     ChatSocketHandler(
             List<ChatAccess> accesses,
@@ -82,8 +90,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             return;
         }
         Admission.Admitted admitted = (Admission.Admitted) admission;
-        Connection connection =
-                new Connection(session, admitted.tenantId(), admitted.apiKeyId(), admitted.userId(), admitted.chatId());
+        Connection connection = new Connection(session, admitted);
         int limit = quotas.settings().wsConnectionsPerTenant();
         int linkLimit = quotas.settings().wsLinkConnectionsPerChat();
         ConnectionRegistry.Opening opening = connections.tryOpen(connection, limit, linkLimit);
@@ -103,6 +110,11 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             return;
         }
         raw.getAttributes().put(CONNECTION, connection);
+        if (connection.validUntil != null) {
+            long delay = Math.max(
+                    0, Duration.between(Instant.now(), connection.validUntil).toMillis());
+            raw.getAttributes().put(EXPIRY, expiries.schedule(() -> expire(connection), delay, TimeUnit.MILLISECONDS));
+        }
         boolean newUser = chats.ensureUser(connection.tenantId, connection.userId);
         long lastSeq = sequence.latest(connection.chatId, chats.latestEventSeq(connection.chatId));
         Map<String, Object> established = ChatEvent.of("connection_established");
@@ -175,8 +187,28 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         }
     }
 
+    private static ScheduledThreadPoolExecutor expiries() {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(
+                1, Thread.ofVirtual().name("ws-expiries").factory());
+        executor.setRemoveOnCancelPolicy(true); // a closed connection's expiry goes, and the connection with it
+        return executor;
+    }
+
+    /** The embed token that let the connection in has expired: the page must be opened again with a new link. */
+    private static void expire(Connection connection) {
+        if (connection.open()) {
+            connection.sendDirect(ErrorCode.AUTH_ERROR.event(
+                    "The embed token expired",
+                    Map.of("fix", "Open the chat again with a new link from the site that showed it.")));
+            connection.close(UNAUTHORIZED);
+        }
+    }
+
     @Override
     public void afterConnectionClosed(WebSocketSession session, CloseStatus status) {
+        if (session.getAttributes().remove(EXPIRY) instanceof ScheduledFuture<?> expiry) {
+            expiry.cancel(false);
+        }
         Connection connection = (Connection) session.getAttributes().remove(CONNECTION);
         if (connection != null) {
             connections.closed(connection);

@@ -29,17 +29,20 @@ final class Connection {
     final UUID apiKeyId;
     final String userId;
     final UUID chatId;
+    /** When what let the connection in expires (an embed token); {@code null}: never. */
+    final Instant validUntil;
 
     private volatile Instant lastFrameAt = Instant.now();
     private long lastSentSeq;
     private List<ChatEvent> waiting = new ArrayList<>();
 
-    Connection(WebSocketSession session, UUID tenantId, UUID apiKeyId, String userId, UUID chatId) {
+    Connection(WebSocketSession session, Admission.Admitted admitted) {
         this.session = session;
-        this.tenantId = tenantId;
-        this.apiKeyId = apiKeyId;
-        this.userId = userId;
-        this.chatId = chatId;
+        this.tenantId = admitted.tenantId();
+        this.apiKeyId = admitted.apiKeyId();
+        this.userId = admitted.userId();
+        this.chatId = admitted.chatId();
+        this.validUntil = admitted.validUntil();
     }
 
     /** A chat event: sent now, or kept until the connection has caught up. */

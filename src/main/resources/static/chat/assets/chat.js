@@ -458,7 +458,8 @@
         stop('not-found', 'Chat not found', 'This chat does not exist or was deleted.');
         return;
       case 4401:
-        stop('unauthorized', 'This link does not open the chat', refusal + ' ' + fixOf(lastRefusal));
+        stop('unauthorized', /expired/i.test(refusal) ? 'This link has expired' : 'This link does not open the chat',
+          refusal + ' ' + fixOf(lastRefusal));
         return;
       case 4403:
         stop('forbidden', 'This chat cannot be opened here', refusal);

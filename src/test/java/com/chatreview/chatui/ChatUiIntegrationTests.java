@@ -10,6 +10,7 @@ import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.Tenants;
 import com.chatreview.support.Tenants.TestTenant;
 import com.chatreview.tenancy.Tenancy;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -279,6 +280,19 @@ class ChatUiIntegrationTests {
         }
         try (ChatSocket socket = page(chatId).query("token", token).connect()) {
             assertThat(socket.next().get("event_type").asString()).isEqualTo("connection_established");
+        }
+
+        String shortLived = tokens.mint(
+                        UUID.fromString(tenant.id()),
+                        UUID.fromString(chatId),
+                        Instant.now().plusSeconds(2))
+                .token();
+        try (ChatSocket socket = page(chatId).query("token", shortLived).connect()) {
+            assertThat(socket.next().get("event_type").asString()).isEqualTo("connection_established");
+            JsonNode expiredWhileOpen = socket.awaitEvent("error", Duration.ofSeconds(10));
+            assertThat(expiredWhileOpen.get("error_code").asString()).isEqualTo("AUTH_ERROR");
+            assertThat(expiredWhileOpen.get("error_message").asString()).contains("expired");
+            assertThat(socket.awaitClose()).isEqualTo(4401);
         }
     }
 
