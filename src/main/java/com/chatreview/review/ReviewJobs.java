@@ -1,6 +1,7 @@
 package com.chatreview.review;
 
 import com.chatreview.assistant.Assistant;
+import com.chatreview.database.DatabaseSettings;
 import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.realtime.AssistantTurns;
 import com.chatreview.submission.SubmissionManagement;
@@ -21,6 +22,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -38,6 +41,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Configuration(proxyBeanMethods = false)
 class ReviewJobs {
+
+    private static final Logger log = LoggerFactory.getLogger(ReviewJobs.class);
 
     static final String TASK = "review-submission";
 
@@ -110,12 +115,25 @@ class ReviewJobs {
 
     @Bean
     ReviewScheduler reviewScheduler(
-            DataSource dataSource, OneTimeTask<Void> reviewTask, ReviewSettings settings, MeterRegistry meters) {
+            DataSource dataSource,
+            OneTimeTask<Void> reviewTask,
+            ReviewSettings settings,
+            DatabaseSettings database,
+            MeterRegistry meters) {
+        int workers = workers(settings.concurrency(), database.poolSize());
+        if (workers < settings.concurrency()) {
+            log.warn(
+                    "review.concurrency {} is more than half the database pool ({} connections): {} reviews run at"
+                            + " once, so that requests always find a connection. Raise DATABASE_POOL_SIZE to run more.",
+                    settings.concurrency(),
+                    database.poolSize(),
+                    workers);
+        }
         // Through the proxy, a job scheduled inside a transaction (the upload's) commits with it or not at all.
         Scheduler scheduler = Scheduler.create(new TransactionAwareDataSourceProxy(dataSource), List.of(reviewTask))
                 .schedulerName(new SchedulerName.Fixed(new SchedulerName.Hostname().getName() + "-"
                         + ProcessHandle.current().pid()))
-                .threads(settings.concurrency())
+                .threads(workers)
                 .executorService(Executors.newThreadPerTaskExecutor(
                         Thread.ofVirtual().name("review-", 0).factory()))
                 .pollingInterval(settings.pollInterval())
@@ -128,6 +146,15 @@ class ReviewJobs {
                 .statsRegistry(new MicrometerStatsRegistry(meters, List.of(reviewTask)))
                 .build();
         return new ReviewScheduler(scheduler, reviewTask);
+    }
+
+    /**
+     * How many reviews run at once: as configured, but at most half the database pool. Reviews query often, and
+     * more of them than that starve the requests of connections (measured: 16 reviews on a pool of 10 made uploads
+     * wait out the pool's timeout, docs/benchmarks.md).
+     */
+    static int workers(int concurrency, int poolSize) {
+        return Math.min(concurrency, Math.max(1, poolSize / 2));
     }
 
     /** Starts and stops the scheduler with the service, and schedules each received submission's review. */
