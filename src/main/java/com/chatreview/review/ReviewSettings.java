@@ -7,7 +7,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * How the review jobs run.
  *
- * @param concurrency reviews one node runs at once ({@code REVIEW_CONCURRENCY}); at most half the database pool runs
+ * @param concurrency reviews one node runs at once ({@code REVIEW_CONCURRENCY}); never more than half the database pool
  * @param maxAttempts attempts of one review before it fails for good ({@code REVIEW_MAX_ATTEMPTS})
  * @param firstRetryDelay the wait before the second attempt; each later wait is {@code retryBackoff} times longer
  * @param retryBackoff how much longer each wait between attempts is than the one before
