@@ -319,7 +319,9 @@ final class RestrictionRules {
             }
         }
         if (!quotedAfter.isEmpty()) {
-            return quotedAfter;
+            // "Do not read or write files outside `main`" is about doing, not about `main`: after "do not" (and the
+            // like) quoted names are what the rule forbids only when a verb of using comes first, or nothing does
+            return aboutUsing(clause, marked ? marker : null) ? quotedAfter : null;
         }
         if (!quotedBefore.isEmpty() && saysNothingMore(clause.substring(marker.end()))) {
             return quotedBefore; // "`eval` is forbidden", "`sorted` must not be used"
@@ -352,6 +354,17 @@ final class RestrictionRules {
             terms = split(before);
         }
         return terms;
+    }
+
+    /** Whether what follows the marker is about using something (or names it at once), not about doing. */
+    private static boolean aboutUsing(String clause, Matcher marker) {
+        if (marker == null || !NEEDS_VERB.matcher(marker.group()).matches()) {
+            return true;
+        }
+        String after = clause.substring(marker.end()).strip();
+        return after.isEmpty()
+                || "`\"'“‘".indexOf(after.charAt(0)) >= 0
+                || VERB_AFTER_MARKER.matcher(after).find();
     }
 
     /**

@@ -44,6 +44,7 @@ class OfflineRestrictionRulesTests {
             `eval` is forbidden.                        => FORBIDDEN => `eval`
             `sorted` and `sort` are not allowed, use a loop => FORBIDDEN => `sorted`; `sort`
             Use `map` but never `filter`                => FORBIDDEN => `filter`
+            Never `eval`!                               => FORBIDDEN => `eval`
             `solve` must use recursion                  => REQUIRED => recursion (a function that calls itself)
             """;
 
@@ -55,6 +56,7 @@ class OfflineRestrictionRulesTests {
             Comment every function
             Do not use list comprehensions
             `curve` must not change its input
+            Do not read or write files outside `main`.
             """;
 
     static Stream<Arguments> readable() {
