@@ -100,7 +100,9 @@ public class ChatUi {
         }
         spendPageRequest(chat.id());
         long lastSeq = chats.latestEventSeq(chat.id());
-        // positions are dense and messages are never removed one by one, so a position names the same message forever
+        // positions are dense and messages are never removed one by one, so a position names the same message forever.
+        // The latest page reads to the chat's end as it is now, not to the count read with the chat: a message stored
+        // between that read and lastSeq's has a seq at or below lastSeq, so no resume would bring it either.
         int end = before == null ? Integer.MAX_VALUE : Math.min(before, chat.messageCount());
         int offset = Math.max(0, Math.min(end, chat.messageCount()) - HISTORY_LIMIT);
         List<ChatMessage> messages = new ArrayList<>();
