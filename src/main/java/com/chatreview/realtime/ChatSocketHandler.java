@@ -21,6 +21,7 @@ import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
 import org.springframework.web.socket.handler.AbstractWebSocketHandler;
 import org.springframework.web.socket.handler.ConcurrentWebSocketSessionDecorator;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code /ws/chat} (decisions §6) and every other {@link ChatAccess} path: the upgrade always succeeds, then the
@@ -46,6 +47,8 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     private final EventSequence sequence;
     private final StreamsInProgress streams;
     private final RealtimeSettings settings;
+    private final EventJson json;
+    private final JsonMapper mapper;
     private volatile boolean shuttingDown;
     /** Closes connections whose embed token expires while they are open; its thread is a daemon. */
     private final ScheduledThreadPoolExecutor expiries = expiries();
@@ -59,7 +62,9 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             Replies replies,
             EventSequence sequence,
             StreamsInProgress streams,
-            RealtimeSettings settings) {
+            RealtimeSettings settings,
+            EventJson json,
+            JsonMapper mapper) {
         accesses.forEach(access -> this.accesses.put(access.path(), access));
         this.chats = chats;
         this.quotas = quotas;
@@ -69,6 +74,8 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         this.sequence = sequence;
         this.streams = streams;
         this.settings = settings;
+        this.mapper = mapper;
+        this.json = json;
     }
 
     @Override
@@ -90,12 +97,12 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             return;
         }
         Admission.Admitted admitted = (Admission.Admitted) admission;
-        Connection connection = new Connection(session, admitted);
+        Connection connection = new Connection(session, admitted, json);
         int limit = quotas.settings().wsConnectionsPerTenant();
         int linkLimit = quotas.settings().wsLinkConnectionsPerChat();
         ConnectionRegistry.Opening opening = connections.tryOpen(connection, limit, linkLimit);
         if (opening != ConnectionRegistry.Opening.OPENED) {
-            Map<String, Object> refusal = opening == ConnectionRegistry.Opening.TENANT_FULL
+            ServerEvent refusal = opening == ConnectionRegistry.Opening.TENANT_FULL
                     ? ErrorCode.CONNECTION_LIMIT_EXCEEDED.event(
                             "The tenant already has " + limit + " open connections", Map.of("limit", limit))
                     : ErrorCode.CONNECTION_LIMIT_EXCEEDED.event(
@@ -117,16 +124,10 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         }
         boolean newUser = chats.ensureUser(connection.tenantId, connection.userId);
         long lastSeq = sequence.latest(connection.chatId, chats.latestEventSeq(connection.chatId));
-        Map<String, Object> established = ChatEvent.of("connection_established");
-        established.put("user_id", connection.userId);
-        established.put("chat_id", connection.chatId.toString());
-        established.put("tenant_id", connection.tenantId.toString());
-        established.put("last_seq", lastSeq);
-        connection.sendDirect(established);
+        connection.sendDirect(new ServerEvent.ConnectionEstablished(
+                Instant.now(), connection.userId, connection.chatId, connection.tenantId, lastSeq));
         if (newUser) {
-            Map<String, Object> created = ChatEvent.of("user_created");
-            created.put("user_id", connection.userId);
-            connection.sendDirect(created);
+            connection.sendDirect(new ServerEvent.UserCreated(Instant.now(), connection.userId));
         }
         if (resumeFrom != null) {
             connection.startAfter(resumeFrom);
@@ -227,11 +228,10 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             List<ChatMessage> batch = chats.messagesAnnouncedAfter(chatId, after, RESUME_BATCH);
             for (ChatMessage message : batch) {
                 String userId = String.valueOf(userOf(message));
-                Map<String, Object> event = message.senderRole() == SenderRole.USER
-                        ? Replies.messageReceived(message, userId)
-                        : Replies.streamEnded(message, userId);
-                event.put("timestamp", ChatEvent.timestamp(message.createdAt()));
-                missed.add(ChatEvent.sequenced(message.eventSeq(), event));
+                ServerEvent event = message.senderRole() == SenderRole.USER
+                        ? Replies.messageReceived(message, userId, message.createdAt(), message.eventSeq())
+                        : Replies.streamEnded(message, userId, message.createdAt(), message.eventSeq());
+                missed.add(json.sequenced(event));
                 after = message.eventSeq();
             }
             if (batch.size() < RESUME_BATCH) {
@@ -243,14 +243,14 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     }
 
     /** Who sent a user message, or whose message an assistant message answers. */
-    private static Object userOf(ChatMessage message) {
-        Map<?, ?> metadata = ChatEvent.JSON.readValue(message.metadata(), Map.class);
+    private Object userOf(ChatMessage message) {
+        Map<?, ?> metadata = mapper.readValue(message.metadata(), Map.class);
         return metadata.get(message.senderRole() == SenderRole.USER ? "user_id" : Replies.ANSWERED_USER);
     }
 
-    private static void refuse(WebSocketSession session, Map<String, Object> error, CloseStatus status) {
+    private void refuse(WebSocketSession session, ServerEvent error, CloseStatus status) {
         try {
-            session.sendMessage(new TextMessage(ChatEvent.toJson(error)));
+            session.sendMessage(new TextMessage(json.write(error)));
             session.close(status);
         } catch (Exception e) {
             // the client left first
@@ -267,7 +267,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         return access.admit(request);
     }
 
-    private static void refuse(WebSocketSession session, Admission.Refused refused) {
+    private void refuse(WebSocketSession session, Admission.Refused refused) {
         Map<String, Object> fix = refused.fix() == null ? Map.of() : Map.of("fix", refused.fix());
         switch (refused.reason()) {
             case UNAUTHORIZED -> refuse(session, ErrorCode.AUTH_ERROR.event(refused.message(), fix), UNAUTHORIZED);

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,12 +31,14 @@ final class Connection {
     /** When what let the connection in expires (an embed token); {@code null}: never. */
     final Instant validUntil;
 
+    private final EventJson json;
     private volatile Instant lastFrameAt = Instant.now();
     private long lastSentSeq;
     private List<ChatEvent> waiting = new ArrayList<>();
 
-    Connection(WebSocketSession session, Admission.Admitted admitted) {
+    Connection(WebSocketSession session, Admission.Admitted admitted, EventJson json) {
         this.session = session;
+        this.json = json;
         this.tenantId = admitted.tenantId();
         this.apiKeyId = admitted.apiKeyId();
         this.userId = admitted.userId();
@@ -74,9 +75,9 @@ final class Connection {
         lastSentSeq = Math.max(lastSentSeq, seq);
     }
 
-    /** An event for this connection alone (errors, connection_established), outside the chat's sequence. */
-    void sendDirect(Map<String, Object> event) {
-        send(ChatEvent.toJson(event));
+    /** An event for this connection alone (errors, connection_established, a repeat), outside the fan-out. */
+    void sendDirect(ServerEvent event) {
+        send(json.write(event));
     }
 
     void frameReceived() {

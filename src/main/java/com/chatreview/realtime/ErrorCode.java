@@ -1,5 +1,6 @@
 package com.chatreview.realtime;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -26,18 +27,19 @@ enum ErrorCode {
         this.fix = fix;
     }
 
-    Map<String, Object> event(String message) {
+    String fix() {
+        return fix;
+    }
+
+    ServerEvent.Error event(String message) {
         return event(message, Map.of());
     }
 
-    Map<String, Object> event(String message, Map<String, Object> moreDetails) {
-        Map<String, Object> event = ChatEvent.of("error");
-        event.put("error_code", name());
-        event.put("error_message", message);
+    /** The error with {@code details}: its {@code fix}, then the given details, in their order. */
+    ServerEvent.Error event(String message, Map<String, Object> moreDetails) {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("fix", fix);
         details.putAll(moreDetails);
-        event.put("details", details);
-        return event;
+        return new ServerEvent.Error(Instant.now(), name(), message, details, null, null);
     }
 }

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A client frame: {@code {"content": string, "metadata"?: object, "client_message_id"?: string}}.
@@ -14,11 +15,14 @@ record Frame(String content, Map<String, Object> metadata, String clientMessageI
 
     static final int MAX_CLIENT_MESSAGE_ID = 128;
 
+    /** Reads frames as they have always been read (lenient about duplicate keys, unlike the REST bodies). */
+    private static final JsonMapper FRAMES = JsonMapper.builder().build();
+
     /** The frame, or why it is not one. */
     static Result parse(String text) {
         JsonNode node;
         try {
-            node = ChatEvent.JSON.readTree(text);
+            node = FRAMES.readTree(text);
         } catch (JacksonException e) {
             return Result.invalid("The frame is not valid JSON");
         }
@@ -47,7 +51,7 @@ record Frame(String content, Map<String, Object> metadata, String clientMessageI
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> metadataMap =
-                metadata == null || metadata.isNull() ? Map.of() : ChatEvent.JSON.convertValue(metadata, Map.class);
+                metadata == null || metadata.isNull() ? Map.of() : FRAMES.convertValue(metadata, Map.class);
         return new Result(
                 Optional.of(new Frame(
                         content.asString(),

@@ -25,6 +25,7 @@ import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
 import org.springframework.web.socket.config.annotation.WebSocketHandlerRegistry;
 import org.springframework.web.socket.server.jetty.JettyRequestUpgradeStrategy;
 import org.springframework.web.socket.server.support.DefaultHandshakeHandler;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Wires {@code /ws/chat} (and every other {@link ChatAccess} path, such as the chat page's): its handler, the in-process registry, queue and fan-out, the pings and idle closes,
@@ -94,6 +95,11 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         }
 
         @Bean
+        EventJson eventJson(JsonMapper json) {
+            return new EventJson(json);
+        }
+
+        @Bean
         EventSequence eventSequence(ChatManagement chats) {
             return new EventSequence(chats);
         }
@@ -112,7 +118,8 @@ class RealtimeConfiguration implements WebSocketConfigurer {
                 StreamsInProgress streams,
                 List<ChatContextSource> contextSources,
                 RealtimeSettings settings,
-                TransactionTemplate transaction) {
+                TransactionTemplate transaction,
+                EventJson json) {
             return new Replies(
                     chats,
                     assistant,
@@ -121,7 +128,8 @@ class RealtimeConfiguration implements WebSocketConfigurer {
                     streams,
                     contextSources,
                     settings.historyMessages(),
-                    transaction);
+                    transaction,
+                    json);
         }
 
         @Bean
@@ -139,9 +147,11 @@ class RealtimeConfiguration implements WebSocketConfigurer {
                 Replies replies,
                 EventSequence sequence,
                 StreamsInProgress streams,
-                RealtimeSettings settings) {
+                RealtimeSettings settings,
+                EventJson json,
+                JsonMapper mapper) {
             return new ChatSocketHandler(
-                    accesses, chats, quotas, connections, queue, replies, sequence, streams, settings);
+                    accesses, chats, quotas, connections, queue, replies, sequence, streams, settings, json, mapper);
         }
 
         /** A chat with an open connection or a reply in progress is not deleted (decisions §5). */

@@ -13,6 +13,7 @@ import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.NewMessage;
 import com.chatreview.chat.SenderRole;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,6 +43,7 @@ class Replies {
     private final List<ChatContextSource> contextSources;
     private final int historyMessages;
     private final TransactionTemplate transaction;
+    private final EventJson json;
 
     Replies(
             ChatManagement chats,
@@ -51,7 +53,8 @@ class Replies {
             StreamsInProgress streams,
             List<ChatContextSource> contextSources,
             int historyMessages,
-            TransactionTemplate transaction) {
+            TransactionTemplate transaction,
+            EventJson json) {
         this.chats = chats;
         this.assistant = assistant;
         this.fanOut = fanOut;
@@ -60,6 +63,7 @@ class Replies {
         this.contextSources = contextSources;
         this.historyMessages = historyMessages;
         this.transaction = transaction;
+        this.json = json;
     }
 
     void answer(Connection sender, Frame frame) {
@@ -104,12 +108,10 @@ class Replies {
                         .withEventSeq(seq));
         if (appended.duplicate()) {
             ChatMessage original = appended.message();
-            Map<String, Object> again = messageReceived(original, sender.userId);
-            again.put("seq", original.eventSeq());
-            sender.sendDirect(again);
+            sender.sendDirect(messageReceived(original, sender.userId, Instant.now(), original.eventSeq()));
             return null;
         }
-        publish(sender.chatId, ChatEvent.sequenced(seq, messageReceived(appended.message(), sender.userId)));
+        publish(sender.chatId, messageReceived(appended.message(), sender.userId, Instant.now(), seq));
         return appended.message();
     }
 
@@ -139,7 +141,7 @@ class Replies {
         AppendedMessage appended =
                 chats.append(turn.tenantId(), chat.id(), turn.question().withEventSeq(seq));
         if (!appended.duplicate()) {
-            publish(chat.id(), ChatEvent.sequenced(seq, messageReceived(appended.message(), turn.userId())));
+            publish(chat.id(), messageReceived(appended.message(), turn.userId(), Instant.now(), seq));
         }
         return stream(turn.tenantId(), chat, appended.message(), turn.userId(), turn.answer());
     }
@@ -153,20 +155,14 @@ class Replies {
             UUID tenantId, Chat chat, ChatMessage question, String userId, AssistantTurn.Answer answer) {
         UUID chatId = chat.id();
         UUID replyId = UUID.randomUUID();
-        Map<String, Object> started = ChatEvent.of("message_stream_started");
-        started.put("chat_id", chatId.toString());
-        started.put("user_id", userId);
-        started.put("message_id", replyId.toString());
-        ChatEvent startedEvent = ChatEvent.sequenced(sequence.next(chatId), started);
+        ChatEvent startedEvent = json.sequenced(
+                new ServerEvent.StreamStarted(Instant.now(), chatId, userId, replyId, sequence.next(chatId)));
         streams.started(chatId, startedEvent);
         publish(chatId, startedEvent);
         try {
             AssistantReply reply = answer.generate(token -> {
-                Map<String, Object> event = ChatEvent.of("message_stream_token");
-                event.put("chat_id", chatId.toString());
-                event.put("message_id", replyId.toString());
-                event.put("token", token);
-                ChatEvent tokenEvent = ChatEvent.sequenced(sequence.next(chatId), event);
+                ChatEvent tokenEvent = json.sequenced(
+                        new ServerEvent.StreamToken(Instant.now(), chatId, replyId, token, sequence.next(chatId)));
                 streams.token(chatId, tokenEvent);
                 publish(chatId, tokenEvent);
             });
@@ -180,15 +176,18 @@ class Replies {
                 return appended;
             });
             streams.ended(chatId);
-            publish(chatId, ChatEvent.sequenced(endSeq, streamEnded(stored, userId)));
+            publish(chatId, streamEnded(stored, userId, Instant.now(), endSeq));
             return stored;
         } catch (AssistantFailure failure) {
             streams.ended(chatId);
             log.warn("The assistant failed to answer in chat {}: {}", chatId, failure.getMessage());
-            Map<String, Object> error = ErrorCode.AI_ERROR.event(
-                    "The AI provider failed: " + failure.getMessage(), Map.of("message_id", replyId.toString()));
-            error.put("chat_id", chatId.toString());
-            publish(chatId, ChatEvent.sequenced(sequence.next(chatId), error));
+            publish(
+                    chatId,
+                    ErrorCode.AI_ERROR
+                            .event(
+                                    "The AI provider failed: " + failure.getMessage(),
+                                    Map.of("message_id", replyId.toString()))
+                            .inChat(chatId, sequence.next(chatId)));
             throw failure;
         } catch (ChatNotFound gone) {
             streams.ended(chatId);
@@ -197,10 +196,13 @@ class Replies {
             // storing the reply failed (the database, say): the stream must not stay "in progress" for resumes
             streams.ended(chatId);
             log.error("The reply in chat {} could not be completed", chatId, unexpected);
-            Map<String, Object> error = ErrorCode.INTERNAL_ERROR.event(
-                    "The reply could not be stored; the question is stored", Map.of("message_id", replyId.toString()));
-            error.put("chat_id", chatId.toString());
-            publish(chatId, ChatEvent.sequenced(sequence.next(chatId), error));
+            publish(
+                    chatId,
+                    ErrorCode.INTERNAL_ERROR
+                            .event(
+                                    "The reply could not be stored; the question is stored",
+                                    Map.of("message_id", replyId.toString()))
+                            .inChat(chatId, sequence.next(chatId)));
             throw unexpected;
         }
     }
@@ -218,30 +220,24 @@ class Replies {
         return new Conversation(turns, context);
     }
 
+    private void publish(UUID chatId, ServerEvent event) {
+        publish(chatId, json.sequenced(event));
+    }
+
     private void publish(UUID chatId, ChatEvent event) {
         sequence.published(chatId, event.seq());
         fanOut.publish(chatId, event);
     }
 
-    static Map<String, Object> messageReceived(ChatMessage message, String userId) {
-        Map<String, Object> event = ChatEvent.of("message_received");
-        event.put("message_id", message.id().toString());
-        event.put("chat_id", message.chatId().toString());
-        event.put("user_id", userId);
-        event.put("content", message.content());
-        if (message.clientMessageId() != null) {
-            event.put("client_message_id", message.clientMessageId());
-        }
-        return event;
+    /** The announcement of a stored user message. */
+    static ServerEvent.MessageReceived messageReceived(ChatMessage message, String userId, Instant at, Long seq) {
+        return new ServerEvent.MessageReceived(
+                at, message.id(), message.chatId(), userId, message.content(), message.clientMessageId(), seq);
     }
 
-    static Map<String, Object> streamEnded(ChatMessage message, String userId) {
-        Map<String, Object> event = ChatEvent.of("message_stream_ended");
-        event.put("message_id", message.id().toString());
-        event.put("chat_id", message.chatId().toString());
-        event.put("user_id", userId);
-        event.put("content", message.content());
-        return event;
+    /** The announcement of a stored assistant reply, the whole of it. */
+    static ServerEvent.StreamEnded streamEnded(ChatMessage message, String userId, Instant at, long seq) {
+        return new ServerEvent.StreamEnded(at, message.id(), message.chatId(), userId, message.content(), seq);
     }
 
     private static Map<String, Object> replyMetadata(AssistantReply reply, ChatMessage question, String userId) {

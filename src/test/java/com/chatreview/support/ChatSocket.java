@@ -30,6 +30,7 @@ public final class ChatSocket implements AutoCloseable {
 
     private final BlockingQueue<JsonNode> events = new LinkedBlockingQueue<>();
     private final List<JsonNode> received = new ArrayList<>();
+    private final List<String> texts = new ArrayList<>();
     private final CompletableFuture<Integer> closed = new CompletableFuture<>();
     private final java.util.concurrent.atomic.AtomicInteger pings = new java.util.concurrent.atomic.AtomicInteger();
     private final WebSocket webSocket;
@@ -180,6 +181,13 @@ public final class ChatSocket implements AutoCloseable {
         }
     }
 
+    /** Every event received so far, in order, as the text the server sent. */
+    public List<String> receivedTexts() {
+        synchronized (received) {
+            return List.copyOf(texts);
+        }
+    }
+
     /** The close code the server sent, once the connection is closed. */
     public int awaitClose(Duration timeout) {
         try {
@@ -236,10 +244,11 @@ public final class ChatSocket implements AutoCloseable {
             text.append(data);
             if (last) {
                 JsonNode event = Api.JSON.readTree(text.toString());
-                text.setLength(0);
                 synchronized (received) {
                     received.add(event);
+                    texts.add(text.toString());
                 }
+                text.setLength(0);
                 events.add(event);
             }
             socket.request(1);
