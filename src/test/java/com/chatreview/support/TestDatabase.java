@@ -40,18 +40,47 @@ public final class TestDatabase {
         if (unavailableReason != null) {
             return Optional.empty();
         }
+        ServerDatabase database;
+        try {
+            database = createServerDatabase("crs_it");
+        } catch (SQLException e) {
+            unavailableReason = "No PostgreSQL server at " + serverUrl() + " (" + e.getMessage() + ")";
+            return Optional.empty();
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(database::close));
+        databaseUrl = database.url();
+        return Optional.of(databaseUrl);
+    }
+
+    /**
+     * A new, empty database on the PostgreSQL server, named {@code <prefix>_<pid>_<millis>}, for services this JVM
+     * starts in processes of their own; closing it drops it, whoever is still connected.
+     */
+    public static ServerDatabase createServerDatabase(String prefix) throws SQLException {
         String server = serverUrl();
-        String name = "crs_it_" + ProcessHandle.current().pid() + "_" + System.currentTimeMillis();
+        String name = prefix + "_" + ProcessHandle.current().pid() + "_" + System.currentTimeMillis();
         try (Connection connection = DriverManager.getConnection(server, USER, PASSWORD);
                 Statement statement = connection.createStatement()) {
             statement.execute("CREATE DATABASE " + name);
-        } catch (SQLException e) {
-            unavailableReason = "No PostgreSQL server at " + server + " (" + e.getMessage() + ")";
-            return Optional.empty();
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> drop(server, name)));
-        databaseUrl = server.substring(0, server.lastIndexOf('/') + 1) + name;
-        return Optional.of(databaseUrl);
+        return new ServerDatabase(server.substring(0, server.lastIndexOf('/') + 1) + name, name);
+    }
+
+    /** Why the PostgreSQL server cannot be reached; empty when it answers. */
+    public static Optional<String> serverUnreachable() {
+        try (Connection connection = DriverManager.getConnection(serverUrl(), USER, PASSWORD)) {
+            return Optional.empty();
+        } catch (SQLException e) {
+            return Optional.of("none answers at " + serverUrl() + ": " + e.getMessage());
+        }
+    }
+
+    /** A database of its own on the server: its JDBC URL (credentials: {@link #user()}, {@link #password()}). */
+    public record ServerDatabase(String url, String name) implements AutoCloseable {
+        @Override
+        public void close() {
+            drop(serverUrl(), name);
+        }
     }
 
     public static String unavailableReason() {
