@@ -20,7 +20,6 @@ import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
 import org.springframework.web.socket.handler.AbstractWebSocketHandler;
-import org.springframework.web.socket.handler.ConcurrentWebSocketSessionDecorator;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -46,6 +45,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     private final Replies replies;
     private final EventSequence sequence;
     private final StreamsInProgress streams;
+    private final ChatEventFanOut fanOut;
     private final RealtimeSettings settings;
     private final EventJson json;
     private final JsonMapper mapper;
@@ -62,6 +62,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             Replies replies,
             EventSequence sequence,
             StreamsInProgress streams,
+            ChatEventFanOut fanOut,
             RealtimeSettings settings,
             EventJson json,
             JsonMapper mapper) {
@@ -73,31 +74,28 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         this.replies = replies;
         this.sequence = sequence;
         this.streams = streams;
+        this.fanOut = fanOut;
         this.settings = settings;
         this.mapper = mapper;
         this.json = json;
     }
 
     @Override
-    public void afterConnectionEstablished(WebSocketSession raw) {
-        WebSocketSession session = new ConcurrentWebSocketSessionDecorator(
-                raw,
-                (int) settings.sendTimeLimit().toMillis(),
-                (int) settings.sendBuffer().toBytes(),
-                ConcurrentWebSocketSessionDecorator.OverflowStrategy.TERMINATE);
-        ConnectionRequest request = ConnectionRequest.of(raw);
+    public void afterConnectionEstablished(WebSocketSession session) {
+        ConnectionRequest request = ConnectionRequest.of(session);
         Long resumeFrom = resumeFrom(request);
         if (shuttingDown) {
             refuse(session, ErrorCode.INTERNAL_ERROR.event("The service is shutting down"), CloseStatus.GOING_AWAY);
             return;
         }
-        Admission admission = admit(raw, request);
+        Admission admission = admit(session, request);
         if (admission instanceof Admission.Refused refused) {
             refuse(session, refused);
             return;
         }
         Admission.Admitted admitted = (Admission.Admitted) admission;
-        Connection connection = new Connection(session, admitted, json);
+        Connection connection =
+                new Connection(session, admitted, json, settings.sendBuffer().toBytes(), settings.sendTimeLimit());
         int limit = quotas.settings().wsConnectionsPerTenant();
         int linkLimit = quotas.settings().wsLinkConnectionsPerChat();
         ConnectionRegistry.Opening opening = connections.tryOpen(connection, limit, linkLimit);
@@ -113,17 +111,20 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
                                     "fix",
                                     "Close other pages of this chat, or ask the operator for a higher"
                                             + " LIMIT_WS_LINK_CONNECTIONS_PER_CHAT."));
+            connection.closed();
             refuse(session, refusal, TOO_MANY_CONNECTIONS);
             return;
         }
-        raw.getAttributes().put(CONNECTION, connection);
+        session.getAttributes().put(CONNECTION, connection);
         if (connection.validUntil != null) {
             long delay = Math.max(
                     0, Duration.between(Instant.now(), connection.validUntil).toMillis());
-            raw.getAttributes().put(EXPIRY, expiries.schedule(() -> expire(connection), delay, TimeUnit.MILLISECONDS));
+            session.getAttributes()
+                    .put(EXPIRY, expiries.schedule(() -> expire(connection), delay, TimeUnit.MILLISECONDS));
         }
         boolean newUser = chats.ensureUser(connection.tenantId, connection.userId);
-        long lastSeq = sequence.latest(connection.chatId, chats.latestEventSeq(connection.chatId));
+        long published = fanOut.watch(connection.chatId);
+        long lastSeq = Math.max(published, sequence.latest(connection.chatId, chats.latestEventSeq(connection.chatId)));
         connection.sendDirect(new ServerEvent.ConnectionEstablished(
                 Instant.now(), connection.userId, connection.chatId, connection.tenantId, lastSeq));
         if (newUser) {
@@ -184,6 +185,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     public void handleTransportError(WebSocketSession session, Throwable exception) {
         Connection connection = (Connection) session.getAttributes().get(CONNECTION);
         if (connection != null) {
+            connection.closed();
             connections.closed(connection);
         }
     }
@@ -212,6 +214,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         }
         Connection connection = (Connection) session.getAttributes().remove(CONNECTION);
         if (connection != null) {
+            connection.closed();
             connections.closed(connection);
         }
     }

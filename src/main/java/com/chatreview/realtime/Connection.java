@@ -1,22 +1,33 @@
 package com.chatreview.realtime;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.PingMessage;
 import org.springframework.web.socket.TextMessage;
+import org.springframework.web.socket.WebSocketMessage;
 import org.springframework.web.socket.WebSocketSession;
+import org.springframework.web.socket.adapter.NativeWebSocketSession;
 
 /**
  * One authenticated WebSocket connection on a chat. Events reach it in {@code seq} order, each once: while it
  * catches up on what it missed ({@code resume_from}) live events wait in a buffer, then everything is sent in
- * {@code seq} order and anything at or below the last sent {@code seq} is dropped.
+ * {@code seq} order.
+ *
+ * <p>Nothing is written on the caller's thread: whatever is sent goes into the connection's own outbox, written by
+ * a virtual thread of its own, so a client that stops reading holds up nobody (a write to a WebSocket blocks until
+ * the client has taken it). An outbox holding more than the send buffer, or a write taking longer than the send
+ * time limit, drops the connection.
  */
 final class Connection {
 
@@ -32,11 +43,20 @@ final class Connection {
     final Instant validUntil;
 
     private final EventJson json;
+    private final Outbox outbox;
     private volatile Instant lastFrameAt = Instant.now();
+    /** Events up to this seq came before the connection's start: the client has them, or asked not to get them. */
+    private long startSeq;
+
     private long lastSentSeq;
     private List<ChatEvent> waiting = new ArrayList<>();
 
-    Connection(WebSocketSession session, Admission.Admitted admitted, EventJson json) {
+    Connection(
+            WebSocketSession session,
+            Admission.Admitted admitted,
+            EventJson json,
+            long sendBufferBytes,
+            Duration sendTimeLimit) {
         this.session = session;
         this.json = json;
         this.tenantId = admitted.tenantId();
@@ -44,6 +64,7 @@ final class Connection {
         this.userId = admitted.userId();
         this.chatId = admitted.chatId();
         this.validUntil = admitted.validUntil();
+        this.outbox = new Outbox(sendBufferBytes, sendTimeLimit);
     }
 
     /** A chat event: sent now, or kept until the connection has caught up. */
@@ -52,7 +73,15 @@ final class Connection {
             waiting.add(event);
         } else if (event.seq() > lastSentSeq) {
             lastSentSeq = event.seq();
-            send(event.json());
+            outbox.send(new TextMessage(event.json()));
+        } else if (event.seq() > startSeq) {
+            // every node hands a chat's events over in seq order: one arriving late is a fault to see, not to hide
+            log.error(
+                    "Event {} of chat {} arrived after event {} on connection {}; not sent again",
+                    event.seq(),
+                    chatId,
+                    lastSentSeq,
+                    id);
         }
     }
 
@@ -65,19 +94,20 @@ final class Connection {
         for (ChatEvent event : all) {
             if (event.seq() > lastSentSeq) {
                 lastSentSeq = event.seq();
-                send(event.json());
+                outbox.send(new TextMessage(event.json()));
             }
         }
     }
 
     /** Events after {@code seq} only: what the client already has is not sent again. */
     synchronized void startAfter(long seq) {
+        startSeq = Math.max(startSeq, seq);
         lastSentSeq = Math.max(lastSentSeq, seq);
     }
 
     /** An event for this connection alone (errors, connection_established, a repeat), outside the fan-out. */
     void sendDirect(ServerEvent event) {
-        send(json.write(event));
+        outbox.send(new TextMessage(json.write(event)));
     }
 
     void frameReceived() {
@@ -89,18 +119,36 @@ final class Connection {
     }
 
     boolean open() {
-        return session.isOpen();
+        return session.isOpen() && !outbox.finished.get();
     }
 
     void ping() {
-        try {
-            session.sendMessage(new PingMessage());
-        } catch (IOException | RuntimeException e) {
-            log.debug("Ping to {} failed", id, e);
+        outbox.send(new PingMessage());
+    }
+
+    /** Closes the connection once what was sent before has been written. */
+    void close(CloseStatus status) {
+        outbox.finish(status);
+    }
+
+    /** The connection has closed: its outbox stops. */
+    void closed() {
+        outbox.finish(null);
+    }
+
+    /** Drops the connection at once, with no close handshake: its client is not reading. */
+    private void abort(String why) {
+        log.info("Dropping connection {} on chat {}: {}", id, chatId, why);
+        outbox.finish(null);
+        if (session instanceof NativeWebSocketSession nativeSession
+                && nativeSession.getNativeSession() instanceof org.eclipse.jetty.websocket.api.Session jetty) {
+            jetty.disconnect();
+        } else {
+            Thread.ofVirtual().start(() -> closeNow(CloseStatus.SESSION_NOT_RELIABLE));
         }
     }
 
-    void close(CloseStatus status) {
+    private void closeNow(CloseStatus status) {
         try {
             session.close(status);
         } catch (IOException | RuntimeException e) {
@@ -108,16 +156,75 @@ final class Connection {
         }
     }
 
-    private void send(String json) {
-        if (!session.isOpen()) {
-            return;
+    /** What waits to be written to the client, and the virtual thread that writes it, started while there is any. */
+    private final class Outbox {
+
+        private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+        private final AtomicLong queuedBytes = new AtomicLong();
+        private final AtomicBoolean finished = new AtomicBoolean();
+        private final long limitBytes;
+        private final long limitNanos;
+        /** When the write under way began ({@link System#nanoTime()}), 0 when none is. */
+        private volatile long writingSince;
+
+        private Outbox(long limitBytes, Duration sendTimeLimit) {
+            this.limitBytes = limitBytes;
+            this.limitNanos = sendTimeLimit.toNanos();
+            Thread.ofVirtual().name("ws-out-" + id).start(this::write);
         }
-        try {
-            session.sendMessage(new TextMessage(json));
-        } catch (IOException | RuntimeException e) {
-            // a slow or gone client: its send buffer is bounded, and past it the session is closed
-            log.debug("Sending to {} failed; closing it", id, e);
-            close(CloseStatus.SESSION_NOT_RELIABLE);
+
+        void send(WebSocketMessage<?> message) {
+            if (finished.get()) {
+                return;
+            }
+            long queued = queuedBytes.addAndGet(message.getPayloadLength());
+            long since = writingSince;
+            if (queued > limitBytes) {
+                abort("more than " + limitBytes + " bytes wait to be sent");
+            } else if (since != 0 && System.nanoTime() - since > limitNanos) {
+                abort("a write has taken longer than " + Duration.ofNanos(limitNanos));
+            } else {
+                queue.add(message);
+            }
+        }
+
+        /** No more sends; with a status, the connection is closed with it after what is queued. */
+        void finish(CloseStatus status) {
+            if (finished.compareAndSet(false, true)) {
+                queue.add(status == null ? Boolean.FALSE : status);
+            }
+        }
+
+        private void write() {
+            try {
+                while (true) {
+                    Object next = queue.take();
+                    if (next instanceof CloseStatus status) {
+                        closeNow(status);
+                        return;
+                    }
+                    if (!(next instanceof WebSocketMessage<?> message)) {
+                        return;
+                    }
+                    if (!session.isOpen()) {
+                        queuedBytes.addAndGet(-message.getPayloadLength());
+                        continue;
+                    }
+                    writingSince = System.nanoTime();
+                    try {
+                        session.sendMessage(message);
+                    } catch (IOException | RuntimeException e) {
+                        log.debug("Sending to {} failed; closing it", id, e);
+                        abort("a write failed: " + e.getMessage());
+                        return;
+                    } finally {
+                        writingSince = 0;
+                        queuedBytes.addAndGet(-message.getPayloadLength());
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

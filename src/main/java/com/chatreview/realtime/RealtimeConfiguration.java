@@ -4,6 +4,8 @@ import com.chatreview.assistant.Assistant;
 import com.chatreview.chat.ChatDeletionGuard;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.ratelimit.RequestQuotas;
+import com.chatreview.redis.ConditionalOnRedis;
+import com.chatreview.redis.Redis;
 import com.chatreview.tenancy.ApiKeyRevoked;
 import java.time.Instant;
 import java.util.List;
@@ -89,9 +91,15 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         }
 
         @Bean
-        @ConditionalOnMissingBean(ChatEventFanOut.class)
+        @ConditionalOnRedis.Absent
         ChatEventFanOut chatEventFanOut(ConnectionRegistry connections) {
             return new InProcessChatEventFanOut(connections);
+        }
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnRedis
+        RedisChatEventFanOut redisChatEventFanOut(Redis redis, ConnectionRegistry connections) {
+            return new RedisChatEventFanOut(redis, connections);
         }
 
         @Bean
@@ -147,11 +155,23 @@ class RealtimeConfiguration implements WebSocketConfigurer {
                 Replies replies,
                 EventSequence sequence,
                 StreamsInProgress streams,
+                ChatEventFanOut fanOut,
                 RealtimeSettings settings,
                 EventJson json,
                 JsonMapper mapper) {
             return new ChatSocketHandler(
-                    accesses, chats, quotas, connections, queue, replies, sequence, streams, settings, json, mapper);
+                    accesses,
+                    chats,
+                    quotas,
+                    connections,
+                    queue,
+                    replies,
+                    sequence,
+                    streams,
+                    fanOut,
+                    settings,
+                    json,
+                    mapper);
         }
 
         /** A chat with an open connection or a reply in progress is not deleted (decisions §5). */

@@ -1,0 +1,53 @@
+package com.chatreview.redis;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.sync.RedisCommands;
+
+/**
+ * The node's connections to Redis: one shared connection for commands (Lettuce pipelines the commands of every
+ * thread on it, each thread's in the order it sends them), and dedicated ones for blocking reads.
+ */
+public final class Redis implements AutoCloseable {
+
+    private final RedisClient client;
+    private final StatefulRedisConnection<String, String> shared;
+
+    Redis(RedisSettings settings) {
+        RedisURI uri = RedisURI.create(settings.url());
+        uri.setTimeout(settings.commandTimeout());
+        this.client = RedisClient.create(uri);
+        client.setOptions(ClientOptions.builder()
+                .autoReconnect(true)
+                // commands sent while disconnected fail at once rather than queue up unbounded
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(settings.commandTimeout()))
+                .build());
+        this.shared = client.connect();
+    }
+
+    /** The shared connection's commands: for everything but blocking reads. */
+    public RedisCommands<String, String> commands() {
+        return shared.sync();
+    }
+
+    /** The shared connection's commands, without waiting for their answers (sent in order all the same). */
+    public RedisAsyncCommands<String, String> async() {
+        return shared.async();
+    }
+
+    /** A connection of its own, for a blocking read that would hold up the shared one; the caller closes it. */
+    public StatefulRedisConnection<String, String> dedicatedConnection() {
+        return client.connect();
+    }
+
+    @Override
+    public void close() {
+        shared.close();
+        client.shutdown();
+    }
+}

@@ -1,0 +1,40 @@
+package com.chatreview.support;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+
+/**
+ * The Redis the integration tests on the PostgreSQL server run with, so that the suite runs once as a node of a
+ * cluster (Redis implementations) and once on the embedded defaults (in-process ones): {@code REDIS_URL}, or
+ * 127.0.0.1:6379. Without one reachable the server run goes on without Redis, loudly; with {@code CI=true} it
+ * fails instead.
+ */
+public final class TestRedis {
+
+    private static final String DEFAULT = "redis://127.0.0.1:6379";
+
+    private TestRedis() {}
+
+    /** The URL to run with, or "" to run without Redis. */
+    public static synchronized String url() {
+        String configured = System.getenv("REDIS_URL");
+        String url = configured == null || configured.isBlank() ? DEFAULT : configured;
+        URI uri = URI.create(url);
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(uri.getHost(), uri.getPort() > 0 ? uri.getPort() : 6379), 2000);
+            return url;
+        } catch (IOException e) {
+            String notice = "No Redis at " + url + " (" + e.getMessage() + ")";
+            if (TestDatabase.mandatory()) {
+                throw new IllegalStateException("CI=true and the tests need Redis: " + notice);
+            }
+            System.err.println("\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n"
+                    + "!! " + notice + ": the integration tests run without Redis (single node) only.\n"
+                    + "!! Start Redis (see README) or set REDIS_URL to run them as a cluster's node too.\n"
+                    + "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n");
+            return "";
+        }
+    }
+}
