@@ -15,6 +15,8 @@ import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.web.socket.BinaryMessage;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
@@ -28,6 +30,8 @@ import tools.jackson.databind.json.JsonMapper;
  * before the close. Accepted frames go to the chat's reply queue.
  */
 class ChatSocketHandler extends AbstractWebSocketHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ChatSocketHandler.class);
 
     static final CloseStatus UNAUTHORIZED = new CloseStatus(4401, "AUTH_ERROR");
     static final CloseStatus CHAT_NOT_FOUND = new CloseStatus(4404, "CHAT_NOT_FOUND");
@@ -169,7 +173,14 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             return;
         }
         Frame frame = parsed.frame().get();
-        queue.submit(connection.chatId, () -> replies.answer(connection, frame));
+        try {
+            queue.submit(connection.chatId, () -> replies.answer(connection, frame));
+        } catch (RuntimeException e) {
+            // the cluster's lanes (Redis) did not answer: nothing was stored, the client must know
+            log.error("A frame for chat {} could not join the chat's lane", connection.chatId, e);
+            connection.sendDirect(ErrorCode.INTERNAL_ERROR.event(
+                    "The message could not be queued; nothing was stored. Send it again."));
+        }
     }
 
     @Override

@@ -85,9 +85,15 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         }
 
         @Bean
-        @ConditionalOnMissingBean(ReplyQueue.class)
+        @ConditionalOnRedis.Absent
         ReplyQueue replyQueue() {
             return new InProcessReplyQueue();
+        }
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnRedis
+        RedisReplyQueue redisReplyQueue(Redis redis, RealtimeSettings settings) {
+            return new RedisReplyQueue(redis, settings.laneLease(), settings.laneTurnGrace());
         }
 
         @Bean

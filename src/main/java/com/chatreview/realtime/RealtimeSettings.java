@@ -15,6 +15,10 @@ import org.springframework.util.unit.DataSize;
  * @param sendTimeLimit how long one send may take before the connection is closed
  * @param historyMessages how many of the chat's latest messages a reply is generated from
  * @param shutdownGrace how long a shutdown waits for replies in progress to be stored
+ * @param laneLease in a cluster, how long a node holds a chat's reply lane after it stopped renewing it (it died):
+ *     the longest a dead node blocks the chat
+ * @param laneTurnGrace in a cluster, how long the node of a chat's next frame has to take its turn before the
+ *     frame after it goes first
  */
 @ConfigurationProperties("realtime")
 public record RealtimeSettings(
@@ -24,4 +28,6 @@ public record RealtimeSettings(
         @DefaultValue("1MB") DataSize sendBuffer,
         @DefaultValue("10s") Duration sendTimeLimit,
         @DefaultValue("50") int historyMessages,
-        @DefaultValue("30s") Duration shutdownGrace) {}
+        @DefaultValue("30s") Duration shutdownGrace,
+        @DefaultValue("15s") Duration laneLease,
+        @DefaultValue("10s") Duration laneTurnGrace) {}

@@ -17,7 +17,7 @@ public final class Redis implements AutoCloseable {
     private final RedisClient client;
     private final StatefulRedisConnection<String, String> shared;
 
-    Redis(RedisSettings settings) {
+    public Redis(RedisSettings settings) {
         RedisURI uri = RedisURI.create(settings.url());
         uri.setTimeout(settings.commandTimeout());
         this.client = RedisClient.create(uri);

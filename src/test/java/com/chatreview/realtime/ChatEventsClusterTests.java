@@ -80,6 +80,93 @@ class ChatEventsClusterTests {
     }
 
     @Test
+    void framesForOneChatOnBothNodesAreAnsweredOneAtATimeEachOnce() {
+        String apiKey = newTenant("one-lane");
+        Api api = cluster.node(2).api().with("X-API-Key", apiKey);
+        String chatId = newChat(api, "student");
+
+        try (ChatSocket onNode1 = ChatSocket.connect(cluster.node(1).port(), apiKey, "student", chatId);
+                ChatSocket onNode2 = ChatSocket.connect(cluster.node(2).port(), apiKey, "teacher", chatId)) {
+            onNode1.awaitEvent("connection_established");
+            onNode2.awaitEvent("connection_established");
+            List<String> sent = new ArrayList<>();
+            for (int i = 1; i <= 3; i++) {
+                for (ChatSocket socket : List.of(onNode1, onNode2)) {
+                    String content = (socket == onNode1 ? "node 1, frame " : "node 2, frame ") + i;
+                    socket.send("{\"content\": \"" + content + "\", \"client_message_id\": \"" + content + "\"}");
+                    sent.add(content);
+                }
+            }
+
+            List<JsonNode> seen1 = untilReplies(onNode1, sent.size());
+            List<JsonNode> seen2 = untilReplies(onNode2, sent.size());
+
+            assertThat(sequence(seen1)).isEqualTo(sequence(seen2));
+            List<String> asked = new ArrayList<>();
+            String streaming = null;
+            long lastSeq = 0;
+            for (JsonNode event : seen1) {
+                assertThat(event.get("seq").asLong())
+                        .as("seq strictly increases")
+                        .isGreaterThan(lastSeq);
+                lastSeq = event.get("seq").asLong();
+                String type = event.get("event_type").asString();
+                String messageId = event.get("message_id").asString();
+                switch (type) {
+                    case "message_received" -> {
+                        assertThat(streaming)
+                                .as("a question while %s streams", streaming)
+                                .isNull();
+                        asked.add(event.get("content").asString());
+                    }
+                    case "message_stream_started" -> {
+                        assertThat(streaming)
+                                .as("a reply started while %s streams", streaming)
+                                .isNull();
+                        streaming = messageId;
+                    }
+                    case "message_stream_token" -> assertThat(messageId).isEqualTo(streaming);
+                    case "message_stream_ended" -> {
+                        assertThat(messageId).isEqualTo(streaming);
+                        streaming = null;
+                    }
+                    default -> throw new AssertionError("Unexpected event " + event);
+                }
+            }
+            assertThat(asked).as("each frame answered once").containsExactlyInAnyOrderElementsOf(sent);
+
+            Api.Reply stored = api.get("/api/v1/chats/" + chatId + "/messages?limit=100");
+            assertThat(stored.status()).isEqualTo(200);
+            List<String> roles = new ArrayList<>();
+            stored.json()
+                    .get("messages")
+                    .forEach(message -> roles.add(message.get("sender_role").asString()));
+            assertThat(roles).hasSize(2 * sent.size());
+            for (int i = 0; i < roles.size(); i++) {
+                assertThat(roles.get(i)).as("message %d of %s", i, roles).isEqualTo(i % 2 == 0 ? "user" : "assistant");
+            }
+        }
+    }
+
+    /** The socket's events of the chat's sequence until {@code replies} replies have ended. */
+    private static List<JsonNode> untilReplies(ChatSocket socket, int replies) {
+        List<JsonNode> events = new ArrayList<>();
+        int ended = 0;
+        while (ended < replies) {
+            JsonNode event = socket.next(Duration.ofSeconds(60));
+            if (!event.has("seq")) {
+                assertThat(event.get("event_type").asString()).as("%s", event).isEqualTo("user_created");
+                continue;
+            }
+            events.add(event);
+            if (event.get("event_type").asString().equals("message_stream_ended")) {
+                ended++;
+            }
+        }
+        return events;
+    }
+
+    @Test
     void aReviewStreamsLiveToASocketOnEachNode() {
         Api homework = cluster.api().with("x-tenant-api-secret", newTenant("review-both-nodes"));
         String courseId = created(homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Python\"}"));
