@@ -36,6 +36,18 @@ class ChatUiAccess implements ChatAccess {
 
     @Override
     public Admission admit(ConnectionRequest request) {
+        if (request.undecodable("X-Chat-ID", "chat_id")) {
+            return new Admission.Refused(
+                    Reason.CHAT_NOT_FOUND,
+                    "chat_id is not valid percent-encoded UTF-8",
+                    "Open the chat with the link you were given, unchanged.");
+        }
+        if (request.undecodable("X-Embed-Token", "token")) {
+            return new Admission.Refused(
+                    Reason.UNAUTHORIZED,
+                    "token is not valid percent-encoded UTF-8",
+                    "Open the chat with the link you were given, unchanged.");
+        }
         String chatId = request.value("X-Chat-ID", "chat_id");
         if (chatId == null) {
             return new Admission.Refused(

@@ -26,8 +26,17 @@ class ApiKeyAccess implements ChatAccess {
         return "/ws/chat";
     }
 
+    /** As on REST (decisions: lengths): at most 255 characters; U+0000 no PostgreSQL text can hold. */
+    private static final int MAX_USER_ID = 255;
+
     @Override
     public Admission admit(ConnectionRequest request) {
+        if (request.undecodable("X-API-Key", "api_key") || request.undecodable("X-User-ID", "user_id")) {
+            return Admission.refused(Reason.UNAUTHORIZED, "api_key or user_id is not valid percent-encoded UTF-8");
+        }
+        if (request.undecodable("X-Chat-ID", "chat_id")) {
+            return Admission.refused(Reason.CHAT_NOT_FOUND, "chat_id is not valid percent-encoded UTF-8");
+        }
         String apiKey = request.value("X-API-Key", "api_key");
         String userId = request.value("X-User-ID", "user_id");
         String chatId = request.value("X-Chat-ID", "chat_id");
@@ -39,6 +48,10 @@ class ApiKeyAccess implements ChatAccess {
         }
         if (chatId == null) {
             return missing("chat_id (or the X-Chat-ID header)");
+        }
+        if (userId.length() > MAX_USER_ID || userId.indexOf('\u0000') >= 0) {
+            return Admission.refused(
+                    Reason.UNAUTHORIZED, "user_id must be 1 to " + MAX_USER_ID + " characters without U+0000");
         }
         Optional<Tenant> tenant = tenancy.authenticate(apiKey);
         if (tenant.isEmpty()) {

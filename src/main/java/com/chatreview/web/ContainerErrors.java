@@ -21,8 +21,11 @@ import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Requests Jetty refuses before any servlet sees them (an ambiguous path such as {@code ..%2F}, a malformed
- * request line, oversized headers) get the same problem body as everything else, not Jetty's HTML page.
+ * Requests Jetty refuses before any servlet sees them (an ambiguous path such as {@code ..%2F}, a path that is not
+ * UTF-8, a malformed request line, oversized headers) get the same problem body as everything else, not Jetty's
+ * HTML page. Their body is never read, so the answer says {@code Connection: close}: Jetty then ends the
+ * connection gracefully after it. Without the header Jetty finds the body unread on a connection it meant to keep
+ * and aborts it, and the client, still sending or sending its next request on it, sees a reset, not this answer.
  */
 @Component
 class ContainerErrors implements JettyServerCustomizer {
@@ -43,6 +46,7 @@ class ContainerErrors implements JettyServerCustomizer {
             String requestId = UUID.randomUUID().toString();
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, MediaType.APPLICATION_PROBLEM_JSON_VALUE);
             response.getHeaders().put(RequestIds.HEADER, requestId);
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
             response.write(true, ByteBuffer.wrap(body(code, requestId)), callback);
         }
 

@@ -1,16 +1,14 @@
 package com.chatreview.web;
 
-import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletRequestWrapper;
 import jakarta.servlet.http.HttpServletRequest;
-import java.io.IOException;
-import java.io.InputStream;
+import jakarta.servlet.http.Part;
 import java.net.URI;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.ConversionNotSupportedException;
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -24,9 +22,11 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.MethodArgumentConversionNotSupportedException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.multipart.MaxUploadSizeExceededException;
 import org.springframework.web.multipart.MultipartException;
+import org.springframework.web.multipart.MultipartFile;
 import org.springframework.web.multipart.support.MissingServletRequestPartException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.databind.DatabindException;
@@ -39,7 +39,6 @@ import tools.jackson.databind.DatabindException;
 class ProblemRendering extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemRendering.class);
-    private static final long MAX_DRAINED_BYTES = 64L * 1024 * 1024;
 
     @ExceptionHandler(ServiceError.class)
     ResponseEntity<Object> serviceError(ServiceError error, WebRequest request) {
@@ -71,32 +70,6 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
     }
 
     /**
-     * Reads and discards what is left of the body of a request answered with an error, up to
-     * {@link #MAX_DRAINED_BYTES}. A request refused before its body was read (no key, too large, not found) would
-     * otherwise leave the container to close the connection while the client is still sending: a client that
-     * sends its whole body before it reads the answer (most do) would see a reset instead of the answer, or find
-     * the connection gone on its next request.
-     */
-    private static void drainUnreadBody(HttpServletRequest request) {
-        ServletRequest raw = request;
-        while (raw instanceof ServletRequestWrapper wrapper) {
-            raw = wrapper.getRequest();
-        }
-        if (raw.getContentLengthLong() == 0) {
-            return;
-        }
-        byte[] buffer = new byte[64 * 1024];
-        long drained = 0;
-        try (InputStream in = raw.getInputStream()) {
-            for (int n = in.read(buffer); n >= 0 && drained < MAX_DRAINED_BYTES; n = in.read(buffer)) {
-                drained += n;
-            }
-        } catch (IOException | RuntimeException e) {
-            log.debug("Stopped reading the body of a refused request after {} bytes", drained, e);
-        }
-    }
-
-    /**
      * A body the multipart parser gave up on leaves the connection in no state to carry another request, and the
      * container closes it after this answer: {@code Connection: close} says so, so that a client does not send its
      * next request on a connection that is about to go away.
@@ -123,6 +96,10 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
         if (tooLarge(error)) {
             return uploadTooLarge(request);
         }
+        org.eclipse.jetty.http.HttpException refused = containerRefusal(error);
+        if (refused != null) {
+            return undecodable(refused, request);
+        }
         if (unstorableCharacter(error)) {
             // PostgreSQL's text and jsonb refuse U+0000; the transaction rolled back, nothing was stored
             return render(
@@ -141,6 +118,82 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
                 "The service failed to handle the request",
                 "Try again; if it keeps failing, report the request_id to the operator.",
                 List.of(),
+                HttpHeaders.EMPTY,
+                request);
+    }
+
+    /**
+     * What the container refused while the handler read it: Jetty decodes query parameters (and form fields) only
+     * when they are first asked for, strictly (UriCompliance DEFAULT: no bad percent-encoding, no invalid or
+     * overlong UTF-8, no encoded surrogates), and throws an {@code HttpException} carrying 400 from inside
+     * {@code getParameter}: from argument binding, well inside Spring MVC. Its status is the answer.
+     */
+    private ResponseEntity<Object> undecodable(org.eclipse.jetty.http.HttpException refused, WebRequest request) {
+        HttpStatus status = HttpStatus.valueOf(refused.getCode());
+        if (status != HttpStatus.BAD_REQUEST) {
+            return render(
+                    status,
+                    codeOf(status),
+                    status.getReasonPhrase(),
+                    fixOf(status),
+                    List.of(),
+                    HttpHeaders.EMPTY,
+                    request);
+        }
+        String fix = "Percent-encode every query parameter and form field as UTF-8: '%' followed by two hex digits"
+                + " for each byte, nothing else after a '%'.";
+        List<String> names = QueryStrings.undecodable(
+                ((ServletWebRequest) request).getRequest().getQueryString());
+        if (names.isEmpty()) {
+            return render(
+                    status,
+                    "VALIDATION_ERROR",
+                    "The request's parameters could not be decoded",
+                    fix,
+                    List.of(),
+                    HttpHeaders.EMPTY,
+                    request);
+        }
+        List<FieldProblem> problems = names.stream()
+                .map(name -> new FieldProblem(name, "is not valid percent-encoded UTF-8"))
+                .toList();
+        return render(
+                status,
+                "VALIDATION_ERROR",
+                problems.stream()
+                        .map(problem -> problem.field() + ": " + problem.message())
+                        .reduce((a, b) -> a + "; " + b)
+                        .orElseThrow(),
+                fix,
+                problems,
+                HttpHeaders.EMPTY,
+                request);
+    }
+
+    /**
+     * A request argument that the request gave in a form no conversion turns into the declared type: a multipart
+     * field sent as a file part ({@code studentId} with a filename), which Spring's {@code @RequestParam} resolution
+     * hands over as a {@link MultipartFile}. Spring answers it 500; it is the request's fault, so 400.
+     */
+    @Override
+    protected ResponseEntity<Object> handleConversionNotSupported(
+            ConversionNotSupportedException error, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (!(error instanceof MethodArgumentConversionNotSupportedException argument)) {
+            return super.handleConversionNotSupported(error, headers, status, request);
+        }
+        String field = argument.getName();
+        boolean file = argument.getValue() instanceof MultipartFile
+                || argument.getValue() instanceof Part
+                || argument.getValue() instanceof List<?> parts
+                        && !parts.isEmpty()
+                        && (parts.getFirst() instanceof MultipartFile || parts.getFirst() instanceof Part);
+        String message = file ? "must be a form field, not a file (a part without a filename)" : "has the wrong type";
+        return render(
+                HttpStatus.BAD_REQUEST,
+                "VALIDATION_ERROR",
+                field + " " + message,
+                "Send " + field + " as the interface gives it" + (file ? ": a plain form field." : "."),
+                List.of(new FieldProblem(field, message)),
                 HttpHeaders.EMPTY,
                 request);
     }
@@ -281,9 +334,8 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
             HttpHeaders headers,
             WebRequest request) {
         HttpServletRequest servletRequest = ((ServletWebRequest) request).getRequest();
-        if (status.is4xxClientError()) {
-            drainUnreadBody(servletRequest);
-        }
+        // a refusal may come before the body was read: read it first, so the client sees this answer (UnreadBodies)
+        UnreadBodies.drain(servletRequest);
         return ResponseEntity.status(status)
                 .headers(headers)
                 .body(Problems.body(status, code, detail, fix, errors, servletRequest));
@@ -340,6 +392,19 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
             }
         }
         return false;
+    }
+
+    /** Jetty's refusal of what the handler asked it to decode, when it carries a 4xx status. */
+    private static org.eclipse.jetty.http.HttpException containerRefusal(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof org.eclipse.jetty.http.HttpException refused
+                    && refused.getCode() >= 400
+                    && refused.getCode() < 500
+                    && HttpStatus.resolve(refused.getCode()) != null) {
+                return refused;
+            }
+        }
+        return null;
     }
 
     /** PostgreSQL's "invalid byte sequence" (22021) and "unsupported Unicode escape" in jsonb (22P05). */
