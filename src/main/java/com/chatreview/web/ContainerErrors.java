@@ -39,6 +39,16 @@ class ContainerErrors implements JettyServerCustomizer {
 
     static final class ProblemErrorHandler extends ErrorHandler {
 
+        /**
+         * Every method gets the problem body. Jetty's own choice is GET, POST and HEAD only: a PUT, PATCH or
+         * DELETE it refused (a path that is not UTF-8, a bad {@code X-Forwarded-Host}) got an empty 400 with no
+         * {@code X-Request-Id} and nothing to say what was wrong.
+         */
+        @Override
+        public boolean errorPageForMethod(String method) {
+            return true;
+        }
+
         @Override
         protected void generateResponse(
                 Request request, Response response, int code, String message, Throwable cause, Callback callback)
