@@ -68,8 +68,8 @@ public record ConnectionRequest(Map<String, List<String>> query, HttpHeaders hea
     }
 
     /**
-     * Keeps, from the handshake, what the session cannot tell: the query exactly as sent (a session's URI is
-     * rebuilt by Jetty) and the client's address as the container resolved it (behind a trusted proxy, the one it
+     * Keeps, from the handshake, what the session cannot tell: the query exactly as sent (Jetty was shown a safe one,
+     * and a session's URI is rebuilt from that) and the client's address as the container resolved it (behind a trusted proxy, the one it
      * reports; the socket's peer is the proxy).
      */
     static final class Capture implements HandshakeInterceptor {
@@ -82,8 +82,9 @@ public record ConnectionRequest(Map<String, List<String>> query, HttpHeaders hea
                 Map<String, Object> attributes) {
             if (request instanceof ServletServerHttpRequest servlet) {
                 HttpServletRequest raw = servlet.getServletRequest();
-                if (raw.getQueryString() != null) {
-                    attributes.put(RAW_QUERY, raw.getQueryString());
+                String sent = QueryStrings.sentQuery(raw);
+                if (sent != null) {
+                    attributes.put(RAW_QUERY, sent);
                 }
                 if (raw.getRemoteAddr() != null) {
                     attributes.put(CLIENT_ADDRESS, raw.getRemoteAddr());

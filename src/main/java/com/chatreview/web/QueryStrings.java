@@ -1,5 +1,6 @@
 package com.chatreview.web;
 
+import jakarta.servlet.http.HttpServletRequest;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -19,7 +20,18 @@ import java.util.Optional;
  */
 public final class QueryStrings {
 
+    /**
+     * The request attribute holding the query exactly as sent, where the container was shown another one (a
+     * WebSocket upgrade's, {@link UpgradeQueries}).
+     */
+    static final String SENT_QUERY = QueryStrings.class.getName() + ".sentQuery";
+
     private QueryStrings() {}
+
+    /** The request's query as the client sent it (still percent-encoded); {@code null} when it sent none. */
+    public static String sentQuery(HttpServletRequest request) {
+        return request.getAttribute(SENT_QUERY) instanceof String sent ? sent : request.getQueryString();
+    }
 
     /** One {@code name=value} pair of a query; {@code value} is empty for {@code name} alone. */
     public record Parameter(Optional<String> name, Optional<String> value, String rawName) {

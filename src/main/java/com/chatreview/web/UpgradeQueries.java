@@ -12,19 +12,19 @@ import org.springframework.boot.jetty.JettyServerCustomizer;
 import org.springframework.stereotype.Component;
 
 /**
- * Gives every WebSocket upgrade a query that {@link java.net.URI} accepts. Jetty's request parser lets through
- * query characters that a URI may not hold ({@code |}, {@code "}, {@code {}, {@code ^}, non-ASCII) and a {@code %}
- * without two hex digits; after the upgrade, Jetty's {@code UpgradeRequest.getRequestURI()} builds a
- * {@code java.net.URI} of the request, which throws for them, inside Spring's {@code JettyWebSocketHandlerAdapter}
- * before any handler runs, and the connection is closed 1011. Here, before anything reads the request, such
- * characters are percent-encoded (as UTF-8) and a name or value with a broken escape becomes {@code %FF}, which no
- * strict decoder accepts ({@link QueryStrings}), so the access refuses it with its own error event and close code.
- * A query of only such characters is left exactly as it was.
+ * Gives every WebSocket upgrade a query that Jetty's upgrade and {@link java.net.URI} both accept, and keeps the
+ * query as it was sent for the strict reading ({@link QueryStrings#sentQuery}). Jetty decodes an upgrade's query
+ * parameters eagerly (its {@code CompletedUpgradeRequest}), strictly, and refuses the whole upgrade with an HTTP
+ * 400 when one of them is not percent-encoded UTF-8 ({@code %C0%80}, {@code %ED%A0%80}, {@code %}), before any
+ * handler runs; and after the upgrade, {@code UpgradeRequest.getRequestURI()} builds a {@link java.net.URI}, which
+ * throws for query characters the request parser let through ({@code |}, {@code "}, {@code {}, {@code ^},
+ * non-ASCII), inside Spring's {@code JettyWebSocketHandlerAdapter}, and the connection is closed 1011. Here, before
+ * anything reads the request, such characters are percent-encoded (as UTF-8) and a pair whose name or value does not
+ * decode is left out of the query Jetty sees; the access reads the query as sent and refuses such a pair with its own
+ * error event and close code (decisions §6: the upgrade always succeeds).
  */
 @Component
 class UpgradeQueries implements JettyServerCustomizer, HttpConfiguration.Customizer {
-
-    private static final String UNDECODABLE = "%FF";
 
     @Override
     public void customize(Server server) {
@@ -47,7 +47,10 @@ class UpgradeQueries implements JettyServerCustomizer, HttpConfiguration.Customi
         if (safe.equals(query)) {
             return request;
         }
-        HttpURI uri = HttpURI.build(request.getHttpURI()).query(safe).asImmutable();
+        request.setAttribute(QueryStrings.SENT_QUERY, query);
+        HttpURI uri = HttpURI.build(request.getHttpURI())
+                .query(safe.isEmpty() ? null : safe)
+                .asImmutable();
         return new Request.Wrapper(request) {
             @Override
             public HttpURI getHttpURI() {
@@ -56,44 +59,46 @@ class UpgradeQueries implements JettyServerCustomizer, HttpConfiguration.Customi
         };
     }
 
-    /** The query with each name and value made URI-safe; {@code &} and the first {@code =} of a pair kept. */
+    /**
+     * The query with each name and value made URI-safe; {@code &} and the first {@code =} of a pair kept, a pair
+     * whose name or value is not percent-encoded UTF-8 left out.
+     */
     static String safe(String query) {
         StringBuilder safe = new StringBuilder(query.length() + 16);
-        String[] pairs = query.split("&", -1);
-        for (int i = 0; i < pairs.length; i++) {
-            if (i > 0) {
+        for (String pair : query.split("&", -1)) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int equals = pair.indexOf('=');
+            String name = equals < 0 ? pair : pair.substring(0, equals);
+            String value = equals < 0 ? null : pair.substring(equals + 1);
+            if (QueryStrings.decode(name).isEmpty()
+                    || (value != null && QueryStrings.decode(value).isEmpty())) {
+                continue;
+            }
+            if (!safe.isEmpty()) {
                 safe.append('&');
             }
-            int equals = pairs[i].indexOf('=');
-            if (equals < 0) {
-                safe.append(component(pairs[i]));
-            } else {
-                safe.append(component(pairs[i].substring(0, equals)))
-                        .append('=')
-                        .append(component(pairs[i].substring(equals + 1)));
+            safe.append(component(name));
+            if (value != null) {
+                safe.append('=').append(component(value));
             }
         }
         return safe.toString();
     }
 
+    /** A component that decodes ({@link QueryStrings#decode}), its raw characters a URI may not hold encoded. */
     private static String component(String raw) {
         StringBuilder safe = new StringBuilder(raw.length());
         for (int i = 0; i < raw.length(); i++) {
             char c = raw.charAt(i);
             if (c == '%') {
-                if (i + 2 >= raw.length() || !hex(raw.charAt(i + 1)) || !hex(raw.charAt(i + 2))) {
-                    return UNDECODABLE;
-                }
                 safe.append(raw, i, i + 3);
                 i += 2;
             } else if (allowed(c)) {
                 safe.append(c);
             } else {
-                int codePoint = raw.codePointAt(i);
-                int length = Character.charCount(codePoint);
-                if (Character.isSurrogate(c) && length == 1) {
-                    return UNDECODABLE;
-                }
+                int length = Character.charCount(raw.codePointAt(i));
                 for (byte b : raw.substring(i, i + length).getBytes(StandardCharsets.UTF_8)) {
                     safe.append('%')
                             .append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
@@ -111,9 +116,5 @@ class UpgradeQueries implements JettyServerCustomizer, HttpConfiguration.Customi
                 || (c >= 'A' && c <= 'Z')
                 || (c >= '0' && c <= '9')
                 || "-._~!$'()*+,;=:@/?".indexOf(c) >= 0;
-    }
-
-    private static boolean hex(char c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
     }
 }
