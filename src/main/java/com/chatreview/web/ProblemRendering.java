@@ -13,6 +13,7 @@ import org.springframework.beans.TypeMismatchException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -336,8 +337,11 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
         HttpServletRequest servletRequest = ((ServletWebRequest) request).getRequest();
         // a refusal may come before the body was read: read it first, so the client sees this answer (UnreadBodies)
         UnreadBodies.drain(servletRequest);
+        // the problem's own type, whatever the request's Accept: negotiating it against "Accept: bogus" or
+        // "application/xml" found no writer, and the answer went out as an empty 406
         return ResponseEntity.status(status)
                 .headers(headers)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(Problems.body(status, code, detail, fix, errors, servletRequest));
     }
 
