@@ -1,8 +1,11 @@
 package com.chatreview.realtime;
 
+import com.chatreview.web.StorableText;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -15,8 +18,14 @@ record Frame(String content, Map<String, Object> metadata, String clientMessageI
 
     static final int MAX_CLIENT_MESSAGE_ID = 128;
 
-    /** Reads frames as they have always been read (lenient about duplicate keys, unlike the REST bodies). */
-    private static final JsonMapper FRAMES = JsonMapper.builder().build();
+    /**
+     * Reads frames as the REST bodies are read (decisions: duplicate keys and content after the value are not JSON
+     * the service accepts): a frame that names {@code content} twice is refused, not read as whichever came last.
+     */
+    private static final JsonMapper FRAMES = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     /** The frame, or why it is not one. */
     static Result parse(String text) {
@@ -46,8 +55,9 @@ record Frame(String content, Map<String, Object> metadata, String clientMessageI
             return Result.invalid(
                     "client_message_id must be a string of 1 to " + MAX_CLIENT_MESSAGE_ID + " characters");
         }
-        if (holdsNul(node)) {
-            return Result.invalid("The frame holds a NUL character (U+0000), which no message can hold");
+        if (unstorable(node)) {
+            return Result.invalid("The frame holds a NUL character (U+0000) or half of a surrogate pair (a lone"
+                    + " \\uD800-\\uDFFF escape), which no message can hold");
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> metadataMap =
@@ -60,13 +70,16 @@ record Frame(String content, Map<String, Object> metadata, String clientMessageI
                 null);
     }
 
-    /** Whether any string or property name of the tree holds U+0000, which PostgreSQL text and jsonb refuse. */
-    private static boolean holdsNul(JsonNode node) {
+    /**
+     * Whether any string or property name of the tree holds U+0000, which PostgreSQL text and jsonb refuse, or half
+     * of a surrogate pair, which no UTF-8 can carry (the driver would store it as {@code ?}).
+     */
+    private static boolean unstorable(JsonNode node) {
         if (node.isString()) {
-            return node.asString().indexOf('\u0000') >= 0;
+            return !StorableText.storable(node.asString());
         }
-        return node.propertyNames().stream().anyMatch(name -> name.indexOf('\u0000') >= 0)
-                || node.values().stream().anyMatch(Frame::holdsNul);
+        return node.propertyNames().stream().anyMatch(name -> !StorableText.storable(name))
+                || node.values().stream().anyMatch(Frame::unstorable);
     }
 
     record Result(Optional<Frame> frame, String problem) {
