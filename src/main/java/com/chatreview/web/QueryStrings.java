@@ -22,7 +22,7 @@ public final class QueryStrings {
 
     /**
      * The request attribute holding the query exactly as sent, where the container was shown another one (a
-     * WebSocket upgrade's, {@link UpgradeQueries}).
+     * WebSocket upgrade's, {@link UpgradeRequests}).
      */
     static final String SENT_QUERY = QueryStrings.class.getName() + ".sentQuery";
 

@@ -1,6 +1,7 @@
 package com.chatreview.web;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpURI;
@@ -10,21 +11,30 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Server;
 import org.springframework.boot.jetty.JettyServerCustomizer;
 import org.springframework.stereotype.Component;
+import org.springframework.web.util.UriComponentsBuilder;
 
 /**
- * Gives every WebSocket upgrade a query that Jetty's upgrade and {@link java.net.URI} both accept, and keeps the
- * query as it was sent for the strict reading ({@link QueryStrings#sentQuery}). Jetty decodes an upgrade's query
- * parameters eagerly (its {@code CompletedUpgradeRequest}), strictly, and refuses the whole upgrade with an HTTP
- * 400 when one of them is not percent-encoded UTF-8 ({@code %C0%80}, {@code %ED%A0%80}, {@code %}), before any
- * handler runs; and after the upgrade, {@code UpgradeRequest.getRequestURI()} builds a {@link java.net.URI}, which
- * throws for query characters the request parser let through ({@code |}, {@code "}, {@code {}, {@code ^},
- * non-ASCII), inside Spring's {@code JettyWebSocketHandlerAdapter}, and the connection is closed 1011. Here, before
- * anything reads the request, such characters are percent-encoded (as UTF-8) and a pair whose name or value does not
- * decode is left out of the query Jetty sees; the access reads the query as sent and refuses such a pair with its own
- * error event and close code (decisions §6: the upgrade always succeeds).
+ * Gives every WebSocket upgrade what Jetty's upgrade and Spring's handshake can read, so that whatever its bytes the
+ * upgrade succeeds and the access refuses it with an error event and a close code (decisions §6):
+ *
+ * <ul>
+ *   <li>A query that Jetty and {@link java.net.URI} both accept; the query as it was sent is kept for the strict
+ *       reading ({@link QueryStrings#sentQuery}). Jetty decodes an upgrade's query parameters eagerly (its
+ *       {@code CompletedUpgradeRequest}), strictly, and refused the whole upgrade with an HTTP 400 when one of them
+ *       was not percent-encoded UTF-8 ({@code %C0%80}, {@code %ED%A0%80}, {@code %}); and after the upgrade,
+ *       {@code UpgradeRequest.getRequestURI()} builds a {@link java.net.URI}, which throws for query characters the
+ *       request parser let through ({@code |}, {@code "}, {@code {}, {@code ^}, non-ASCII), inside Spring's
+ *       {@code JettyWebSocketHandlerAdapter}, and the connection was closed 1011. Such characters are
+ *       percent-encoded (as UTF-8) and a pair whose name or value does not decode is left out of the query Jetty
+ *       sees.
+ *   <li>An {@code Origin} that parses as a URI. Spring's origin check ({@code OriginHandshakeInterceptor}, run on
+ *       every handshake) parses it and threw for one that does not (a raw byte 0xFF in its host,
+ *       {@code https://a b}): a 500. No browser sends such an origin; it is taken for the opaque origin
+ *       {@code null}, which a tenant's {@code allowed_origins} never lists.
+ * </ul>
  */
 @Component
-class UpgradeQueries implements JettyServerCustomizer, HttpConfiguration.Customizer {
+class UpgradeRequests implements JettyServerCustomizer, HttpConfiguration.Customizer {
 
     @Override
     public void customize(Server server) {
@@ -39,24 +49,46 @@ class UpgradeQueries implements JettyServerCustomizer, HttpConfiguration.Customi
 
     @Override
     public Request customize(Request request, HttpFields.Mutable responseHeaders) {
-        String query = request.getHttpURI().getQuery();
-        if (query == null || !request.getHeaders().contains(HttpHeader.UPGRADE)) {
+        if (!request.getHeaders().contains(HttpHeader.UPGRADE)) {
             return request;
         }
-        String safe = safe(query);
-        if (safe.equals(query)) {
+        String query = request.getHttpURI().getQuery();
+        String safe = query == null ? null : safe(query);
+        String origin = request.getHeaders().get(HttpHeader.ORIGIN);
+        boolean opaqueOrigin = origin != null && !parsable(origin);
+        if (Objects.equals(safe, query) && !opaqueOrigin) {
             return request;
         }
         request.setAttribute(QueryStrings.SENT_QUERY, query);
         HttpURI uri = HttpURI.build(request.getHttpURI())
-                .query(safe.isEmpty() ? null : safe)
+                .query(safe == null || safe.isEmpty() ? null : safe)
                 .asImmutable();
+        HttpFields headers = opaqueOrigin
+                ? HttpFields.build(request.getHeaders())
+                        .put(HttpHeader.ORIGIN, "null")
+                        .asImmutable()
+                : request.getHeaders();
         return new Request.Wrapper(request) {
             @Override
             public HttpURI getHttpURI() {
                 return uri;
             }
+
+            @Override
+            public HttpFields getHeaders() {
+                return headers;
+            }
         };
+    }
+
+    /** Whether Spring's handshake can parse the origin (as {@code WebUtils.isSameOrigin} does). */
+    private static boolean parsable(String origin) {
+        try {
+            UriComponentsBuilder.fromUriString(origin).build();
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /**
