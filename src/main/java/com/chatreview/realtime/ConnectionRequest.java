@@ -8,14 +8,19 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.web.socket.WebSocketSession;
 import org.springframework.web.util.UriComponentsBuilder;
 
-/** What a new WebSocket connection came with: its query parameters and its handshake headers. */
-public record ConnectionRequest(Map<String, List<String>> query, HttpHeaders headers) {
+/**
+ * What a new WebSocket connection came with: its query parameters, its handshake headers, and the client's address
+ * (a trusted proxy's {@code X-Forwarded-For} applied, as on REST).
+ */
+public record ConnectionRequest(Map<String, List<String>> query, HttpHeaders headers, String clientAddress) {
 
     static ConnectionRequest of(WebSocketSession session) {
         Map<String, List<String>> query = session.getUri() == null
                 ? Map.of()
                 : UriComponentsBuilder.fromUri(session.getUri()).build().getQueryParams();
-        return new ConnectionRequest(query, session.getHandshakeHeaders());
+        Object captured = session.getAttributes().get(ClientAddressCapture.ATTRIBUTE);
+        String address = captured instanceof String known ? known : "unknown";
+        return new ConnectionRequest(query, session.getHandshakeHeaders(), address);
     }
 
     /** A value given as header or query parameter; where both come, the header wins. Blank is absent. */

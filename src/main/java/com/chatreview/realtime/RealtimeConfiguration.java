@@ -56,6 +56,7 @@ class RealtimeConfiguration implements WebSocketConfigurer {
     public void registerWebSocketHandlers(WebSocketHandlerRegistry registry) {
         registry.addHandler(handler, paths.toArray(String[]::new))
                 .setHandshakeHandler(new DefaultHandshakeHandler(jettyUpgrade()))
+                .addInterceptors(new ClientAddressCapture())
                 .setAllowedOriginPatterns("*");
     }
 
