@@ -20,7 +20,7 @@
 #   REDIS_PORT=18190        first port tried for the Redis of the run (the next free one is taken)
 #   BENCH_DB=crs_bench_relay   database created, then dropped, on the local PostgreSQL (127.0.0.1:5432, user postgres)
 #   PGPORT=5432 PGUSER=postgres
-#   JAVA_OPTS="-Xmx1g"      JVM options of each node
+#   JAVA_OPTS="-Xmx1g -XX:+UseZGC"  JVM options of each node (the GC bin/run uses)
 #   CLIENT_OPTS="-Xmx1g -XX:+UseZGC"   JVM options of the load client (bench/RelayLoad.java); ZGC: a stop-the-world
 #                           pause of the client between reading A's copy of an event and B's would show as B - A
 #   CLIENT_THREADS=2        executor threads of each of the client's two HttpClients
@@ -53,7 +53,7 @@ MAX_MEASURE="${MAX_MEASURE:-600}"
 DRAIN="${DRAIN:-30}"
 TOKEN_DELAY="${TOKEN_DELAY:-15ms}"
 CONTENT="${CONTENT:-Relay?}"
-SERVICE_OPTS="${JAVA_OPTS:--Xmx1g}"
+SERVICE_OPTS="${JAVA_OPTS:--Xmx1g -XX:+UseZGC}"
 CLIENT_OPTS="${CLIENT_OPTS:--Xmx1g -XX:+UseZGC}"
 CLIENT_THREADS="${CLIENT_THREADS:-2}"
 BASE_A="http://127.0.0.1:$PORT_A"

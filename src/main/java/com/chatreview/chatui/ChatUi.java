@@ -9,7 +9,7 @@ import com.chatreview.ratelimit.Quota;
 import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RateLimited;
 import com.chatreview.ratelimit.RateLimiter;
-import com.chatreview.ratelimit.RequestQuotas;
+import com.chatreview.tenancy.Authenticator;
 import com.chatreview.web.FieldProblem;
 import com.chatreview.web.Ids;
 import com.chatreview.web.InvalidInput;
@@ -41,7 +41,7 @@ public class ChatUi {
     private final EmbedPolicies policies;
     private final EmbedTokens tokens;
     private final RateLimiter limiter;
-    private final RequestQuotas quotas;
+    private final Authenticator authenticator;
     private final ChatUiSettings settings;
 
     ChatUi(
@@ -49,13 +49,13 @@ public class ChatUi {
             EmbedPolicies policies,
             EmbedTokens tokens,
             RateLimiter limiter,
-            RequestQuotas quotas,
+            Authenticator authenticator,
             ChatUiSettings settings) {
         this.chats = chats;
         this.policies = policies;
         this.tokens = tokens;
         this.limiter = limiter;
-        this.quotas = quotas;
+        this.authenticator = authenticator;
         this.settings = settings;
     }
 
@@ -85,7 +85,7 @@ public class ChatUi {
                     "Send the offset of the history answer whose earlier messages you want.",
                     List.of(new FieldProblem("before", "must be 0 or more")));
         }
-        if (quotas.authenticationBlocked(clientAddress)) {
+        if (authenticator.throttled(clientAddress) != null) {
             throw new RateLimited(
                     "Too many requests for chats that do not exist from this address in the last minute",
                     "Wait a minute, then open the link you were given.",
@@ -95,7 +95,7 @@ public class ChatUi {
         try {
             chat = open(chatId, token);
         } catch (ServiceError failed) {
-            quotas.authenticationFailed(clientAddress);
+            authenticator.failed(clientAddress);
             throw failed;
         }
         spendPageRequest(chat.id());

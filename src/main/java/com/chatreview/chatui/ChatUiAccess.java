@@ -5,8 +5,10 @@ import com.chatreview.realtime.Admission;
 import com.chatreview.realtime.Admission.Reason;
 import com.chatreview.realtime.ChatAccess;
 import com.chatreview.realtime.ConnectionRequest;
+import com.chatreview.tenancy.Authenticator;
 import com.chatreview.web.ServiceError;
 import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
@@ -24,9 +26,11 @@ class ChatUiAccess implements ChatAccess {
     static final String PATH = "/ws/chat-ui";
 
     private final ChatUi ui;
+    private final Authenticator authenticator;
 
-    ChatUiAccess(ChatUi ui) {
+    ChatUiAccess(ChatUi ui, Authenticator authenticator) {
         this.ui = ui;
+        this.authenticator = authenticator;
     }
 
     @Override
@@ -36,6 +40,11 @@ class ChatUiAccess implements ChatAccess {
 
     @Override
     public Admission admit(ConnectionRequest request) {
+        // the chat's link is a credential: guessing links spends the address's budget of failures, as keys do
+        Duration wait = authenticator.throttled(request.clientAddress());
+        if (wait != null) {
+            return Admission.throttled(wait);
+        }
         if (request.undecodable("X-Chat-ID", "chat_id")) {
             return new Admission.Refused(
                     Reason.CHAT_NOT_FOUND,
@@ -57,6 +66,7 @@ class ChatUiAccess implements ChatAccess {
         }
         Optional<Chat> found = ui.findByLink(chatId);
         if (found.isEmpty()) {
+            authenticator.failed(request.clientAddress());
             return new Admission.Refused(
                     Reason.CHAT_NOT_FOUND,
                     "No chat with id '" + chatId + "'",
@@ -73,6 +83,7 @@ class ChatUiAccess implements ChatAccess {
         try {
             validUntil = ui.checkToken(chat, policy, request.value("X-Embed-Token", "token"));
         } catch (ServiceError refused) {
+            authenticator.failed(request.clientAddress());
             return new Admission.Refused(Reason.UNAUTHORIZED, refused.getMessage(), refused.fix());
         }
         return new Admission.Admitted(chat.tenantId(), null, chat.userId(), chat.id(), validUntil.orElse(null));

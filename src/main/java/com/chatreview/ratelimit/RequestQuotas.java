@@ -1,5 +1,6 @@
 package com.chatreview.ratelimit;
 
+import java.time.Duration;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
 
@@ -23,6 +24,11 @@ public class RequestQuotas {
     /** Whether the address has failed to authenticate too often this minute to be heard at all. */
     public boolean authenticationBlocked(String clientAddress) {
         return limiter.isExhausted(authKey(clientAddress), authQuota());
+    }
+
+    /** How long an address past its failures waits: the rest of the quota's minute at most. */
+    public Duration authenticationRetryAfter() {
+        return Duration.ofMinutes(1);
     }
 
     /** Counts one failed authentication from the address. */

@@ -1,5 +1,6 @@
 package com.chatreview.realtime;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
@@ -34,6 +35,12 @@ public sealed interface Admission {
         }
     }
 
+    /**
+     * Refused before anything was checked: the client's address has failed to authenticate too often
+     * ({@code RATE_LIMITED} with {@code details.retry_after_ms}, close 4429).
+     */
+    record Throttled(Duration retryAfter) implements Admission {}
+
     /** Why a connection is refused: each has its {@code error_code} and close code. */
     enum Reason {
         /** {@code AUTH_ERROR}, close 4401. */
@@ -46,6 +53,10 @@ public sealed interface Admission {
 
     static Admission admitted(UUID tenantId, UUID apiKeyId, String userId, UUID chatId) {
         return new Admitted(tenantId, apiKeyId, userId, chatId, null);
+    }
+
+    public static Admission throttled(Duration retryAfter) {
+        return new Throttled(retryAfter);
     }
 
     static Admission refused(Reason reason, String message) {

@@ -3,7 +3,7 @@ package com.chatreview.realtime;
 import com.chatreview.chat.Chat;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.realtime.Admission.Reason;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.tenancy.Authenticator;
 import com.chatreview.tenancy.Tenant;
 import com.chatreview.web.Ids;
 import java.util.Optional;
@@ -13,11 +13,11 @@ import org.springframework.stereotype.Component;
 @Component
 class ApiKeyAccess implements ChatAccess {
 
-    private final Tenancy tenancy;
+    private final Authenticator authenticator;
     private final ChatManagement chats;
 
-    ApiKeyAccess(Tenancy tenancy, ChatManagement chats) {
-        this.tenancy = tenancy;
+    ApiKeyAccess(Authenticator authenticator, ChatManagement chats) {
+        this.authenticator = authenticator;
         this.chats = chats;
     }
 
@@ -40,8 +40,18 @@ class ApiKeyAccess implements ChatAccess {
         String apiKey = request.value("X-API-Key", "api_key");
         String userId = request.value("X-User-ID", "user_id");
         String chatId = request.value("X-Chat-ID", "chat_id");
-        if (apiKey == null) {
-            return missing("api_key (or the X-API-Key header)");
+        Tenant tenant;
+        switch (authenticator.apiKey(apiKey, request.clientAddress())) {
+            case Authenticator.Result.Authenticated authenticated -> tenant = authenticated.tenant();
+            case Authenticator.Result.Throttled throttled -> {
+                return Admission.throttled(throttled.retryAfter());
+            }
+            case Authenticator.Result.Missing missing -> {
+                return missing("api_key (or the X-API-Key header)");
+            }
+            case Authenticator.Result.Invalid invalid -> {
+                return Admission.refused(Reason.UNAUTHORIZED, "The API key is not valid");
+            }
         }
         if (userId == null) {
             return missing("user_id (or the X-User-ID header)");
@@ -53,17 +63,12 @@ class ApiKeyAccess implements ChatAccess {
             return Admission.refused(
                     Reason.UNAUTHORIZED, "user_id must be 1 to " + MAX_USER_ID + " characters without U+0000");
         }
-        Optional<Tenant> tenant = tenancy.authenticate(apiKey);
-        if (tenant.isEmpty()) {
-            return Admission.refused(Reason.UNAUTHORIZED, "The API key is not valid");
-        }
-        Optional<Chat> chat =
-                Ids.uuid(chatId).flatMap(id -> chats.find(tenant.get().id(), id));
+        Optional<Chat> chat = Ids.uuid(chatId).flatMap(id -> chats.find(tenant.id(), id));
         if (chat.isEmpty()) {
             return Admission.refused(Reason.CHAT_NOT_FOUND, "No chat with id '" + chatId + "'");
         }
         return Admission.admitted(
-                tenant.get().id(), tenant.get().apiKeyId(), userId, chat.get().id());
+                tenant.id(), tenant.apiKeyId(), userId, chat.get().id());
     }
 
     private static Admission missing(String what) {

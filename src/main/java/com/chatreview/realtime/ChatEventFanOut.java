@@ -12,11 +12,11 @@ interface ChatEventFanOut {
     void publish(UUID chatId, ChatEvent event);
 
     /**
-     * Makes sure this node's connections on the chat receive its events from now on (a connection has just been
-     * registered on it).
+     * Where a connection just registered on the chat starts: it receives every event of the chat after the seq
+     * returned, and none before it.
      *
-     * @return the seq of the latest event published to the chat, on any node, as far as the fan-out keeps them; 0
-     *     when it keeps none
+     * @return the seq of the latest event of the chat this node has handed to its connections; 0 when the fan-out
+     *     keeps none (the caller knows better then)
      */
     long watch(UUID chatId);
 }

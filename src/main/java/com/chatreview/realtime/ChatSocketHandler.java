@@ -36,6 +36,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     static final CloseStatus UNAUTHORIZED = new CloseStatus(4401, "AUTH_ERROR");
     static final CloseStatus CHAT_NOT_FOUND = new CloseStatus(4404, "CHAT_NOT_FOUND");
     static final CloseStatus TOO_MANY_CONNECTIONS = new CloseStatus(4429, "CONNECTION_LIMIT_EXCEEDED");
+    static final CloseStatus RATE_LIMITED = new CloseStatus(4429, "RATE_LIMITED");
     static final CloseStatus ORIGIN_NOT_ALLOWED = new CloseStatus(4403, "ORIGIN_NOT_ALLOWED");
     private static final String CONNECTION = Connection.class.getName();
     private static final String EXPIRY = CONNECTION + ".expiry";
@@ -95,6 +96,19 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         Admission admission = admit(session, request);
         if (admission instanceof Admission.Refused refused) {
             refuse(session, refused);
+            return;
+        }
+        if (admission instanceof Admission.Throttled throttled) {
+            refuse(
+                    session,
+                    ErrorCode.RATE_LIMITED.event(
+                            "Too many failed authentications from this address in the last minute",
+                            Map.of(
+                                    "retry_after_ms",
+                                    Math.max(1, throttled.retryAfter().toMillis()),
+                                    "fix",
+                                    "Wait retry_after_ms, then connect with a valid key.")),
+                    RATE_LIMITED);
             return;
         }
         Admission.Admitted admitted = (Admission.Admitted) admission;

@@ -32,7 +32,7 @@ public record ConnectionRequest(Map<String, List<String>> query, HttpHeaders hea
         return new ConnectionRequest(
                 QueryStrings.values(rawQuery instanceof String raw ? raw : null),
                 session.getHandshakeHeaders(),
-                address instanceof String client ? client : null);
+                address instanceof String client ? client : "unknown");
     }
 
     /** A value given as header or query parameter; where both come, the header wins. Blank is absent. */

@@ -23,12 +23,18 @@ public class Tenancy {
     private final ApiKeys keys;
     private final ApplicationEventPublisher events;
     private final Cache<String, Tenant> recentlyChecked;
+    /** Keys found to be no active key: asked again only after the cache's time, so guesses cost no query. */
+    private final Cache<String, Boolean> recentlyUnknown;
 
     Tenancy(Tenants tenants, ApiKeys keys, ApplicationEventPublisher events, TenancySettings settings) {
         this.tenants = tenants;
         this.keys = keys;
         this.events = events;
         this.recentlyChecked = Caffeine.newBuilder()
+                .expireAfterWrite(settings.keyCacheTtl())
+                .maximumSize(100_000)
+                .build();
+        this.recentlyUnknown = Caffeine.newBuilder()
                 .expireAfterWrite(settings.keyCacheTtl())
                 .maximumSize(100_000)
                 .build();
@@ -87,8 +93,12 @@ public class Tenancy {
         if (cached != null) {
             return Optional.of(cached);
         }
+        if (recentlyUnknown.getIfPresent(apiKey) != null) {
+            return Optional.empty();
+        }
         Optional<Tenant> found = keys.findActive(apiKey);
-        found.ifPresent(tenant -> recentlyChecked.put(apiKey, tenant));
+        found.ifPresentOrElse(
+                tenant -> recentlyChecked.put(apiKey, tenant), () -> recentlyUnknown.put(apiKey, Boolean.TRUE));
         return found;
     }
 

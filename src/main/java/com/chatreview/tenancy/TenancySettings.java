@@ -8,8 +8,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Operator access and key handling.
  *
  * @param adminToken the token of the admin API ({@code ADMIN_TOKEN}); blank turns the admin API off (403)
- * @param keyCacheTtl how long a node trusts a key it has checked without asking the database again; a key
- *     revoked on this node stops working at once regardless
+ * @param keyCacheTtl how long a node trusts a key it has checked without asking the database again (a key
+ *     revoked on this node stops working at once regardless), and how long it remembers that a key is unknown
  * @param demoTenant whether the first start on the embedded database creates the {@code demo} tenant
  */
 @ConfigurationProperties("tenancy")

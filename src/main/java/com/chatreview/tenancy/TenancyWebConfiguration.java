@@ -29,21 +29,21 @@ class TenancyWebConfiguration implements WebMvcConfigurer {
         SpringDocUtils.getConfig().addRequestWrapperToIgnore(Tenant.class);
     }
 
-    private final Tenancy tenancy;
+    private final Authenticator authenticator;
     private final RequestQuotas quotas;
     private final TenancySettings settings;
 
-    TenancyWebConfiguration(Tenancy tenancy, RequestQuotas quotas, TenancySettings settings) {
-        this.tenancy = tenancy;
+    TenancyWebConfiguration(Authenticator authenticator, RequestQuotas quotas, TenancySettings settings) {
+        this.authenticator = authenticator;
         this.quotas = quotas;
         this.settings = settings;
     }
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(new TenantAuthentication(tenancy, quotas, CHAT_KEY_HEADER))
+        registry.addInterceptor(new TenantAuthentication(authenticator, quotas, CHAT_KEY_HEADER))
                 .addPathPatterns("/api/**");
-        registry.addInterceptor(new TenantAuthentication(tenancy, quotas, HOMEWORK_KEY_HEADER))
+        registry.addInterceptor(new TenantAuthentication(authenticator, quotas, HOMEWORK_KEY_HEADER))
                 .addPathPatterns("/v1/**");
         registry.addInterceptor(new AdminAuthentication(settings, quotas)).addPathPatterns("/admin/**");
     }

@@ -18,32 +18,24 @@ class TenantAuthentication implements HandlerInterceptor {
 
     static final String TENANT_ATTRIBUTE = Tenant.class.getName();
 
-    private final Tenancy tenancy;
+    private final Authenticator authenticator;
     private final RequestQuotas quotas;
     private final String header;
 
-    TenantAuthentication(Tenancy tenancy, RequestQuotas quotas, String header) {
-        this.tenancy = tenancy;
+    TenantAuthentication(Authenticator authenticator, RequestQuotas quotas, String header) {
+        this.authenticator = authenticator;
         this.quotas = quotas;
         this.header = header;
     }
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-        String address = request.getRemoteAddr();
-        if (quotas.authenticationBlocked(address)) {
-            throw TenancyErrors.tooManyFailedAuthentications();
-        }
-        String key = request.getHeader(header);
-        if (key == null || key.isBlank()) {
-            quotas.authenticationFailed(address);
-            throw new ApiKeyMissing(header);
-        }
-        Tenant tenant = tenancy.authenticate(key.strip()).orElse(null);
-        if (tenant == null) {
-            quotas.authenticationFailed(address);
-            throw new ApiKeyInvalid(header);
-        }
+        Tenant tenant = switch (authenticator.apiKey(request.getHeader(header), request.getRemoteAddr())) {
+            case Authenticator.Result.Authenticated authenticated -> authenticated.tenant();
+            case Authenticator.Result.Missing missing -> throw new ApiKeyMissing(header);
+            case Authenticator.Result.Invalid invalid -> throw new ApiKeyInvalid(header);
+            case Authenticator.Result.Throttled throttled -> throw TenancyErrors.tooManyFailedAuthentications();
+        };
         request.setAttribute(TENANT_ATTRIBUTE, tenant);
         spendQuota(tenant, response);
         return true;

@@ -75,6 +75,14 @@ public final class ChatSocket implements AutoCloseable {
         }
 
         public ChatSocket connect() {
+            // like Api: a made-up client address per connection (the tests connect through a trusted proxy,
+            // 127.0.0.1), so that one test's failed keys do not spend another's budget
+            if (!headers.containsKey("X-Forwarded-For")) {
+                java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+                headers.put(
+                        "X-Forwarded-For",
+                        "10." + random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(1, 255));
+            }
             StringBuilder uri = new StringBuilder("ws://127.0.0.1:" + port + path);
             String separator = "?";
             for (Map.Entry<String, String> parameter : query.entrySet()) {

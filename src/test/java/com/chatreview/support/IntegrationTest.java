@@ -15,6 +15,10 @@ import org.springframework.context.annotation.Import;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @ExtendWith(RequiresDatabase.class)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// the tests' own connections come from 127.0.0.1, a trusted proxy: Api names a client address per test (a
+// property of the test, not of SharedTestConfiguration's registrar: the web server reads it before that runs)
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "web.trusted-proxies=127.0.0.1")
 @Import(SharedTestConfiguration.class)
 public @interface IntegrationTest {}

@@ -69,6 +69,8 @@ public final class ServiceProcess implements AutoCloseable {
         environment.put("DATA_DIR", dataDir.toString());
         environment.put("SERVER_PORT", Integer.toString(port));
         environment.put("ADMIN_TOKEN", ADMIN_TOKEN);
+        // the tests and nginx connect from 127.0.0.1: their X-Forwarded-For names the client
+        environment.put("TRUSTED_PROXIES", "127.0.0.1");
         environment.putAll(extraEnvironment);
         Process service = builder.start();
         runs.add(service);

@@ -1,0 +1,65 @@
+package com.chatreview.tenancy;
+
+import com.chatreview.ratelimit.RequestQuotas;
+import java.time.Duration;
+import org.springframework.stereotype.Service;
+
+/**
+ * The one check of an API key, whichever way it comes in (the REST headers, {@code /ws/chat}): every failure is
+ * counted against the client's address, and an address past its budget of failures is refused before any key is
+ * looked at, let alone looked up (decisions §4). Ways in that check something else than a key (the chat page's
+ * link) spend the same budget through {@link #throttled} and {@link #failed}.
+ */
+@Service
+public class Authenticator {
+
+    private final Tenancy tenancy;
+    private final RequestQuotas quotas;
+
+    Authenticator(Tenancy tenancy, RequestQuotas quotas) {
+        this.tenancy = tenancy;
+        this.quotas = quotas;
+    }
+
+    /** What the check of a key found. */
+    public sealed interface Result {
+        /** The key is an active key of the tenant. */
+        record Authenticated(Tenant tenant) implements Result {}
+
+        /** No key was given. */
+        record Missing() implements Result {}
+
+        /** The key is no active key. */
+        record Invalid() implements Result {}
+
+        /** The address has failed too often: nothing was checked. */
+        record Throttled(Duration retryAfter) implements Result {}
+    }
+
+    public Result apiKey(String apiKey, String clientAddress) {
+        Duration wait = throttled(clientAddress);
+        if (wait != null) {
+            return new Result.Throttled(wait);
+        }
+        if (apiKey == null || apiKey.isBlank()) {
+            failed(clientAddress);
+            return new Result.Missing();
+        }
+        return tenancy.authenticate(apiKey.strip())
+                .<Result>map(Result.Authenticated::new)
+                .orElseGet(() -> {
+                    failed(clientAddress);
+                    return new Result.Invalid();
+                });
+    }
+
+    /** How long the address must wait before anything it sends is checked; null when it may be heard. */
+    public Duration throttled(String clientAddress) {
+        return quotas.authenticationBlocked(clientAddress) ? quotas.authenticationRetryAfter() : null;
+    }
+
+    /** Counts a failed check (of a key, a link, a token) against the address. */
+    public void failed(String clientAddress) {
+        quotas.authenticationFailed(clientAddress);
+    }
+}

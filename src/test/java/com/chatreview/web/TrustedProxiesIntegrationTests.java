@@ -1,0 +1,60 @@
+package com.chatreview.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.chatreview.support.IntegrationTest;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * {@code X-Forwarded-For} names the client only when the connection comes from a trusted proxy (the tests trust
+ * 127.0.0.1): from anywhere else a client that makes up a new address for each wrong key still spends one budget.
+ */
+@IntegrationTest
+class TrustedProxiesIntegrationTests {
+
+    @LocalServerPort
+    int port;
+
+    @Test
+    void aClientThatIsNoTrustedProxyCannotChooseItsAddress() throws Exception {
+        List<Integer> statuses = wrongKeys(InetAddress.getByName("127.0.0.2"), 100, "10.9.");
+
+        assertThat(statuses.subList(0, 60)).containsOnly(401);
+        assertThat(statuses.subList(60, 100))
+                .as("past the budget of one address")
+                .containsOnly(429);
+    }
+
+    @Test
+    void aTrustedProxyNamesTheClientsAddress() throws Exception {
+        List<Integer> statuses = wrongKeys(InetAddress.getByName("127.0.0.1"), 100, "10.8.");
+
+        assertThat(statuses).as("a budget per forwarded address").containsOnly(401);
+    }
+
+    /** Wrong keys from the given local address, each forwarded for another client address. */
+    private List<Integer> wrongKeys(InetAddress from, int count, String forwardedPrefix) throws Exception {
+        List<Integer> statuses = new ArrayList<>();
+        try (HttpClient client = HttpClient.newBuilder().localAddress(from).build()) {
+            for (int i = 0; i < count; i++) {
+                HttpRequest request = HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + port + "/api/v1/chats/user/someone"))
+                        .header("X-API-Key", "crs_wrong-key-" + i)
+                        .header("X-Forwarded-For", forwardedPrefix + (i / 250) + "." + (i % 250 + 1))
+                        .GET()
+                        .build();
+                statuses.add(client.send(request, HttpResponse.BodyHandlers.discarding())
+                        .statusCode());
+            }
+        }
+        return statuses;
+    }
+}
