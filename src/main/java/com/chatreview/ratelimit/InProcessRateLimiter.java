@@ -27,9 +27,17 @@ class InProcessRateLimiter implements RateLimiter {
     }
 
     @Override
-    public boolean isExhausted(String key, Quota quota) {
+    public Duration exhaustedFor(String key, Quota quota) {
         Bucket bucket = buckets.getIfPresent(key);
-        return bucket != null && bucket.getAvailableTokens() <= 0;
+        if (bucket == null) {
+            return Duration.ZERO;
+        }
+        return Duration.ofNanos(bucket.estimateAbilityToConsume(1).getNanosToWaitForRefill());
+    }
+
+    @Override
+    public RateLimitDecision tryConsumeUnlessExhausted(String guard, Quota guardQuota, String key, Quota quota) {
+        return exhaustedFor(guard, guardQuota).isPositive() ? null : tryConsume(key, quota);
     }
 
     private Bucket bucket(String key, Quota quota) {

@@ -1,6 +1,7 @@
 package com.chatreview.ratelimit;
 
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import com.chatreview.redis.ConditionalOnRedis;
+import com.chatreview.redis.Redis;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -8,8 +9,14 @@ import org.springframework.context.annotation.Configuration;
 class RateLimitConfiguration {
 
     @Bean
-    @ConditionalOnMissingBean(RateLimiter.class)
+    @ConditionalOnRedis.Absent
     RateLimiter inProcessRateLimiter() {
         return new InProcessRateLimiter();
+    }
+
+    @Bean
+    @ConditionalOnRedis
+    RateLimiter redisRateLimiter(Redis redis) {
+        return new RedisRateLimiter(redis, new InProcessRateLimiter());
     }
 }

@@ -26,7 +26,7 @@ class AdminAuthentication implements HandlerInterceptor {
             throw new AdminApiDisabled();
         }
         String address = request.getRemoteAddr();
-        if (quotas.authenticationBlocked(address)) {
+        if (quotas.authenticationBlocked(address).isPresent()) {
             throw TenancyErrors.tooManyFailedAuthentications();
         }
         String token = request.getHeader("X-Admin-Token");

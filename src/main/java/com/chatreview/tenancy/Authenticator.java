@@ -1,7 +1,9 @@
 package com.chatreview.tenancy;
 
+import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RequestQuotas;
 import java.time.Duration;
+import java.util.Optional;
 import org.springframework.stereotype.Service;
 
 /**
@@ -23,8 +25,16 @@ public class Authenticator {
 
     /** What the check of a key found. */
     public sealed interface Result {
-        /** The key is an active key of the tenant. */
-        record Authenticated(Tenant tenant) implements Result {}
+        /**
+         * The key is an active key of the tenant.
+         *
+         * @param restQuota for a REST request, the tenant's quota after spending from it; {@code null} otherwise
+         */
+        record Authenticated(Tenant tenant, RateLimitDecision restQuota) implements Result {
+            Authenticated(Tenant tenant) {
+                this(tenant, null);
+            }
+        }
 
         /** No key was given. */
         record Missing() implements Result {}
@@ -53,9 +63,29 @@ public class Authenticator {
                 });
     }
 
+    /**
+     * The check of a REST request's key, with the tenant's REST quota spent in the same step: a key this node knows
+     * costs one round trip to Redis, for both the address's failure budget and the tenant's quota.
+     */
+    public Result restRequest(String apiKey, String clientAddress) {
+        Optional<Tenant> known = apiKey == null ? Optional.empty() : tenancy.recentlyAuthenticated(apiKey.strip());
+        if (known.isPresent()) {
+            Tenant tenant = known.get();
+            return switch (quotas.restRequest(clientAddress, tenant.id())) {
+                case RequestQuotas.RestRequest.Throttled throttled -> new Result.Throttled(throttled.retryAfter());
+                case RequestQuotas.RestRequest.Counted counted -> new Result.Authenticated(tenant, counted.decision());
+            };
+        }
+        Result checked = apiKey(apiKey, clientAddress);
+        if (checked instanceof Result.Authenticated(Tenant tenant, RateLimitDecision ignored)) {
+            return new Result.Authenticated(tenant, quotas.restRequest(tenant.id()));
+        }
+        return checked;
+    }
+
     /** How long the address must wait before anything it sends is checked; null when it may be heard. */
     public Duration throttled(String clientAddress) {
-        return quotas.authenticationBlocked(clientAddress) ? quotas.authenticationRetryAfter() : null;
+        return quotas.authenticationBlocked(clientAddress).orElse(null);
     }
 
     /** Counts a failed check (of a key, a link, a token) against the address. */

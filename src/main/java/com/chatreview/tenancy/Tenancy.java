@@ -84,6 +84,14 @@ public class Tenancy {
         events.publishEvent(new ApiKeyRevoked(tenant, key));
     }
 
+    /**
+     * The tenant whose active key this is, if this node checked it lately; nothing is looked up (an unknown key is
+     * for {@link #authenticate}).
+     */
+    public Optional<Tenant> recentlyAuthenticated(String apiKey) {
+        return Optional.ofNullable(recentlyChecked.getIfPresent(apiKey));
+    }
+
     /** The tenant whose active key this is, if it is one. */
     public Optional<Tenant> authenticate(String apiKey) {
         if (apiKey == null || !apiKey.startsWith(ApiKeys.PREFIX) || apiKey.length() > 200) {

@@ -41,9 +41,9 @@ class TenancyWebConfiguration implements WebMvcConfigurer {
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(new TenantAuthentication(authenticator, quotas, CHAT_KEY_HEADER))
+        registry.addInterceptor(new TenantAuthentication(authenticator, CHAT_KEY_HEADER))
                 .addPathPatterns("/api/**");
-        registry.addInterceptor(new TenantAuthentication(authenticator, quotas, HOMEWORK_KEY_HEADER))
+        registry.addInterceptor(new TenantAuthentication(authenticator, HOMEWORK_KEY_HEADER))
                 .addPathPatterns("/v1/**");
         registry.addInterceptor(new AdminAuthentication(settings, quotas)).addPathPatterns("/admin/**");
     }

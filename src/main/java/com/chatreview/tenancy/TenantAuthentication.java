@@ -2,7 +2,6 @@ package com.chatreview.tenancy;
 
 import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RateLimited;
-import com.chatreview.ratelimit.RequestQuotas;
 import com.chatreview.tenancy.TenancyErrors.ApiKeyInvalid;
 import com.chatreview.tenancy.TenancyErrors.ApiKeyMissing;
 import jakarta.servlet.http.HttpServletRequest;
@@ -19,30 +18,28 @@ class TenantAuthentication implements HandlerInterceptor {
     static final String TENANT_ATTRIBUTE = Tenant.class.getName();
 
     private final Authenticator authenticator;
-    private final RequestQuotas quotas;
     private final String header;
 
-    TenantAuthentication(Authenticator authenticator, RequestQuotas quotas, String header) {
+    TenantAuthentication(Authenticator authenticator, String header) {
         this.authenticator = authenticator;
-        this.quotas = quotas;
         this.header = header;
     }
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-        Tenant tenant = switch (authenticator.apiKey(request.getHeader(header), request.getRemoteAddr())) {
-            case Authenticator.Result.Authenticated authenticated -> authenticated.tenant();
-            case Authenticator.Result.Missing missing -> throw new ApiKeyMissing(header);
-            case Authenticator.Result.Invalid invalid -> throw new ApiKeyInvalid(header);
-            case Authenticator.Result.Throttled throttled -> throw TenancyErrors.tooManyFailedAuthentications();
-        };
-        request.setAttribute(TENANT_ATTRIBUTE, tenant);
-        spendQuota(tenant, response);
+        Authenticator.Result.Authenticated authenticated =
+                switch (authenticator.restRequest(request.getHeader(header), request.getRemoteAddr())) {
+                    case Authenticator.Result.Authenticated known -> known;
+                    case Authenticator.Result.Missing missing -> throw new ApiKeyMissing(header);
+                    case Authenticator.Result.Invalid invalid -> throw new ApiKeyInvalid(header);
+                    case Authenticator.Result.Throttled throttled -> throw TenancyErrors.tooManyFailedAuthentications();
+                };
+        request.setAttribute(TENANT_ATTRIBUTE, authenticated.tenant());
+        reportQuota(authenticated.restQuota(), response);
         return true;
     }
 
-    private void spendQuota(Tenant tenant, HttpServletResponse response) {
-        RateLimitDecision decision = quotas.restRequest(tenant.id());
+    private static void reportQuota(RateLimitDecision decision, HttpServletResponse response) {
         long resetSeconds = RateLimitDecision.seconds(decision.resetAfter());
         response.setHeader("X-RateLimit-Limit", Long.toString(decision.limit()));
         response.setHeader("X-RateLimit-Remaining", Long.toString(decision.remaining()));

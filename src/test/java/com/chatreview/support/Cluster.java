@@ -110,6 +110,24 @@ public final class Cluster implements AutoCloseable {
         return api().with("X-Admin-Token", ServiceProcess.ADMIN_TOKEN);
     }
 
+    /** A new tenant, made through nginx: its API key. */
+    public String newTenant(String name) {
+        Api.Reply tenant = admin().post("/admin/v1/tenants", "{\"name\": \"" + name + "\"}");
+        if (tenant.status() != 201) {
+            throw new AssertionError("no tenant: " + tenant);
+        }
+        return tenant.json().get("api_key").asString();
+    }
+
+    /** A new chat of the user, made with {@code api} (which carries the tenant's key): its id. */
+    public static String newChat(Api api, String userId) {
+        Api.Reply chat = api.post("/api/v1/chats", "{\"user_id\": \"" + userId + "\"}");
+        if (chat.status() != 201) {
+            throw new AssertionError("no chat: " + chat);
+        }
+        return chat.json().get("id").asString();
+    }
+
     public List<Node> nodes() {
         return List.copyOf(nodes);
     }

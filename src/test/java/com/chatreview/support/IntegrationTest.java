@@ -7,6 +7,7 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.context.ContextConfiguration;
 
 /**
  * The whole service on a random port, over real sockets, on a real PostgreSQL (a server or the embedded one,
@@ -20,5 +21,6 @@ import org.springframework.context.annotation.Import;
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "web.trusted-proxies=127.0.0.1")
+@ContextConfiguration(initializers = TestRedis.Properties.class)
 @Import(SharedTestConfiguration.class)
 public @interface IntegrationTest {}

@@ -43,8 +43,6 @@ public class SharedTestConfiguration {
                 registry.add("database.user", TestDatabase::user);
                 registry.add("database.password", TestDatabase::password);
             }
-            // the run on the server is also the run as a cluster's node: events, lanes and limits in Redis
-            registry.add("redis.url", () -> TestDatabase.embedded() ? "" : TestRedis.url());
             registry.add("tenancy.admin-token", () -> ADMIN_TOKEN);
             registry.add("tenancy.demo-tenant", () -> "false");
             // reviews run, retry and give up within a test's patience

@@ -4,6 +4,10 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
+import java.util.Map;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.MapPropertySource;
 
 /**
  * The Redis the integration tests on the PostgreSQL server run with, so that the suite runs once as a node of a
@@ -16,6 +20,21 @@ public final class TestRedis {
     private static final String DEFAULT = "redis://127.0.0.1:6379";
 
     private TestRedis() {}
+
+    /**
+     * The run on the server is also the run as a cluster's node (events, lanes, limits and connections in Redis):
+     * {@code redis.url} is set before the context is refreshed, for the beans that exist only with Redis
+     * ({@code @ConditionalOnRedis} is decided before a {@code DynamicPropertyRegistrar} runs).
+     */
+    public static final class Properties implements ApplicationContextInitializer<ConfigurableApplicationContext> {
+        @Override
+        public void initialize(ConfigurableApplicationContext context) {
+            String url = TestDatabase.embedded() ? "" : url();
+            context.getEnvironment()
+                    .getPropertySources()
+                    .addFirst(new MapPropertySource("test-redis", Map.of("redis.url", url)));
+        }
+    }
 
     /** The URL to run with, or "" to run without Redis. */
     public static synchronized String url() {
