@@ -15,7 +15,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -80,9 +79,15 @@ class RealtimeConfiguration implements WebSocketConfigurer {
     static class Parts {
 
         @Bean
-        @ConditionalOnMissingBean(ConnectionRegistry.class)
+        @ConditionalOnRedis.Absent
         ConnectionRegistry connectionRegistry() {
             return new InProcessConnectionRegistry();
+        }
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnRedis
+        RedisConnectionRegistry redisConnectionRegistry(Redis redis, RealtimeSettings settings) {
+            return new RedisConnectionRegistry(redis, settings.connectionLease());
         }
 
         @Bean

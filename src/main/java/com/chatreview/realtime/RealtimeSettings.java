@@ -19,6 +19,9 @@ import org.springframework.util.unit.DataSize;
  *     the longest a dead node blocks the chat
  * @param laneTurnGrace in a cluster, how long the node of a chat's next frame has to take its turn before the
  *     frame after it goes first
+ * @param connectionLease in a cluster, how long a connection's slot (counted against its tenant's cap and its chat's)
+ *     outlives its node's last renewal: how long a node that died keeps its connections' slots
+ *     ({@code REALTIME_CONNECTION_LEASE})
  */
 @ConfigurationProperties("realtime")
 public record RealtimeSettings(
@@ -30,4 +33,5 @@ public record RealtimeSettings(
         @DefaultValue("50") int historyMessages,
         @DefaultValue("30s") Duration shutdownGrace,
         @DefaultValue("15s") Duration laneLease,
-        @DefaultValue("10s") Duration laneTurnGrace) {}
+        @DefaultValue("10s") Duration laneTurnGrace,
+        @DefaultValue("30s") Duration connectionLease) {}

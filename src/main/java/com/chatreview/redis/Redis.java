@@ -7,6 +7,7 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 /**
  * The node's connections to Redis: one shared connection for commands (Lettuce pipelines the commands of every
@@ -43,6 +44,11 @@ public final class Redis implements AutoCloseable {
     /** A connection of its own, for a blocking read that would hold up the shared one; the caller closes it. */
     public StatefulRedisConnection<String, String> dedicatedConnection() {
         return client.connect();
+    }
+
+    /** A connection for subscriptions; Lettuce subscribes again after a reconnect. The caller closes it. */
+    public StatefulRedisPubSubConnection<String, String> pubSubConnection() {
+        return client.connectPubSub();
     }
 
     @Override

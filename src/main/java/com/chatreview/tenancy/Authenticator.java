@@ -4,6 +4,7 @@ import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RequestQuotas;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.springframework.stereotype.Service;
 
 /**
@@ -71,7 +72,13 @@ public class Authenticator {
         Optional<Tenant> known = apiKey == null ? Optional.empty() : tenancy.recentlyAuthenticated(apiKey.strip());
         if (known.isPresent()) {
             Tenant tenant = known.get();
-            return switch (quotas.restRequest(clientAddress, tenant.id())) {
+            CompletableFuture<Boolean> revoked = tenancy.revokedElsewhere(tenant);
+            RequestQuotas.RestRequest spent = quotas.restRequest(clientAddress, tenant.id());
+            if (revoked.join()) {
+                tenancy.forget(new ApiKeyRevoked(tenant.id(), tenant.apiKeyId()));
+                return apiKey(apiKey, clientAddress);
+            }
+            return switch (spent) {
                 case RequestQuotas.RestRequest.Throttled throttled -> new Result.Throttled(throttled.retryAfter());
                 case RequestQuotas.RestRequest.Counted counted -> new Result.Authenticated(tenant, counted.decision());
             };

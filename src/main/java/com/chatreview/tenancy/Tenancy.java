@@ -11,6 +11,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -22,14 +23,21 @@ public class Tenancy {
     private final Tenants tenants;
     private final ApiKeys keys;
     private final ApplicationEventPublisher events;
+    private final KeyRevocations revocations;
     private final Cache<String, Tenant> recentlyChecked;
     /** Keys found to be no active key: asked again only after the cache's time, so guesses cost no query. */
     private final Cache<String, Boolean> recentlyUnknown;
 
-    Tenancy(Tenants tenants, ApiKeys keys, ApplicationEventPublisher events, TenancySettings settings) {
+    Tenancy(
+            Tenants tenants,
+            ApiKeys keys,
+            ApplicationEventPublisher events,
+            TenancySettings settings,
+            KeyRevocations revocations) {
         this.tenants = tenants;
         this.keys = keys;
         this.events = events;
+        this.revocations = revocations;
         this.recentlyChecked = Caffeine.newBuilder()
                 .expireAfterWrite(settings.keyCacheTtl())
                 .maximumSize(100_000)
@@ -72,7 +80,10 @@ public class Tenancy {
         return new IssuedKey(key.id(), key.apiKey(), key.createdAt());
     }
 
-    /** Revokes the key: it fails on this node from now on, and {@link ApiKeyRevoked} closes what it holds open. */
+    /**
+     * Revokes the key: it fails on every node from now on, and {@link ApiKeyRevoked} closes what it holds open, on
+     * every node.
+     */
     @Transactional
     public void revokeKey(String tenantId, String keyId) {
         UUID tenant = existingTenant(tenantId);
@@ -80,8 +91,29 @@ public class Tenancy {
         if (!keys.revoke(tenant, key, now())) {
             throw new ApiKeyNotFound(keyId);
         }
-        recentlyChecked.asMap().values().removeIf(cached -> cached.apiKeyId().equals(key));
-        events.publishEvent(new ApiKeyRevoked(tenant, key));
+        ApiKeyRevoked revoked = new ApiKeyRevoked(tenant, key);
+        forget(revoked);
+        events.publishEvent(revoked);
+        revocations.announce(revoked);
+    }
+
+    /** A key revoked on another node: forgotten here, and what it holds open here closed. */
+    void revokedElsewhere(ApiKeyRevoked revoked) {
+        forget(revoked);
+        events.publishEvent(revoked);
+    }
+
+    /**
+     * Whether a key this node trusts from its cache was revoked meanwhile on another node; asked at once (without
+     * waiting for the answer), so that the answer comes along with the request's other round trip.
+     */
+    public CompletableFuture<Boolean> revokedElsewhere(Tenant trusted) {
+        return revocations.revoked(trusted.apiKeyId());
+    }
+
+    /** Forgets a key this node trusted, which turned out revoked. */
+    public void forget(ApiKeyRevoked revoked) {
+        recentlyChecked.asMap().values().removeIf(cached -> cached.apiKeyId().equals(revoked.apiKeyId()));
     }
 
     /**
@@ -99,7 +131,10 @@ public class Tenancy {
         }
         Tenant cached = recentlyChecked.getIfPresent(apiKey);
         if (cached != null) {
-            return Optional.of(cached);
+            if (!revokedElsewhere(cached).join()) {
+                return Optional.of(cached);
+            }
+            recentlyChecked.invalidate(apiKey);
         }
         if (recentlyUnknown.getIfPresent(apiKey) != null) {
             return Optional.empty();

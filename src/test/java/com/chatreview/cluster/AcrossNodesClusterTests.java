@@ -3,9 +3,14 @@ package com.chatreview.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.support.Api;
+import com.chatreview.support.ChatSocket;
 import com.chatreview.support.Cluster;
 import com.chatreview.support.RequiresCluster;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -14,6 +19,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Two nodes on one database and one Redis, behind nginx: the limits and counts of decisions §4 hold across both, as
@@ -24,6 +30,7 @@ class AcrossNodesClusterTests {
 
     static final int REST_PER_MINUTE = 100;
     static final int AUTH_FAILURES_PER_MINUTE = 60;
+    static final int CONNECTIONS_PER_TENANT = 50;
 
     static Cluster cluster;
 
@@ -66,6 +73,131 @@ class AcrossNodesClusterTests {
             assertThat(limited.json().get("code").asString()).isEqualTo("RATE_LIMITED");
             assertThat(Long.parseLong(limited.header("Retry-After"))).isBetween(1L, 60L);
             assertThat(limited.header("X-RateLimit-Remaining")).isEqualTo("0");
+        }
+    }
+
+    @Test
+    void theTenantsConnectionsAreCountedOnBothNodes() {
+        String apiKey = cluster.newTenant("one-connection-cap");
+        String chatId = Cluster.newChat(cluster.node(1).api().with("X-API-Key", apiKey), "student");
+        List<ChatSocket> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < CONNECTIONS_PER_TENANT; i++) {
+                ChatSocket socket = ChatSocket.connect(cluster.node(1 + i % 2).port(), apiKey, "student", chatId);
+                open.add(socket);
+                socket.awaitEvent("connection_established");
+            }
+
+            for (Cluster.Node node : cluster.nodes()) {
+                try (ChatSocket refused = ChatSocket.connect(node.port(), apiKey, "student", chatId)) {
+                    JsonNode error = refused.awaitEvent("error");
+                    assertThat(error.get("error_code").asString()).isEqualTo("CONNECTION_LIMIT_EXCEEDED");
+                    assertThat(refused.awaitClose()).isEqualTo(4429);
+                }
+            }
+
+            ChatSocket onNode2 = open.remove(1);
+            onNode2.close();
+            try (ChatSocket again = awaitAdmitted(cluster.node(1), apiKey, chatId)) {
+                assertThat(again.isOpen()).isTrue();
+            }
+        } finally {
+            open.forEach(ChatSocket::close);
+        }
+    }
+
+    @Test
+    void aChatWithASocketOnTheOtherNodeIsNotDeleted() {
+        String apiKey = cluster.newTenant("delete-guard");
+        Api node1 = cluster.node(1).api().with("X-API-Key", apiKey);
+        String chatId = Cluster.newChat(node1, "student");
+
+        try (ChatSocket onNode2 = ChatSocket.connect(cluster.node(2).port(), apiKey, "student", chatId)) {
+            onNode2.awaitEvent("connection_established");
+
+            Api.Reply refused = node1.delete("/api/v1/chats/" + chatId);
+
+            assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+            assertThat(refused.json().get("code").asString()).isEqualTo("CONFLICT");
+        }
+        Api.Reply deleted = awaitDeleted(node1, chatId);
+        assertThat(deleted.status()).as(deleted.toString()).isEqualTo(200);
+    }
+
+    @Test
+    void aKeyRevokedOnOneNodeIsRefusedAndClosedOnTheOther() {
+        Api.Reply tenant = cluster.admin().post("/admin/v1/tenants", "{\"name\": \"revoked-elsewhere\"}");
+        String tenantId = tenant.json().get("id").asString();
+        Api.Reply second = cluster.node(1).admin().post("/admin/v1/tenants/" + tenantId + "/api-keys", "{}");
+        assertThat(second.status()).as(second.toString()).isEqualTo(201);
+        String apiKey = second.json().get("api_key").asString();
+        Api onNode2 = cluster.node(2).api().with("X-API-Key", apiKey);
+        String chatId = Cluster.newChat(onNode2, "student");
+
+        try (ChatSocket socket = ChatSocket.connect(cluster.node(2).port(), apiKey, "student", chatId)) {
+            socket.awaitEvent("connection_established");
+            assertThat(onNode2.get("/api/v1/chats/" + chatId).status()).isEqualTo(200);
+
+            Api.Reply revoked = cluster.node(1)
+                    .admin()
+                    .delete("/admin/v1/tenants/" + tenantId + "/api-keys/"
+                            + second.json().get("id").asString());
+            Instant revokedAt = Instant.now();
+            assertThat(revoked.status()).as(revoked.toString()).isBetween(200, 204);
+
+            Api.Reply refused = onNode2.get("/api/v1/chats/" + chatId);
+            assertThat(refused.status())
+                    .as("node 2 trusted the key a moment ago: %s", refused)
+                    .isEqualTo(401);
+            assertThat(socket.awaitEvent("error", Duration.ofSeconds(2))
+                            .get("error_code")
+                            .asString())
+                    .isEqualTo("AUTH_ERROR");
+            assertThat(socket.awaitClose(Duration.ofSeconds(2))).isEqualTo(4401);
+            assertThat(Duration.between(revokedAt, Instant.now())).isLessThan(Duration.ofSeconds(2));
+        }
+        String firstKey = tenant.json().get("api_key").asString();
+        assertThat(cluster.node(2)
+                        .api()
+                        .with("X-API-Key", firstKey)
+                        .get("/api/v1/chats/" + chatId)
+                        .status())
+                .as("the tenant's other key still works")
+                .isEqualTo(200);
+    }
+
+    /** A closed socket's slot is released as its node sees the close: a moment after the client's. */
+    private static ChatSocket awaitAdmitted(Cluster.Node node, String apiKey, String chatId) {
+        Instant deadline = Instant.now().plusSeconds(5);
+        while (true) {
+            ChatSocket socket = ChatSocket.connect(node.port(), apiKey, "student", chatId);
+            JsonNode first = socket.next();
+            if (first.get("event_type").asString().equals("connection_established")) {
+                return socket;
+            }
+            socket.close();
+            assertThat(Instant.now()).as("admitted again: %s", first).isBefore(deadline);
+            sleep(100);
+        }
+    }
+
+    private static Api.Reply awaitDeleted(Api api, String chatId) {
+        Instant deadline = Instant.now().plusSeconds(5);
+        while (true) {
+            Api.Reply reply = api.delete("/api/v1/chats/" + chatId);
+            if (reply.status() != 409 || Instant.now().isAfter(deadline)) {
+                return reply;
+            }
+            sleep(100);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 

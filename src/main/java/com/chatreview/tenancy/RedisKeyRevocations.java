@@ -1,0 +1,93 @@
+package com.chatreview.tenancy;
+
+import com.chatreview.redis.Redis;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Revocations across a cluster: a mark per revoked key that outlives every node's key cache, asked along with a
+ * cached key's first round trip of a request (so no node trusts a revoked key a moment longer), and a message on a
+ * channel every node listens to, so that every node closes the key's connections within moments.
+ */
+class RedisKeyRevocations implements KeyRevocations, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisKeyRevocations.class);
+    private static final String CHANNEL = "crs:key-revocations";
+    private static final String MARK = "crs:revoked-key:";
+
+    /** What goes over the channel. */
+    record Revocation(UUID tenantId, UUID apiKeyId, String node) {}
+
+    private final Redis redis;
+    private final JsonMapper json;
+    private final Duration markLife;
+    private final String node = UUID.randomUUID().toString();
+    private final StatefulRedisPubSubConnection<String, String> subscription;
+
+    /**
+     * @param elsewhere told of each key revoked on another node, on a thread of its own (not Redis's I/O thread:
+     *     closing connections may take a while)
+     */
+    RedisKeyRevocations(Redis redis, JsonMapper json, Duration keyCacheTtl, Consumer<ApiKeyRevoked> elsewhere) {
+        this.redis = redis;
+        this.json = json;
+        this.markLife = keyCacheTtl.multipliedBy(2).plusMinutes(1);
+        this.subscription = redis.pubSubConnection();
+        subscription.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String channel, String message) {
+                Revocation revocation = json.readValue(message, Revocation.class);
+                if (!node.equals(revocation.node())) {
+                    ApiKeyRevoked revoked = new ApiKeyRevoked(revocation.tenantId(), revocation.apiKeyId());
+                    Thread.ofVirtual().name("key-revoked").start(() -> elsewhere.accept(revoked));
+                }
+            }
+        });
+        subscription.sync().subscribe(CHANNEL);
+    }
+
+    @Override
+    public void announce(ApiKeyRevoked revoked) {
+        try {
+            redis.commands().set(MARK + revoked.apiKeyId(), "1", SetArgs.Builder.px(markLife));
+            redis.commands()
+                    .publish(
+                            CHANNEL,
+                            json.writeValueAsString(new Revocation(revoked.tenantId(), revoked.apiKeyId(), node)));
+        } catch (RedisException failed) {
+            // the database holds the revocation: the other nodes refuse the key when their caches lapse
+            log.warn(
+                    "Redis does not answer ({}): key {} is refused on other nodes within the key cache's time, and its"
+                            + " connections there stay open",
+                    failed.toString(),
+                    revoked.apiKeyId());
+        }
+    }
+
+    @Override
+    public CompletableFuture<Boolean> revoked(UUID apiKeyId) {
+        try {
+            return redis.async()
+                    .exists(MARK + apiKeyId)
+                    .toCompletableFuture()
+                    .thenApply(count -> count > 0)
+                    .exceptionally(failed -> false);
+        } catch (RedisException failed) {
+            return CompletableFuture.completedFuture(false);
+        }
+    }
+
+    @Override
+    public void close() {
+        subscription.close();
+    }
+}
