@@ -2,6 +2,7 @@ package com.chatreview.ratelimit;
 
 import com.chatreview.redis.ConditionalOnRedis;
 import com.chatreview.redis.Redis;
+import com.chatreview.redis.RedisReachability;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -16,7 +17,7 @@ class RateLimitConfiguration {
 
     @Bean
     @ConditionalOnRedis
-    RateLimiter redisRateLimiter(Redis redis) {
-        return new RedisRateLimiter(redis, new InProcessRateLimiter());
+    RateLimiter redisRateLimiter(Redis redis, RedisReachability reachability) {
+        return new RedisRateLimiter(redis, reachability, new InProcessRateLimiter());
     }
 }

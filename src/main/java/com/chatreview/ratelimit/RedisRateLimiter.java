@@ -1,14 +1,13 @@
 package com.chatreview.ratelimit;
 
 import com.chatreview.redis.Redis;
+import com.chatreview.redis.RedisReachability;
 import com.chatreview.redis.RedisScript;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Quotas held in Redis, so that they hold across every node: each bucket is a counter that lives one period from its
@@ -20,12 +19,10 @@ import org.slf4j.LoggerFactory;
  * compare-and-swap, two round trips per attempt and a retry on every conflict, and a tenant's quota is one hot key
  * that every node spends from at once (measured: {@code docs/benchmarks.md}, "REST limits in Redis").
  *
- * <p>When Redis cannot be reached, decisions fall back to the node's own buckets (the limits fail open to
- * node-local ones, as Envoy's global rate limit does) until it answers again.
+ * <p>While Redis cannot be reached ({@link RedisReachability}), decisions fall back to the node's own buckets (the
+ * limits fail open to node-local ones, as Envoy's global rate limit does) until it answers again.
  */
 class RedisRateLimiter implements RateLimiter {
-
-    private static final Logger log = LoggerFactory.getLogger(RedisRateLimiter.class);
 
     /** All keys share one hash tag, so that the two-key script also runs on a Redis Cluster. */
     private static final String PREFIX = "crs:{quota}:";
@@ -59,11 +56,12 @@ class RedisRateLimiter implements RateLimiter {
             """, ScriptOutputType.MULTI);
 
     private final Redis redis;
+    private final RedisReachability reachability;
     private final RateLimiter fallback;
-    private volatile boolean unreachable;
 
-    RedisRateLimiter(Redis redis, RateLimiter fallback) {
+    RedisRateLimiter(Redis redis, RedisReachability reachability, RateLimiter fallback) {
         this.redis = redis;
+        this.reachability = reachability;
         this.fallback = fallback;
     }
 
@@ -95,24 +93,14 @@ class RedisRateLimiter implements RateLimiter {
                 () -> fallback.tryConsumeUnlessExhausted(guard, guardQuota, key, quota));
     }
 
-    /** Whether the last decision had to be taken without Redis. */
-    boolean unreachable() {
-        return unreachable;
-    }
-
     private <T> T orFallback(Supplier<T> inRedis, Supplier<T> local) {
+        if (!reachability.reachable()) {
+            return local.get();
+        }
         try {
-            T answer = inRedis.get();
-            if (unreachable) {
-                unreachable = false;
-                log.info("Redis answers again: limits hold across the cluster again");
-            }
-            return answer;
+            return inRedis.get();
         } catch (RedisException failed) {
-            if (!unreachable) {
-                unreachable = true;
-                log.warn("Redis does not answer ({}): limits are this node's own until it does", failed.toString());
-            }
+            reachability.failed(failed);
             return local.get();
         }
     }

@@ -5,6 +5,7 @@ import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.SenderRole;
 import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RequestQuotas;
+import com.chatreview.web.ServiceUnavailable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -189,6 +190,10 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         Frame frame = parsed.frame().get();
         try {
             queue.submit(connection.chatId, () -> replies.answer(connection, frame));
+        } catch (ServiceUnavailable unavailable) {
+            connection.sendDirect(ErrorCode.SERVICE_UNAVAILABLE.event(
+                    unavailable.getMessage(),
+                    Map.of("retry_after_ms", unavailable.retryAfter().toMillis())));
         } catch (RuntimeException e) {
             // the cluster's lanes (Redis) did not answer: nothing was stored, the client must know
             log.error("A frame for chat {} could not join the chat's lane", connection.chatId, e);

@@ -19,6 +19,7 @@ enum ErrorCode {
             + " create a new chat."),
     AI_ERROR("The AI provider failed to answer; your message is stored. Send it again later, or ask the operator"
             + " to check the AI provider."),
+    SERVICE_UNAVAILABLE("Nothing was stored; send the message again after retry_after_ms."),
     INTERNAL_ERROR("Try again; if it keeps failing, report it to the operator.");
 
     private final String fix;

@@ -6,6 +6,7 @@ import com.chatreview.chat.ChatManagement;
 import com.chatreview.ratelimit.RequestQuotas;
 import com.chatreview.redis.ConditionalOnRedis;
 import com.chatreview.redis.Redis;
+import com.chatreview.redis.RedisReachability;
 import com.chatreview.tenancy.ApiKeyRevoked;
 import java.time.Instant;
 import java.util.List;
@@ -86,8 +87,9 @@ class RealtimeConfiguration implements WebSocketConfigurer {
 
         @Bean(destroyMethod = "close")
         @ConditionalOnRedis
-        RedisConnectionRegistry redisConnectionRegistry(Redis redis, RealtimeSettings settings) {
-            return new RedisConnectionRegistry(redis, settings.connectionLease());
+        RedisConnectionRegistry redisConnectionRegistry(
+                Redis redis, RedisReachability reachability, RealtimeSettings settings) {
+            return new RedisConnectionRegistry(redis, reachability, settings.connectionLease());
         }
 
         @Bean
@@ -98,8 +100,8 @@ class RealtimeConfiguration implements WebSocketConfigurer {
 
         @Bean(destroyMethod = "close")
         @ConditionalOnRedis
-        RedisReplyQueue redisReplyQueue(Redis redis, RealtimeSettings settings) {
-            return new RedisReplyQueue(redis, settings.laneLease(), settings.laneTurnGrace());
+        RedisReplyQueue redisReplyQueue(Redis redis, RedisReachability reachability, RealtimeSettings settings) {
+            return new RedisReplyQueue(redis, reachability, settings.laneLease(), settings.laneTurnGrace());
         }
 
         @Bean
@@ -110,8 +112,9 @@ class RealtimeConfiguration implements WebSocketConfigurer {
 
         @Bean(destroyMethod = "close")
         @ConditionalOnRedis
-        RedisChatEventFanOut redisChatEventFanOut(Redis redis, ConnectionRegistry connections) {
-            return new RedisChatEventFanOut(redis, connections);
+        RedisChatEventFanOut redisChatEventFanOut(
+                Redis redis, RedisReachability reachability, ConnectionRegistry connections) {
+            return new RedisChatEventFanOut(redis, reachability, connections);
         }
 
         @Bean

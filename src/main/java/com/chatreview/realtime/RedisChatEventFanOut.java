@@ -1,10 +1,12 @@
 package com.chatreview.realtime;
 
 import com.chatreview.redis.Redis;
+import com.chatreview.redis.RedisReachability;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XAddArgs;
 import io.lettuce.core.XReadArgs;
@@ -13,8 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A cluster's fan-out: every event of a chat is appended to one of a few Redis streams (the chat's shard), and each
@@ -26,8 +26,6 @@ import org.slf4j.LoggerFactory;
  */
 final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(RedisChatEventFanOut.class);
-
     /** Streams the events are spread over (by chat), so that a Redis Cluster can spread them too. */
     static final int SHARDS = 16;
     /** Entries a shard's stream keeps (trimmed approximately): minutes of a busy cluster's tokens. */
@@ -37,6 +35,7 @@ final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
     private static final int BATCH = 1000;
 
     private final Redis redis;
+    private final RedisReachability reachability;
     private final ConnectionRegistry connections;
     /** The id of the last entry read from each shard. */
     private final String[] lastIds = new String[SHARDS];
@@ -50,8 +49,9 @@ final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
     private final Thread readerThread;
     private volatile boolean running = true;
 
-    RedisChatEventFanOut(Redis redis, ConnectionRegistry connections) {
+    RedisChatEventFanOut(Redis redis, RedisReachability reachability, ConnectionRegistry connections) {
         this.redis = redis;
+        this.reachability = reachability;
         this.connections = connections;
         for (int shard = 0; shard < SHARDS; shard++) {
             List<StreamMessage<String, String>> last =
@@ -63,13 +63,38 @@ final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
                 Thread.ofPlatform().name("chat-events-reader").daemon().start(this::read);
     }
 
+    /**
+     * While Redis is unreachable the event goes to this node's connections only; the other nodes' connections catch
+     * up from the database when they resume (stored messages never depend on Redis).
+     */
     @Override
     public void publish(UUID chatId, ChatEvent event) {
-        redis.commands()
-                .xadd(
-                        shardKey(shardOf(chatId)),
-                        XAddArgs.Builder.maxlen(STREAM_LENGTH).approximateTrimming(),
-                        Map.of("chat", chatId.toString(), "seq", Long.toString(event.seq()), "event", event.json()));
+        if (reachability.reachable()) {
+            try {
+                redis.commands()
+                        .xadd(
+                                shardKey(shardOf(chatId)),
+                                XAddArgs.Builder.maxlen(STREAM_LENGTH).approximateTrimming(),
+                                Map.of(
+                                        "chat",
+                                        chatId.toString(),
+                                        "seq",
+                                        Long.toString(event.seq()),
+                                        "event",
+                                        event.json()));
+                return;
+            } catch (RedisException failed) {
+                reachability.failed(failed);
+            }
+        }
+        deliver(chatId, event);
+    }
+
+    private void deliver(UUID chatId, ChatEvent event) {
+        lastRead.asMap().merge(chatId, event.seq(), Math::max);
+        for (Connection connection : connections.onChat(chatId)) {
+            connection.deliver(event);
+        }
     }
 
     /**
@@ -90,7 +115,7 @@ final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
                 if (!running) {
                     return;
                 }
-                log.warn("Reading chat events from Redis failed; trying again: {}", e.toString());
+                reachability.failed(e); // logged once for the outage, not per try
                 try {
                     Thread.sleep(200);
                 } catch (InterruptedException interrupted) {
@@ -116,10 +141,7 @@ final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
             Map<String, String> body = message.getBody();
             UUID chatId = UUID.fromString(body.get("chat"));
             ChatEvent event = new ChatEvent(Long.parseLong(body.get("seq")), body.get("event"));
-            lastRead.put(chatId, event.seq());
-            for (Connection connection : connections.onChat(chatId)) {
-                connection.deliver(event);
-            }
+            deliver(chatId, event);
         }
     }
 

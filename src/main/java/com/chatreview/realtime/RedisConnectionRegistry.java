@@ -1,7 +1,9 @@
 package com.chatreview.realtime;
 
 import com.chatreview.redis.Redis;
+import com.chatreview.redis.RedisReachability;
 import com.chatreview.redis.RedisScript;
+import com.chatreview.web.ServiceUnavailable;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
@@ -13,8 +15,6 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The connections of every node, for the caps and for "is anyone on this chat": each open connection holds a slot in
@@ -27,8 +27,6 @@ import org.slf4j.LoggerFactory;
  * meanwhile take their slots at the next renewal after Redis answers again.
  */
 class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
-
-    private static final Logger log = LoggerFactory.getLogger(RedisConnectionRegistry.class);
 
     /** One hash tag, so that the scripts' keys share a slot on a Redis Cluster. */
     private static final String PREFIX = "crs:{conn}:";
@@ -70,13 +68,14 @@ class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
             """, ScriptOutputType.INTEGER);
 
     private final Redis redis;
+    private final RedisReachability reachability;
     private final Duration lease;
     private final InProcessConnectionRegistry local = new InProcessConnectionRegistry();
     private final ScheduledExecutorService renewals;
-    private volatile boolean unreachable;
 
-    RedisConnectionRegistry(Redis redis, Duration lease) {
+    RedisConnectionRegistry(Redis redis, RedisReachability reachability, Duration lease) {
         this.redis = redis;
+        this.reachability = reachability;
         this.lease = lease;
         this.renewals = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofVirtual().name("ws-slot-renewals").factory());
@@ -86,6 +85,9 @@ class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
 
     @Override
     public Opening tryOpen(Connection connection, int tenantLimit, int linkLimit) {
+        if (!reachability.reachable()) {
+            return local.tryOpen(connection, tenantLimit, linkLimit);
+        }
         long answer;
         try {
             answer = TRY_OPEN.run(
@@ -95,9 +97,8 @@ class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
                     Long.toString(lease.toMillis()),
                     Integer.toString(tenantLimit),
                     connection.apiKeyId == null ? Integer.toString(linkLimit) : "");
-            reachable();
         } catch (RedisException failed) {
-            unreachable(failed);
+            reachability.failed(failed);
             return local.tryOpen(connection, tenantLimit, linkLimit);
         }
         if (answer == 1) {
@@ -124,14 +125,35 @@ class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
         return local.onChat(chatId);
     }
 
-    /** Whether any node holds a slot on the chat: Redis must answer, for no node can tell alone. */
+    /**
+     * Whether any node holds a slot on the chat: Redis must answer, for no node can tell alone.
+     *
+     * @throws ServiceUnavailable while Redis is unreachable
+     */
     @Override
     public boolean anyOpen(UUID chatId) {
         if (local.anyOpen(chatId)) {
             return true;
         }
-        long held = HELD.run(redis.commands(), new String[] {PREFIX + "chat:" + chatId});
-        return held > 0;
+        if (!reachability.reachable()) {
+            throw unknowable(reachability);
+        }
+        try {
+            long held = HELD.run(redis.commands(), new String[] {PREFIX + "chat:" + chatId});
+            return held > 0;
+        } catch (RedisException failed) {
+            reachability.failed(failed);
+            throw unknowable(reachability);
+        }
+    }
+
+    /** Whether the chat is held elsewhere cannot be told without Redis. */
+    static ServiceUnavailable unknowable(RedisReachability reachability) {
+        return new ServiceUnavailable(
+                "Whether another node of the cluster holds this chat (an open connection, a reply being generated)"
+                        + " cannot be told now: Redis is unreachable",
+                "Nothing was done; try again after Retry-After.",
+                reachability.retryAfter());
     }
 
     @Override
@@ -142,7 +164,7 @@ class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
     /** Extends the lease of every connection of this node, and takes back the slots Redis lost (a restart). */
     void renewAll() {
         List<Connection> connections = local.all();
-        if (connections.isEmpty()) {
+        if (connections.isEmpty() || !reachability.reachable()) {
             return;
         }
         try {
@@ -159,12 +181,11 @@ class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
             for (RedisFuture<?> future : sent) {
                 future.get(lease.toMillis(), TimeUnit.MILLISECONDS);
             }
-            reachable();
-        } catch (RedisException failed) {
-            unreachable(failed);
+        } catch (InterruptedException stopped) {
+            Thread.currentThread().interrupt();
             return;
         } catch (Exception failed) {
-            unreachable(new RedisException("renewal failed", failed));
+            reachability.failed(failed);
             return;
         }
         // a connection that closed while its lease was renewed got its slot back: release it again
@@ -177,6 +198,9 @@ class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
     }
 
     private void release(Connection connection) {
+        if (!reachability.reachable()) {
+            return;
+        }
         try {
             RedisAsyncCommands<String, String> async = redis.async();
             List<RedisFuture<Long>> sent = new ArrayList<>();
@@ -186,29 +210,11 @@ class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
             for (RedisFuture<Long> future : sent) {
                 future.get(lease.toMillis(), TimeUnit.MILLISECONDS);
             }
+        } catch (InterruptedException stopped) {
+            Thread.currentThread().interrupt();
         } catch (Exception failed) {
             // the slot lapses with its lease, as a dead node's do
-            unreachable(failed instanceof RedisException redisFailure ? redisFailure : new RedisException(failed));
-        }
-    }
-
-    /** Whether the last call to Redis failed. */
-    boolean unreachable() {
-        return unreachable;
-    }
-
-    private void reachable() {
-        if (unreachable) {
-            unreachable = false;
-            log.info("Redis answers again: connection caps hold across the cluster again");
-        }
-    }
-
-    private void unreachable(RedisException failed) {
-        if (!unreachable) {
-            unreachable = true;
-            log.warn(
-                    "Redis does not answer ({}): connection caps are this node's own until it does", failed.toString());
+            reachability.failed(failed);
         }
     }
 

@@ -1,7 +1,10 @@
 package com.chatreview.realtime;
 
 import com.chatreview.redis.Redis;
+import com.chatreview.redis.RedisReachability;
+import com.chatreview.web.ServiceUnavailable;
 import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.List;
@@ -120,23 +123,41 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
     /** The chats whose turn this node holds, with the ticket: their leases are renewed. */
     private final Map<UUID, Long> held = new ConcurrentHashMap<>();
 
+    private final RedisReachability reachability;
+
     private final ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofVirtual().name("reply-lease-renewer").factory());
     private final Object idle = new Object();
 
     private record Ticketed(long ticket, Runnable work) {}
 
-    RedisReplyQueue(Redis redis, Duration lease, Duration turnGrace) {
+    RedisReplyQueue(Redis redis, RedisReachability reachability, Duration lease, Duration turnGrace) {
         this.redis = redis;
+        this.reachability = reachability;
         this.lease = lease;
         this.turnGrace = turnGrace;
         long every = Math.max(1, lease.toMillis() / 3);
         renewer.scheduleWithFixedDelay(this::renewLeases, every, every, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws ServiceUnavailable while Redis is unreachable: no frame may skip the cluster's order
+     */
     @Override
     public void submit(UUID chatId, Runnable work) {
-        Ticketed ticketed = new Ticketed(takeTicket(chatId), work);
+        if (!reachability.reachable()) {
+            throw laneUnavailable();
+        }
+        long ticket;
+        try {
+            ticket = takeTicket(chatId);
+        } catch (RedisException failed) {
+            reachability.failed(failed);
+            throw laneUnavailable();
+        }
+        Ticketed ticketed = new Ticketed(ticket, work);
         boolean[] start = {false};
         lanes.compute(chatId, (chat, lane) -> {
             if (lane == null) {
@@ -192,7 +213,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
                                 Long.toString(lease.toMillis()),
                                 Long.toString(turnGrace.toMillis()));
             } catch (RuntimeException e) {
-                log.warn("Waiting for the turn of chat {} failed; trying again: {}", chatId, e.toString());
+                reachability.failed(e); // logged once for the outage, not per chat and try
                 turn = 0;
                 wait = LONGEST_WAIT_MILLIS;
             }
@@ -289,17 +310,40 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
                             ticket);
                 }
             } catch (RuntimeException e) {
-                log.warn("Renewing the lease of chat {} failed: {}", chatId, e.toString());
+                reachability.failed(e);
             }
         });
     }
 
-    /** Whether the chat has work running or waiting, on any node. */
+    private ServiceUnavailable laneUnavailable() {
+        return new ServiceUnavailable(
+                "The chat's reply order is kept in Redis, which is unreachable: the message was not taken",
+                "Nothing was stored; send the message again after retry_after_ms.",
+                reachability.retryAfter());
+    }
+
+    /**
+     * Whether the chat has work running or waiting, on any node.
+     *
+     * @throws ServiceUnavailable while Redis is unreachable
+     */
     @Override
     public boolean busy(UUID chatId) {
         if (lanes.containsKey(chatId)) {
             return true;
         }
+        if (!reachability.reachable()) {
+            throw RedisConnectionRegistry.unknowable(reachability);
+        }
+        try {
+            return busyElsewhere(chatId);
+        } catch (RedisException failed) {
+            reachability.failed(failed);
+            throw RedisConnectionRegistry.unknowable(reachability);
+        }
+    }
+
+    private boolean busyElsewhere(UUID chatId) {
         String[] keys = keys(chatId);
         List<KeyValue<String, String>> values = redis.commands().mget(keys[0], keys[1]);
         long tickets = values.get(0).hasValue() ? Long.parseLong(values.get(0).getValue()) : 0;

@@ -8,6 +8,11 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The node's connections to Redis: one shared connection for commands (Lettuce pipelines the commands of every
@@ -15,13 +20,20 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
  */
 public final class Redis implements AutoCloseable {
 
+    private final ClientResources resources;
     private final RedisClient client;
     private final StatefulRedisConnection<String, String> shared;
 
     public Redis(RedisSettings settings) {
         RedisURI uri = RedisURI.create(settings.url());
         uri.setTimeout(settings.commandTimeout());
-        this.client = RedisClient.create(uri);
+        // reconnect attempts at most a second apart (Lettuce's default backs off to 30 s), so that a node is back
+        // in the cluster within moments of Redis
+        this.resources = DefaultClientResources.builder()
+                .reconnectDelay(
+                        Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+                .build();
+        this.client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder()
                 .autoReconnect(true)
                 // commands sent while disconnected fail at once rather than queue up unbounded
@@ -55,5 +67,6 @@ public final class Redis implements AutoCloseable {
     public void close() {
         shared.close();
         client.shutdown();
+        resources.shutdown();
     }
 }

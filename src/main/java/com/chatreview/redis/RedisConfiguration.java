@@ -1,5 +1,6 @@
 package com.chatreview.redis;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -13,5 +14,12 @@ class RedisConfiguration {
         Redis redis = new Redis(settings);
         redis.commands().ping();
         return redis;
+    }
+
+    /** Named for the health component it shows: {@code redis}. */
+    @Bean(name = "redisHealthIndicator", destroyMethod = "close")
+    @ConditionalOnRedis
+    RedisReachability redisReachability(Redis redis, MeterRegistry meters) {
+        return new RedisReachability(redis, meters);
     }
 }

@@ -1,6 +1,7 @@
 package com.chatreview.tenancy;
 
 import com.chatreview.redis.Redis;
+import com.chatreview.redis.RedisReachability;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
@@ -28,6 +29,7 @@ class RedisKeyRevocations implements KeyRevocations, AutoCloseable {
     record Revocation(UUID tenantId, UUID apiKeyId, String node) {}
 
     private final Redis redis;
+    private final RedisReachability reachability;
     private final JsonMapper json;
     private final Duration markLife;
     private final String node = UUID.randomUUID().toString();
@@ -37,8 +39,14 @@ class RedisKeyRevocations implements KeyRevocations, AutoCloseable {
      * @param elsewhere told of each key revoked on another node, on a thread of its own (not Redis's I/O thread:
      *     closing connections may take a while)
      */
-    RedisKeyRevocations(Redis redis, JsonMapper json, Duration keyCacheTtl, Consumer<ApiKeyRevoked> elsewhere) {
+    RedisKeyRevocations(
+            Redis redis,
+            RedisReachability reachability,
+            JsonMapper json,
+            Duration keyCacheTtl,
+            Consumer<ApiKeyRevoked> elsewhere) {
         this.redis = redis;
+        this.reachability = reachability;
         this.json = json;
         this.markLife = keyCacheTtl.multipliedBy(2).plusMinutes(1);
         this.subscription = redis.pubSubConnection();
@@ -73,8 +81,12 @@ class RedisKeyRevocations implements KeyRevocations, AutoCloseable {
         }
     }
 
+    /** While Redis is unreachable: not revoked elsewhere as far as this node can tell (its cache's time bounds it). */
     @Override
     public CompletableFuture<Boolean> revoked(UUID apiKeyId) {
+        if (!reachability.reachable()) {
+            return CompletableFuture.completedFuture(false);
+        }
         try {
             return redis.async()
                     .exists(MARK + apiKeyId)

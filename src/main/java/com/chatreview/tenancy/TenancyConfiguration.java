@@ -2,6 +2,7 @@ package com.chatreview.tenancy;
 
 import com.chatreview.redis.ConditionalOnRedis;
 import com.chatreview.redis.Redis;
+import com.chatreview.redis.RedisReachability;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -20,9 +21,14 @@ class TenancyConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnRedis
     RedisKeyRevocations redisKeyRevocations(
-            Redis redis, JsonMapper json, TenancySettings settings, ObjectProvider<Tenancy> tenancy) {
+            Redis redis,
+            RedisReachability reachability,
+            JsonMapper json,
+            TenancySettings settings,
+            ObjectProvider<Tenancy> tenancy) {
         return new RedisKeyRevocations(
                 redis,
+                reachability,
                 json,
                 settings.keyCacheTtl(),
                 revoked -> tenancy.getObject().revokedElsewhere(revoked));

@@ -3,8 +3,10 @@ package com.chatreview.realtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.redis.Redis;
+import com.chatreview.redis.RedisReachability;
 import com.chatreview.redis.RedisSettings;
 import com.chatreview.support.TestRedis;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +31,7 @@ class RedisReplyQueueTests {
     static final Duration GRACE = Duration.ofMillis(400);
 
     Redis redis;
+    RedisReachability reachability;
     RedisReplyQueue node1;
     RedisReplyQueue node2;
     final UUID chatId = UUID.randomUUID();
@@ -38,8 +41,9 @@ class RedisReplyQueueTests {
         String url = TestRedis.url();
         Assumptions.assumeFalse(url.isEmpty(), "no Redis");
         redis = new Redis(new RedisSettings(url, Duration.ofSeconds(2)));
-        node1 = new RedisReplyQueue(redis, LEASE, GRACE);
-        node2 = new RedisReplyQueue(redis, LEASE, GRACE);
+        reachability = new RedisReachability(redis, new SimpleMeterRegistry());
+        node1 = new RedisReplyQueue(redis, reachability, LEASE, GRACE);
+        node2 = new RedisReplyQueue(redis, reachability, LEASE, GRACE);
     }
 
     @AfterEach
@@ -47,6 +51,7 @@ class RedisReplyQueueTests {
         if (redis != null) {
             node1.close();
             node2.close();
+            reachability.close();
             redis.close();
         }
     }

@@ -250,9 +250,24 @@ public final class Cluster implements AutoCloseable {
         database = TestDatabase.createServerDatabase("crs_" + name.replaceAll("\\W", "_"));
     }
 
+    /** Stops the cluster's Redis (SIGKILL: it keeps nothing on disk either way). */
+    public void stopRedis() throws InterruptedException {
+        redis.destroyForcibly();
+        redis.waitFor();
+    }
+
+    /** Starts the cluster's Redis again, empty, on the same port. */
+    public void restartRedis() throws IOException, InterruptedException {
+        startRedis(redisPort);
+    }
+
     private void startRedis() throws IOException, InterruptedException {
-        redisPort = freePort();
-        Path log = logDir.resolve("redis.log");
+        startRedis(freePort());
+    }
+
+    private void startRedis(int port) throws IOException, InterruptedException {
+        redisPort = port;
+        Path log = logDir.resolve("redis-" + System.nanoTime() + ".log");
         redis = new ProcessBuilder(
                         redisServer(),
                         "--port",
