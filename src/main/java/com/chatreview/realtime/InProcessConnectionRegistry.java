@@ -59,6 +59,11 @@ class InProcessConnectionRegistry implements ConnectionRegistry {
         return connections != null && !connections.isEmpty();
     }
 
+    /** Whether the connection is registered here (open, not yet closed). */
+    boolean holds(Connection connection) {
+        return all.contains(connection);
+    }
+
     @Override
     public List<Connection> all() {
         return List.copyOf(all);

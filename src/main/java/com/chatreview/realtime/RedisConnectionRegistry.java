@@ -113,7 +113,7 @@ class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
 
     @Override
     public void closed(Connection connection) {
-        if (!local.all().contains(connection)) {
+        if (!local.holds(connection)) {
             return;
         }
         local.closed(connection);
@@ -189,9 +189,8 @@ class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
             return;
         }
         // a connection that closed while its lease was renewed got its slot back: release it again
-        List<Connection> stillOpen = local.all();
         for (Connection connection : connections) {
-            if (!stillOpen.contains(connection)) {
+            if (!local.holds(connection)) {
                 release(connection);
             }
         }
