@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * Bucket4j buckets in this JVM. Buckets nobody used for ten minutes are dropped, so that one-off client
@@ -14,6 +15,8 @@ class InProcessRateLimiter implements RateLimiter {
 
     private final Cache<String, Bucket> buckets =
             Caffeine.newBuilder().expireAfterAccess(Duration.ofMinutes(10)).build();
+    private final Cache<String, Instant> marks =
+            Caffeine.newBuilder().expireAfterWrite(Duration.ofHours(1)).build();
 
     @Override
     public RateLimitDecision tryConsume(String key, Quota quota) {
@@ -36,8 +39,25 @@ class InProcessRateLimiter implements RateLimiter {
     }
 
     @Override
-    public RateLimitDecision tryConsumeUnlessExhausted(String guard, Quota guardQuota, String key, Quota quota) {
-        return exhaustedFor(guard, guardQuota).isPositive() ? null : tryConsume(key, quota);
+    public Guarded tryConsumeGuarded(String guard, Quota guardQuota, String mark, String key, Quota quota) {
+        if (exhaustedFor(guard, guardQuota).isPositive()) {
+            return new Guarded.GuardEmpty();
+        }
+        if (marked(mark)) {
+            return new Guarded.Marked();
+        }
+        return new Guarded.Spent(tryConsume(key, quota));
+    }
+
+    @Override
+    public void mark(String mark, Duration duration) {
+        marks.put(mark, Instant.now().plus(duration));
+    }
+
+    @Override
+    public boolean marked(String mark) {
+        Instant until = marks.getIfPresent(mark);
+        return until != null && until.isAfter(Instant.now());
     }
 
     private Bucket bucket(String key, Quota quota) {

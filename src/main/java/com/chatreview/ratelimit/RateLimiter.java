@@ -17,9 +17,26 @@ public interface RateLimiter {
      */
     Duration exhaustedFor(String key, Quota quota);
 
+    /** What a guarded spend found. */
+    sealed interface Guarded {
+        /** The guard's bucket was empty: nothing was spent. */
+        record GuardEmpty() implements Guarded {}
+
+        /** The mark was set ({@link #mark}): nothing was spent. */
+        record Marked() implements Guarded {}
+
+        record Spent(RateLimitDecision decision) implements Guarded {}
+    }
+
     /**
-     * Spends one from {@code key} unless the bucket {@code guard} is empty, in one step (one round trip to Redis):
-     * {@code null} when the guard is empty, otherwise the decision on {@code key}.
+     * Spends one from {@code key} unless the bucket {@code guard} is empty or {@code mark} is set, in one step (one
+     * round trip to Redis, shared with concurrent spends of the same key).
      */
-    RateLimitDecision tryConsumeUnlessExhausted(String guard, Quota guardQuota, String key, Quota quota);
+    Guarded tryConsumeGuarded(String guard, Quota guardQuota, String mark, String key, Quota quota);
+
+    /** Sets the mark for a while: guarded spends naming it spend nothing. */
+    void mark(String mark, Duration duration);
+
+    /** Whether the mark is set. */
+    boolean marked(String mark);
 }

@@ -27,20 +27,38 @@ public class RequestQuotas {
         /** The address has failed to authenticate too often: nothing was spent. */
         record Throttled(Duration retryAfter) implements RestRequest {}
 
+        /** The key was revoked (on any node): nothing was spent. */
+        record Revoked() implements RestRequest {}
+
         /** One request of the tenant's minute was spent, or found spent. */
         record Counted(RateLimitDecision decision) implements RestRequest {}
     }
 
     /**
-     * Checks the address's failure budget and spends one REST request of the tenant's minute, in one step (one round
-     * trip to Redis).
+     * Checks the address's failure budget and whether the key was revoked, and spends one REST request of the
+     * tenant's minute, in one step (one round trip to Redis, shared with the tenant's concurrent requests).
      */
-    public RestRequest restRequest(String clientAddress, UUID tenantId) {
-        RateLimitDecision decision =
-                limiter.tryConsumeUnlessExhausted(authKey(clientAddress), authQuota(), restKey(tenantId), restQuota());
-        return decision == null
-                ? new RestRequest.Throttled(authenticationRetryAfter(clientAddress))
-                : new RestRequest.Counted(decision);
+    public RestRequest restRequest(String clientAddress, UUID tenantId, UUID apiKeyId) {
+        return switch (limiter.tryConsumeGuarded(
+                authKey(clientAddress), authQuota(), revokedKey(apiKeyId), restKey(tenantId), restQuota())) {
+            case RateLimiter.Guarded.GuardEmpty empty ->
+                new RestRequest.Throttled(authenticationRetryAfter(clientAddress));
+            case RateLimiter.Guarded.Marked revoked -> new RestRequest.Revoked();
+            case RateLimiter.Guarded.Spent spent -> new RestRequest.Counted(spent.decision());
+        };
+    }
+
+    /**
+     * Refuses the key's requests from now on, on every node, for as long as any node may trust it from its cache
+     * ({@code duration}): its REST requests are {@link RestRequest.Revoked}.
+     */
+    public void apiKeyRevoked(UUID apiKeyId, Duration duration) {
+        limiter.mark(revokedKey(apiKeyId), duration);
+    }
+
+    /** Whether the key was revoked lately on any node. */
+    public boolean apiKeyRevoked(UUID apiKeyId) {
+        return limiter.marked(revokedKey(apiKeyId));
     }
 
     /** Spends one REST request of the tenant's minute. */
@@ -86,6 +104,10 @@ public class RequestQuotas {
 
     private static String restKey(UUID tenantId) {
         return "rest:" + tenantId;
+    }
+
+    private static String revokedKey(UUID apiKeyId) {
+        return "revoked-key:" + apiKeyId;
     }
 
     private static String authKey(String clientAddress) {

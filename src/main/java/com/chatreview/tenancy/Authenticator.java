@@ -4,7 +4,6 @@ import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RequestQuotas;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import org.springframework.stereotype.Service;
 
 /**
@@ -66,21 +65,21 @@ public class Authenticator {
 
     /**
      * The check of a REST request's key, with the tenant's REST quota spent in the same step: a key this node knows
-     * costs one round trip to Redis, for both the address's failure budget and the tenant's quota.
+     * costs one round trip to Redis, for the address's failure budget, the key's revocation on any node and the
+     * tenant's quota together.
      */
     public Result restRequest(String apiKey, String clientAddress) {
         Optional<Tenant> known = apiKey == null ? Optional.empty() : tenancy.recentlyAuthenticated(apiKey.strip());
         if (known.isPresent()) {
             Tenant tenant = known.get();
-            CompletableFuture<Boolean> revoked = tenancy.revokedElsewhere(tenant);
-            RequestQuotas.RestRequest spent = quotas.restRequest(clientAddress, tenant.id());
-            if (revoked.join()) {
-                tenancy.forget(new ApiKeyRevoked(tenant.id(), tenant.apiKeyId()));
-                return apiKey(apiKey, clientAddress);
-            }
-            return switch (spent) {
+            return switch (quotas.restRequest(clientAddress, tenant.id(), tenant.apiKeyId())) {
                 case RequestQuotas.RestRequest.Throttled throttled -> new Result.Throttled(throttled.retryAfter());
                 case RequestQuotas.RestRequest.Counted counted -> new Result.Authenticated(tenant, counted.decision());
+                case RequestQuotas.RestRequest.Revoked revoked -> {
+                    // revoked on another node since this node checked it: the database says so now
+                    tenancy.forget(new ApiKeyRevoked(tenant.id(), tenant.apiKeyId()));
+                    yield apiKey(apiKey, clientAddress);
+                }
             };
         }
         Result checked = apiKey(apiKey, clientAddress);

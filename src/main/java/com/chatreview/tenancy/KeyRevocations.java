@@ -1,12 +1,12 @@
 package com.chatreview.tenancy;
 
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * How a revoked key stops working on every node at once. On one node the revocation itself is enough (the node's
  * caches forget the key and {@link ApiKeyRevoked} closes what it holds open); a cluster also tells the other nodes,
- * and a node asks whether a key it trusts from its cache was revoked elsewhere meanwhile.
+ * and a node asks whether a key it trusts from its cache was revoked elsewhere meanwhile (a REST request asks along
+ * with its quota: {@link com.chatreview.ratelimit.RequestQuotas#restRequest(String, UUID, UUID)}).
  */
 interface KeyRevocations {
 
@@ -14,7 +14,7 @@ interface KeyRevocations {
     void announce(ApiKeyRevoked revoked);
 
     /** Whether the key was revoked on any node since this node last checked it in the database. */
-    CompletableFuture<Boolean> revoked(UUID apiKeyId);
+    boolean revoked(UUID apiKeyId);
 
     /** A single node: nothing to tell, nothing revoked elsewhere. */
     final class SingleNode implements KeyRevocations {
@@ -22,8 +22,8 @@ interface KeyRevocations {
         public void announce(ApiKeyRevoked revoked) {}
 
         @Override
-        public CompletableFuture<Boolean> revoked(UUID apiKeyId) {
-            return CompletableFuture.completedFuture(false);
+        public boolean revoked(UUID apiKeyId) {
+            return false;
         }
     }
 }

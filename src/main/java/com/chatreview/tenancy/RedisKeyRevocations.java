@@ -1,14 +1,12 @@
 package com.chatreview.tenancy;
 
+import com.chatreview.ratelimit.RequestQuotas;
 import com.chatreview.redis.Redis;
-import com.chatreview.redis.RedisReachability;
 import io.lettuce.core.RedisException;
-import io.lettuce.core.SetArgs;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,13 +21,12 @@ class RedisKeyRevocations implements KeyRevocations, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RedisKeyRevocations.class);
     private static final String CHANNEL = "crs:key-revocations";
-    private static final String MARK = "crs:revoked-key:";
 
     /** What goes over the channel. */
     record Revocation(UUID tenantId, UUID apiKeyId, String node) {}
 
     private final Redis redis;
-    private final RedisReachability reachability;
+    private final RequestQuotas quotas;
     private final JsonMapper json;
     private final Duration markLife;
     private final String node = UUID.randomUUID().toString();
@@ -41,12 +38,12 @@ class RedisKeyRevocations implements KeyRevocations, AutoCloseable {
      */
     RedisKeyRevocations(
             Redis redis,
-            RedisReachability reachability,
+            RequestQuotas quotas,
             JsonMapper json,
             Duration keyCacheTtl,
             Consumer<ApiKeyRevoked> elsewhere) {
         this.redis = redis;
-        this.reachability = reachability;
+        this.quotas = quotas;
         this.json = json;
         this.markLife = keyCacheTtl.multipliedBy(2).plusMinutes(1);
         this.subscription = redis.pubSubConnection();
@@ -66,7 +63,7 @@ class RedisKeyRevocations implements KeyRevocations, AutoCloseable {
     @Override
     public void announce(ApiKeyRevoked revoked) {
         try {
-            redis.commands().set(MARK + revoked.apiKeyId(), "1", SetArgs.Builder.px(markLife));
+            quotas.apiKeyRevoked(revoked.apiKeyId(), markLife);
             redis.commands()
                     .publish(
                             CHANNEL,
@@ -83,19 +80,8 @@ class RedisKeyRevocations implements KeyRevocations, AutoCloseable {
 
     /** While Redis is unreachable: not revoked elsewhere as far as this node can tell (its cache's time bounds it). */
     @Override
-    public CompletableFuture<Boolean> revoked(UUID apiKeyId) {
-        if (!reachability.reachable()) {
-            return CompletableFuture.completedFuture(false);
-        }
-        try {
-            return redis.async()
-                    .exists(MARK + apiKeyId)
-                    .toCompletableFuture()
-                    .thenApply(count -> count > 0)
-                    .exceptionally(failed -> false);
-        } catch (RedisException failed) {
-            return CompletableFuture.completedFuture(false);
-        }
+    public boolean revoked(UUID apiKeyId) {
+        return quotas.apiKeyRevoked(apiKeyId);
     }
 
     @Override

@@ -11,7 +11,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -103,14 +102,6 @@ public class Tenancy {
         events.publishEvent(revoked);
     }
 
-    /**
-     * Whether a key this node trusts from its cache was revoked meanwhile on another node; asked at once (without
-     * waiting for the answer), so that the answer comes along with the request's other round trip.
-     */
-    public CompletableFuture<Boolean> revokedElsewhere(Tenant trusted) {
-        return revocations.revoked(trusted.apiKeyId());
-    }
-
     /** Forgets a key this node trusted, which turned out revoked. */
     public void forget(ApiKeyRevoked revoked) {
         recentlyChecked.asMap().values().removeIf(cached -> cached.apiKeyId().equals(revoked.apiKeyId()));
@@ -131,7 +122,7 @@ public class Tenancy {
         }
         Tenant cached = recentlyChecked.getIfPresent(apiKey);
         if (cached != null) {
-            if (!revokedElsewhere(cached).join()) {
+            if (!revocations.revoked(cached.apiKeyId())) {
                 return Optional.of(cached);
             }
             recentlyChecked.invalidate(apiKey);

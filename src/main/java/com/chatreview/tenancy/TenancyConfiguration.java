@@ -1,8 +1,8 @@
 package com.chatreview.tenancy;
 
+import com.chatreview.ratelimit.RequestQuotas;
 import com.chatreview.redis.ConditionalOnRedis;
 import com.chatreview.redis.Redis;
-import com.chatreview.redis.RedisReachability;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -22,13 +22,13 @@ class TenancyConfiguration {
     @ConditionalOnRedis
     RedisKeyRevocations redisKeyRevocations(
             Redis redis,
-            RedisReachability reachability,
+            RequestQuotas quotas,
             JsonMapper json,
             TenancySettings settings,
             ObjectProvider<Tenancy> tenancy) {
         return new RedisKeyRevocations(
                 redis,
-                reachability,
+                quotas,
                 json,
                 settings.keyCacheTtl(),
                 revoked -> tenancy.getObject().revokedElsewhere(revoked));

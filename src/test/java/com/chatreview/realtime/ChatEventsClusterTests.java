@@ -39,8 +39,8 @@ class ChatEventsClusterTests {
 
     @Test
     void aFrameOnEitherNodeReachesTheChatsConnectionsOnBoth() {
-        String apiKey = newTenant("frames-both-nodes");
-        String chatId = newChat(cluster.node(1).api().with("X-API-Key", apiKey), "student");
+        String apiKey = cluster.newTenant("frames-both-nodes");
+        String chatId = Cluster.newChat(cluster.node(1).api().with("X-API-Key", apiKey), "student");
 
         try (ChatSocket onNode1 = ChatSocket.connect(cluster.node(1).port(), apiKey, "student", chatId);
                 ChatSocket onNode2 = ChatSocket.connect(cluster.node(2).port(), apiKey, "teacher", chatId);
@@ -81,9 +81,9 @@ class ChatEventsClusterTests {
 
     @Test
     void framesForOneChatOnBothNodesAreAnsweredOneAtATimeEachOnce() {
-        String apiKey = newTenant("one-lane");
+        String apiKey = cluster.newTenant("one-lane");
         Api api = cluster.node(2).api().with("X-API-Key", apiKey);
-        String chatId = newChat(api, "student");
+        String chatId = Cluster.newChat(api, "student");
 
         try (ChatSocket onNode1 = ChatSocket.connect(cluster.node(1).port(), apiKey, "student", chatId);
                 ChatSocket onNode2 = ChatSocket.connect(cluster.node(2).port(), apiKey, "teacher", chatId)) {
@@ -168,7 +168,7 @@ class ChatEventsClusterTests {
 
     @Test
     void aReviewStreamsLiveToASocketOnEachNode() {
-        Api homework = cluster.api().with("x-tenant-api-secret", newTenant("review-both-nodes"));
+        Api homework = cluster.api().with("x-tenant-api-secret", cluster.newTenant("review-both-nodes"));
         String courseId = created(homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Python\"}"));
         String homeworkId = created(homework.post("/v1/homeworks", """
                 {"teacherId": "t-1", "courseId": "%s", "assignmentId": "add-1",
@@ -243,17 +243,5 @@ class ChatEventsClusterTests {
     private static String created(Api.Reply reply) {
         assertThat(reply.status()).as(reply.toString()).isEqualTo(201);
         return reply.json().get("id").asString();
-    }
-
-    private static String newTenant(String name) {
-        Api.Reply tenant = cluster.admin().post("/admin/v1/tenants", "{\"name\": \"" + name + "\"}");
-        assertThat(tenant.status()).as(tenant.toString()).isEqualTo(201);
-        return tenant.json().get("api_key").asString();
-    }
-
-    private static String newChat(Api api, String userId) {
-        Api.Reply chat = api.post("/api/v1/chats", "{\"user_id\": \"" + userId + "\"}");
-        assertThat(chat.status()).as(chat.toString()).isEqualTo(201);
-        return chat.json().get("id").asString();
     }
 }

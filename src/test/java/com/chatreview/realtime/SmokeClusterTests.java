@@ -48,7 +48,7 @@ class SmokeClusterTests {
     void aTenantMadeOnOneNodeWorksOnBothAndNginxTakesTurns() {
         String apiKey = newTenant(cluster.node(1).admin(), "made-on-node-1");
 
-        String chatId = newChat(cluster.node(2).api().with("X-API-Key", apiKey), "student");
+        String chatId = Cluster.newChat(cluster.node(2).api().with("X-API-Key", apiKey), "student");
 
         Api throughNginx = cluster.api().with("X-API-Key", apiKey);
         List<Node> servedBy = new ArrayList<>();
@@ -70,7 +70,7 @@ class SmokeClusterTests {
     void aWebSocketThroughNginxGetsItsWholeReplyAndBothNodesShowItStored() {
         String apiKey = newTenant(cluster.admin(), "through-nginx");
         Api api = cluster.api().with("X-API-Key", apiKey);
-        String chatId = newChat(api, "student");
+        String chatId = Cluster.newChat(api, "student");
 
         try (ChatSocket socket = ChatSocket.connect(cluster.port(), apiKey, "student", chatId)) {
             assertThat(socket.next().get("event_type").asString()).isEqualTo("connection_established");
@@ -94,7 +94,7 @@ class SmokeClusterTests {
     void aWebSocketStraightToEachNodeGetsItsWholeReply() {
         String apiKey = newTenant(cluster.admin(), "straight-to-nodes");
         for (Node node : cluster.nodes()) {
-            String chatId = newChat(node.api().with("X-API-Key", apiKey), "student");
+            String chatId = Cluster.newChat(node.api().with("X-API-Key", apiKey), "student");
             try (ChatSocket socket = ChatSocket.connect(node.port(), apiKey, "student", chatId)) {
                 assertThat(socket.next().get("event_type").asString())
                         .as("%s", node)
@@ -146,11 +146,5 @@ class SmokeClusterTests {
         Api.Reply tenant = admin.post("/admin/v1/tenants", "{\"name\": \"" + name + "\"}");
         assertThat(tenant.status()).as(tenant.toString()).isEqualTo(201);
         return tenant.json().get("api_key").asString();
-    }
-
-    private static String newChat(Api api, String userId) {
-        Api.Reply chat = api.post("/api/v1/chats", "{\"user_id\": \"" + userId + "\"}");
-        assertThat(chat.status()).as(chat.toString()).isEqualTo(201);
-        return chat.json().get("id").asString();
     }
 }
