@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  */
 class RedisRateLimiter implements RateLimiter {
 
-    /** All keys share one hash tag, so that the two-key script also runs on a Redis Cluster. */
+    /** All keys share one hash tag, so that the batch script's many keys also run on a Redis Cluster (one shard). */
     private static final String PREFIX = "crs:{quota}:";
 
     private static final String MARK = PREFIX + "mark:";
@@ -103,7 +103,10 @@ class RedisRateLimiter implements RateLimiter {
     @Override
     public RateLimitDecision tryConsume(String key, Quota quota) {
         return orFallback(
-                () -> decision(SPEND.run(redis.commands(), keys(key), millis(quota)), quota),
+                () -> {
+                    List<Long> answer = SPEND.run(redis.commands(), keys(key), millis(quota));
+                    return decision(answer.get(0), answer.get(1), quota);
+                },
                 () -> fallback.tryConsume(key, quota));
     }
 
@@ -129,15 +132,7 @@ class RedisRateLimiter implements RateLimiter {
                     if (share.outcome() == 2) {
                         return new Guarded.Marked();
                     }
-                    long rank = share.rank();
-                    Duration window = window(share.windowMillis(), quota);
-                    boolean allowed = rank <= quota.requests();
-                    return new Guarded.Spent(new RateLimitDecision(
-                            allowed,
-                            quota.requests(),
-                            Math.max(0, quota.requests() - rank),
-                            allowed ? Duration.ZERO : window,
-                            window));
+                    return new Guarded.Spent(decision(share.rank(), share.windowMillis(), quota));
                 },
                 () -> fallback.tryConsumeGuarded(guard, guardQuota, mark, key, quota));
     }
@@ -180,14 +175,14 @@ class RedisRateLimiter implements RateLimiter {
         }
     }
 
-    private static RateLimitDecision decision(List<Long> answer, Quota quota) {
-        long spent = answer.get(0);
-        Duration window = window(answer.get(1), quota);
-        boolean allowed = spent <= quota.requests();
+    /** The decision on the spend that was the window's {@code place}-th (from 1). */
+    private static RateLimitDecision decision(long place, long ttlMillis, Quota quota) {
+        Duration window = window(ttlMillis, quota);
+        boolean allowed = place <= quota.requests();
         return new RateLimitDecision(
                 allowed,
                 quota.requests(),
-                Math.max(0, quota.requests() - spent),
+                Math.max(0, quota.requests() - place),
                 allowed ? Duration.ZERO : window,
                 window);
     }
