@@ -143,7 +143,15 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         }
         boolean newUser = chats.ensureUser(connection.tenantId, connection.userId);
         long published = fanOut.watch(connection.chatId);
-        long lastSeq = Math.max(published, sequence.latest(connection.chatId, chats.latestEventSeq(connection.chatId)));
+        // read after the connection registered: whatever the fan-out hands it from now on, it gets live
+        List<ChatEvent> replyInProgress = streams.of(connection.chatId);
+        long lastSeq = Math.max(
+                Math.max(
+                        published,
+                        replyInProgress.isEmpty()
+                                ? 0
+                                : replyInProgress.getLast().seq()),
+                sequence.latest(connection.chatId, chats.latestEventSeq(connection.chatId)));
         connection.sendDirect(new ServerEvent.ConnectionEstablished(
                 Instant.now(), connection.userId, connection.chatId, connection.tenantId, lastSeq));
         if (newUser) {
@@ -151,7 +159,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         }
         if (resumeFrom != null) {
             connection.startAfter(resumeFrom);
-            connection.catchUp(missedSince(connection.chatId, resumeFrom));
+            connection.catchUp(missedSince(connection.chatId, resumeFrom, replyInProgress));
         } else {
             connection.startAfter(lastSeq);
             connection.catchUp(List.of());
@@ -254,7 +262,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     }
 
     /** Final events of the messages stored after {@code seq}, then the part of a reply in progress after it. */
-    private List<ChatEvent> missedSince(UUID chatId, long seq) {
+    private List<ChatEvent> missedSince(UUID chatId, long seq, List<ChatEvent> replyInProgress) {
         List<ChatEvent> missed = new ArrayList<>();
         long after = seq;
         while (true) {
@@ -271,7 +279,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
                 break;
             }
         }
-        missed.addAll(streams.after(chatId, seq));
+        replyInProgress.stream().filter(event -> event.seq() > seq).forEach(missed::add);
         return missed;
     }
 

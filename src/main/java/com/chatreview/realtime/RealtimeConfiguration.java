@@ -128,8 +128,15 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         }
 
         @Bean
+        @ConditionalOnRedis.Absent
         StreamsInProgress streamsInProgress() {
-            return new StreamsInProgress();
+            return new InProcessStreamsInProgress();
+        }
+
+        @Bean
+        @ConditionalOnRedis
+        StreamsInProgress redisStreamsInProgress(Redis redis, RedisReachability reachability) {
+            return new RedisStreamsInProgress(redis, reachability);
         }
 
         @Bean

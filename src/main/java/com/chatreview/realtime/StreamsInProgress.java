@@ -1,45 +1,24 @@
 package com.chatreview.realtime;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The events of each reply being generated ({@code message_stream_started} and its tokens), kept until the reply
- * is stored, so that a client resuming mid-reply gets the part it missed.
+ * The events of each chat's reply being generated ({@code message_stream_started} and its tokens), kept until the
+ * reply is stored, so that a client resuming mid-reply gets the part it missed (decisions §10). In a cluster they
+ * are kept where every node reads them: a client resumes on any node, and a node taking over a dead node's turn
+ * sees what that node had streamed.
  */
-class StreamsInProgress {
+interface StreamsInProgress {
 
-    private final Map<UUID, List<ChatEvent>> byChat = new ConcurrentHashMap<>();
+    /** A reply's stream starts: whatever an earlier reply of the chat left is dropped. */
+    void started(UUID chatId, ChatEvent started);
 
-    void started(UUID chatId, ChatEvent started) {
-        List<ChatEvent> events = new ArrayList<>();
-        events.add(started);
-        byChat.put(chatId, events);
-    }
+    void token(UUID chatId, ChatEvent token);
 
-    void token(UUID chatId, ChatEvent token) {
-        List<ChatEvent> events = byChat.get(chatId);
-        if (events != null) {
-            synchronized (events) {
-                events.add(token);
-            }
-        }
-    }
+    /** The reply is stored, or its stream was told to have ended without it. */
+    void ended(UUID chatId);
 
-    void ended(UUID chatId) {
-        byChat.remove(chatId);
-    }
-
-    List<ChatEvent> after(UUID chatId, long seq) {
-        List<ChatEvent> events = byChat.get(chatId);
-        if (events == null) {
-            return List.of();
-        }
-        synchronized (events) {
-            return events.stream().filter(event -> event.seq() > seq).toList();
-        }
-    }
+    /** The events of the chat's reply in progress, in {@code seq} order; empty when none is. */
+    List<ChatEvent> of(UUID chatId);
 }
