@@ -112,6 +112,11 @@ public class ChatManagement {
         return messages.announcedAfter(chatId, seq, limit);
     }
 
+    /** Whether the chat holds the message: a reply whose node died may have been stored before it did. */
+    public boolean hasMessage(UUID chatId, UUID messageId) {
+        return messages.exists(chatId, messageId);
+    }
+
     /** The highest event {@code seq} a stored message of the chat carries, 0 when none does. */
     public long latestEventSeq(UUID chatId) {
         return messages.latestEventSeq(chatId);

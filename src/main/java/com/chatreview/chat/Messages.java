@@ -87,6 +87,14 @@ class Messages {
                 .optional();
     }
 
+    boolean exists(UUID chatId, UUID messageId) {
+        return jdbc.sql("SELECT EXISTS (SELECT 1 FROM messages WHERE chat_id = :chat AND id = :id)")
+                .param("chat", chatId)
+                .param("id", messageId)
+                .query(Boolean.class)
+                .single();
+    }
+
     /** Messages announced after event {@code seq}, in that order: what a client that saw {@code seq} missed. */
     List<ChatMessage> announcedAfter(UUID chatId, long seq, int limit) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat AND event_seq > :seq"

@@ -19,6 +19,8 @@ enum ErrorCode {
             + " create a new chat."),
     AI_ERROR("The AI provider failed to answer; your message is stored. Send it again later, or ask the operator"
             + " to check the AI provider."),
+    REPLY_INTERRUPTED("The node generating the reply details.message_id stopped before storing it: drop what it"
+            + " streamed. Your message is stored and is answered again: a new message_stream_started follows."),
     SERVICE_UNAVAILABLE("Nothing was stored; send the message again after retry_after_ms."),
     INTERNAL_ERROR("Try again; if it keeps failing, report it to the operator.");
 

@@ -140,12 +140,32 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         }
 
         @Bean
+        @ConditionalOnRedis.Absent
+        OwedReplies owedReplies() {
+            return OwedReplies.NONE;
+        }
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnRedis
+        RedisOwedReplies redisOwedReplies(Redis redis, RedisReachability reachability, RealtimeSettings settings) {
+            return new RedisOwedReplies(redis, reachability, settings.laneLease());
+        }
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnRedis
+        ReplyTakeovers replyTakeovers(
+                RedisOwedReplies owed, ReplyQueue queue, Replies replies, RealtimeSettings settings) {
+            return new ReplyTakeovers(owed, queue, replies, settings.laneLease());
+        }
+
+        @Bean
         Replies replies(
                 ChatManagement chats,
                 Assistant assistant,
                 ChatEventFanOut fanOut,
                 EventSequence sequence,
                 StreamsInProgress streams,
+                OwedReplies owed,
                 List<ChatContextSource> contextSources,
                 RealtimeSettings settings,
                 TransactionTemplate transaction,
@@ -156,6 +176,7 @@ class RealtimeConfiguration implements WebSocketConfigurer {
                     fanOut,
                     sequence,
                     streams,
+                    owed,
                     contextSources,
                     settings.historyMessages(),
                     transaction,

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -40,6 +41,7 @@ class Replies {
     private final ChatEventFanOut fanOut;
     private final EventSequence sequence;
     private final StreamsInProgress streams;
+    private final OwedReplies owed;
     private final List<ChatContextSource> contextSources;
     private final int historyMessages;
     private final TransactionTemplate transaction;
@@ -51,6 +53,7 @@ class Replies {
             ChatEventFanOut fanOut,
             EventSequence sequence,
             StreamsInProgress streams,
+            OwedReplies owed,
             List<ChatContextSource> contextSources,
             int historyMessages,
             TransactionTemplate transaction,
@@ -60,6 +63,7 @@ class Replies {
         this.fanOut = fanOut;
         this.sequence = sequence;
         this.streams = streams;
+        this.owed = owed;
         this.contextSources = contextSources;
         this.historyMessages = historyMessages;
         this.transaction = transaction;
@@ -68,7 +72,7 @@ class Replies {
 
     void answer(Connection sender, Frame frame) {
         Chat chat;
-        ChatMessage question;
+        OwedReply question;
         try {
             chat = chats.find(sender.tenantId, sender.chatId).orElse(null);
             if (chat == null) {
@@ -96,8 +100,11 @@ class Replies {
         }
     }
 
-    /** Stores and announces the user message; null when it was a repeat, answered to the sender alone. */
-    private ChatMessage store(Connection sender, Frame frame) {
+    /**
+     * Stores and announces the user message, whose reply is owed from then on; null when it was a repeat, answered
+     * to the sender alone.
+     */
+    private OwedReply store(Connection sender, Frame frame) {
         Map<String, Object> metadata = new LinkedHashMap<>(frame.metadata());
         metadata.put("user_id", sender.userId);
         long seq = sequence.next(sender.chatId);
@@ -111,22 +118,86 @@ class Replies {
             sender.sendDirect(messageReceived(original, sender.userId, Instant.now(), original.eventSeq()));
             return null;
         }
+        OwedReply reply = new OwedReply(
+                sender.tenantId,
+                sender.chatId,
+                sender.userId,
+                appended.message().id(),
+                UUID.randomUUID());
+        // before the acknowledgement: an acknowledged question is answered, by this node or, if it dies, another
+        owed.owe(reply);
         publish(sender.chatId, messageReceived(appended.message(), sender.userId, Instant.now(), seq));
-        return appended.message();
+        return reply;
     }
 
-    private void reply(Connection sender, Chat chat, ChatMessage question) {
+    private void reply(Connection sender, Chat chat, OwedReply reply) {
         try {
-            stream(
-                    sender.tenantId,
-                    chat,
-                    question,
-                    sender.userId,
-                    tokens -> assistant.reply(conversation(chat), tokens));
+            answer(chat, reply);
         } catch (ChatNotFound gone) {
             sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat was deleted while the reply was generated"));
         } catch (RuntimeException toldToTheChat) {
             // stream() has told every connection on the chat already
+        }
+    }
+
+    /** Streams and stores the reply; it is paid then, or when the chat was told why there is none. */
+    private void answer(Chat chat, OwedReply reply) {
+        try {
+            stream(
+                    reply.tenantId(),
+                    chat,
+                    reply.questionId(),
+                    reply.userId(),
+                    reply.replyId(),
+                    tokens -> assistant.reply(conversation(chat), tokens),
+                    () -> owed.takenOver(reply));
+        } catch (ReplyTakenOver another) {
+            log.info("The reply in chat {} was taken over by another node; this node's stream stops", chat.id());
+        } finally {
+            owed.paid(reply);
+        }
+    }
+
+    /**
+     * The reply of a node that died before storing it: the chat is told its stream ended ({@code error}
+     * {@code REPLY_INTERRUPTED} with the abandoned {@code message_id}), then the question is answered again under a
+     * new message id. A reply stored before its node died, a chat deleted or closed meanwhile: nothing more.
+     */
+    void takeOver(OwedReply abandoned) {
+        try {
+            Chat chat = chats.find(abandoned.tenantId(), abandoned.chatId()).orElse(null);
+            if (chat == null) {
+                return;
+            }
+            if (!streams.of(chat.id()).isEmpty()) {
+                streams.ended(chat.id());
+            }
+            if (chats.hasMessage(chat.id(), abandoned.replyId())) {
+                return;
+            }
+            sequence.freshBlock(chat.id());
+            // told even when nothing of it was streamed (or a later reply has replaced it in progress): the chat
+            // learns the id it may have seen will never be stored
+            publish(
+                    chat.id(),
+                    ErrorCode.REPLY_INTERRUPTED
+                            .event(
+                                    "The node generating this reply stopped before storing it; the question is"
+                                            + " answered again",
+                                    Map.of("message_id", abandoned.replyId().toString()))
+                            .inChat(chat.id(), sequence.next(chat.id())));
+            if (chat.closed()) {
+                return;
+            }
+            OwedReply again = abandoned.answeredAgain();
+            owed.owe(again);
+            answer(chat, again);
+        } catch (ChatNotFound gone) {
+            // deleted while it was answered again: nobody is left to tell
+        } catch (RuntimeException toldToTheChat) {
+            // stream() has told every connection on the chat already
+        } finally {
+            owed.paid(abandoned);
         }
     }
 
@@ -143,7 +214,14 @@ class Replies {
         if (!appended.duplicate()) {
             publish(chat.id(), messageReceived(appended.message(), turn.userId(), Instant.now(), seq));
         }
-        return stream(turn.tenantId(), chat, appended.message(), turn.userId(), turn.answer());
+        return stream(
+                turn.tenantId(),
+                chat,
+                appended.message().id(),
+                turn.userId(),
+                UUID.randomUUID(),
+                turn.answer(),
+                () -> false);
     }
 
     /**
@@ -152,22 +230,33 @@ class Replies {
      * {@code error} event) and thrown; nothing of the answer is stored then.
      */
     private ChatMessage stream(
-            UUID tenantId, Chat chat, ChatMessage question, String userId, AssistantTurn.Answer answer) {
+            UUID tenantId,
+            Chat chat,
+            UUID questionId,
+            String userId,
+            UUID replyId,
+            AssistantTurn.Answer answer,
+            BooleanSupplier takenOver) {
         UUID chatId = chat.id();
-        UUID replyId = UUID.randomUUID();
         ChatEvent startedEvent = json.sequenced(
                 new ServerEvent.StreamStarted(Instant.now(), chatId, userId, replyId, sequence.next(chatId)));
         streams.started(chatId, startedEvent);
         publish(chatId, startedEvent);
         try {
             AssistantReply reply = answer.generate(token -> {
+                if (takenOver.getAsBoolean()) {
+                    throw new ReplyTakenOver();
+                }
                 ChatEvent tokenEvent = json.sequenced(
                         new ServerEvent.StreamToken(Instant.now(), chatId, replyId, token, sequence.next(chatId)));
                 streams.token(chatId, tokenEvent);
                 publish(chatId, tokenEvent);
             });
             long endSeq = sequence.next(chatId);
-            NewMessage message = NewMessage.fromAssistant(reply.content(), replyMetadata(reply, question, userId))
+            if (takenOver.getAsBoolean()) {
+                throw new ReplyTakenOver();
+            }
+            NewMessage message = NewMessage.fromAssistant(reply.content(), replyMetadata(reply, questionId, userId))
                     .withId(replyId)
                     .withEventSeq(endSeq);
             ChatMessage stored = transaction.execute(status -> {
@@ -189,6 +278,8 @@ class Replies {
                                     Map.of("message_id", replyId.toString()))
                             .inChat(chatId, sequence.next(chatId)));
             throw failure;
+        } catch (ReplyTakenOver another) {
+            throw another; // the node that took it over tells the chat, and ends what this one streamed
         } catch (ChatNotFound gone) {
             streams.ended(chatId);
             throw gone;
@@ -240,7 +331,7 @@ class Replies {
         return new ServerEvent.StreamEnded(at, message.id(), message.chatId(), userId, message.content(), seq);
     }
 
-    private static Map<String, Object> replyMetadata(AssistantReply reply, ChatMessage question, String userId) {
+    private static Map<String, Object> replyMetadata(AssistantReply reply, UUID questionId, String userId) {
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("provider", reply.provider());
         metadata.put("model", reply.model());
@@ -250,8 +341,15 @@ class Replies {
         usage.put("completion_tokens", reply.usage().completionTokens());
         usage.put("total_tokens", reply.usage().totalTokens());
         metadata.put("usage", usage);
-        metadata.put("in_reply_to", question.id().toString());
+        metadata.put("in_reply_to", questionId.toString());
         metadata.put(ANSWERED_USER, userId);
         return metadata;
+    }
+
+    /** Another node took the reply over while this one was answering it (this node stalled past its lease). */
+    private static final class ReplyTakenOver extends RuntimeException {
+        ReplyTakenOver() {
+            super(null, null, false, false);
+        }
     }
 }

@@ -1,0 +1,15 @@
+package com.chatreview.realtime;
+
+import java.util.UUID;
+
+/**
+ * A reply the service owes: the frame's question is stored and acknowledged ({@code message_received}), its reply
+ * ({@code replyId}) is not stored yet.
+ */
+record OwedReply(UUID tenantId, UUID chatId, String userId, UUID questionId, UUID replyId) {
+
+    /** The same question answered again, under a new message id. */
+    OwedReply answeredAgain() {
+        return new OwedReply(tenantId, chatId, userId, questionId, UUID.randomUUID());
+    }
+}

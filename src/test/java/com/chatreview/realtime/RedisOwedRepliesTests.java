@@ -1,0 +1,121 @@
+package com.chatreview.realtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.chatreview.redis.Redis;
+import com.chatreview.redis.RedisReachability;
+import com.chatreview.redis.RedisSettings;
+import com.chatreview.support.TestRedis;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Owed replies on a real Redis, with three instances standing for three nodes: a hold renewed is never claimed, a
+ * lapsed one is claimed by one node only, and the node that stalled past its lease learns it lost the reply.
+ */
+class RedisOwedRepliesTests {
+
+    static final Duration LEASE = Duration.ofMillis(300);
+
+    Redis redis;
+    RedisReachability reachability;
+    final List<RedisOwedReplies> nodes = new ArrayList<>();
+    final OwedReply reply =
+            new OwedReply(UUID.randomUUID(), UUID.randomUUID(), "student-1", UUID.randomUUID(), UUID.randomUUID());
+
+    @BeforeEach
+    void connect() {
+        String url = TestRedis.url();
+        Assumptions.assumeFalse(url.isEmpty(), "no Redis");
+        redis = new Redis(new RedisSettings(url, Duration.ofSeconds(2)));
+        reachability = new RedisReachability(redis, new SimpleMeterRegistry());
+    }
+
+    @AfterEach
+    void close() {
+        if (redis != null) {
+            nodes.forEach(RedisOwedReplies::close);
+            reachability.close();
+            redis.close();
+        }
+    }
+
+    RedisOwedReplies node() {
+        RedisOwedReplies node = new RedisOwedReplies(redis, reachability, LEASE);
+        nodes.add(node);
+        return node;
+    }
+
+    /** This test's reply among what the node claimed (the shared Redis may hold others' lapsed replies). */
+    List<OwedReply> claimed(RedisOwedReplies node) {
+        return node.claimLapsed().stream()
+                .filter(claimed -> claimed.questionId().equals(reply.questionId()))
+                .toList();
+    }
+
+    @Test
+    void aRenewedHoldIsNotClaimedAndAPaidOneIsGone() throws InterruptedException {
+        RedisOwedReplies answering = node();
+        RedisOwedReplies other = node();
+        answering.owe(reply);
+
+        Thread.sleep(LEASE.toMillis() * 3);
+        assertThat(claimed(other)).as("renewed every third of a lease").isEmpty();
+
+        answering.paid(reply);
+        Thread.sleep(LEASE.toMillis() * 2);
+        assertThat(claimed(other)).isEmpty();
+        assertThat(redis.commands().zscore("crs:{owed}:due", reply.questionId().toString()))
+                .isNull();
+    }
+
+    @Test
+    void aLapsedHoldIsClaimedByOneNodeAndTheStalledNodeStops() throws InterruptedException {
+        RedisOwedReplies stalled = node();
+        RedisOwedReplies taker = node();
+        RedisOwedReplies third = node();
+        stalled.owe(reply);
+        stalled.close(); // it stops renewing: dead, or stalled
+
+        Thread.sleep(LEASE.toMillis() + 100);
+        assertThat(claimed(taker)).containsExactly(reply);
+        assertThat(claimed(third)).as("claimed once").isEmpty();
+        assertThat(stalled.takenOver(reply)).isFalse();
+
+        stalled.renew(); // it wakes up
+        assertThat(stalled.takenOver(reply)).isTrue();
+        stalled.paid(reply);
+        Thread.sleep(LEASE.toMillis() * 2);
+        assertThat(claimed(third))
+                .as("the taker holds it (renewed); the stalled node's paid did not drop it")
+                .isEmpty();
+
+        taker.paid(reply);
+        Thread.sleep(LEASE.toMillis() + 100);
+        assertThat(claimed(third)).isEmpty();
+    }
+
+    @Test
+    void aHoldRedisLostIsPutBackAtTheNextRenewal() {
+        RedisOwedReplies answering = node();
+        answering.owe(reply);
+        redis.commands().del("crs:{owed}:reply:" + reply.questionId());
+        redis.commands().zrem("crs:{owed}:due", reply.questionId().toString());
+
+        answering.renew();
+
+        assertThat(answering.takenOver(reply)).isFalse();
+        assertThat(redis.commands().hget("crs:{owed}:reply:" + reply.questionId(), "chat"))
+                .isEqualTo(reply.chatId().toString());
+        assertThat(redis.commands().zscore("crs:{owed}:due", reply.questionId().toString()))
+                .isNotNull();
+        answering.paid(reply);
+    }
+}
