@@ -16,6 +16,15 @@ interface OwedReplies {
     /** Whether another node took the reply over (this node's hold on it lapsed): this node stops answering it. */
     boolean takenOver(OwedReply reply);
 
+    /** Whether another node answers this node's replies when it stops: false on a single node. */
+    boolean othersTakeOver();
+
+    /**
+     * This node is stopping with replies unfinished: another node takes each over at once, and this node stops
+     * answering them.
+     */
+    void handOver();
+
     /** Nothing is owed across nodes: the single-node default. */
     OwedReplies NONE = new OwedReplies() {
         @Override
@@ -28,5 +37,13 @@ interface OwedReplies {
         public boolean takenOver(OwedReply reply) {
             return false;
         }
+
+        @Override
+        public boolean othersTakeOver() {
+            return false;
+        }
+
+        @Override
+        public void handOver() {}
     };
 }

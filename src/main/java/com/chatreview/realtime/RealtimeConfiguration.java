@@ -8,6 +8,7 @@ import com.chatreview.redis.ConditionalOnRedis;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
 import com.chatreview.tenancy.ApiKeyRevoked;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -235,20 +236,27 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         ConnectionKeeper connectionKeeper(
                 ConnectionRegistry connections,
                 ReplyQueue queue,
+                OwedReplies owed,
                 ChatSocketHandler handler,
                 RealtimeSettings settings) {
-            return new ConnectionKeeper(connections, queue, handler, settings);
+            return new ConnectionKeeper(connections, queue, owed, handler, settings);
         }
     }
 
     /**
      * Pings every connection, closes idle ones, closes those of a revoked key, and on shutdown lets the replies in
-     * progress be stored before closing every connection with 1001.
+     * progress be stored and closes every connection with 1001: on a single node after the replies (their clients
+     * watch them to the end), in a cluster before them (the clients resume on another node, where the replies
+     * still stream), handing over to the other nodes what is unfinished after the grace.
      */
     static class ConnectionKeeper implements SmartLifecycle {
 
+        /** How long the replies handed over get to stop here before the node goes on stopping. */
+        private static final Duration HAND_OVER_GRACE = Duration.ofSeconds(5);
+
         private final ConnectionRegistry connections;
         private final ReplyQueue queue;
+        private final OwedReplies owed;
         private final ChatSocketHandler handler;
         private final RealtimeSettings settings;
         private ScheduledExecutorService timer;
@@ -257,10 +265,12 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         ConnectionKeeper(
                 ConnectionRegistry connections,
                 ReplyQueue queue,
+                OwedReplies owed,
                 ChatSocketHandler handler,
                 RealtimeSettings settings) {
             this.connections = connections;
             this.queue = queue;
+            this.owed = owed;
             this.handler = handler;
             this.settings = settings;
         }
@@ -300,18 +310,34 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         @Override
         public void stop() {
             handler.shuttingDown();
+            if (owed.othersTakeOver()) {
+                closeAll();
+            }
             try {
                 if (!queue.awaitIdle(settings.shutdownGrace())) {
-                    log.warn("Replies still running after {}; closing connections anyway", settings.shutdownGrace());
+                    if (owed.othersTakeOver()) {
+                        log.warn(
+                                "Replies still running after {}; handing them over to the other nodes",
+                                settings.shutdownGrace());
+                        owed.handOver();
+                        queue.awaitIdle(HAND_OVER_GRACE);
+                    } else {
+                        log.warn(
+                                "Replies still running after {}; closing connections anyway", settings.shutdownGrace());
+                    }
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            closeAll();
+            timer.shutdownNow();
+            running = false;
+        }
+
+        private void closeAll() {
             for (Connection connection : connections.all()) {
                 connection.close(CloseStatus.GOING_AWAY);
             }
-            timer.shutdownNow();
-            running = false;
         }
 
         @Override

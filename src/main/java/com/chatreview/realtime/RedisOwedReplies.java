@@ -67,6 +67,17 @@ final class RedisOwedReplies implements OwedReplies, AutoCloseable {
             return result
             """;
 
+    /** KEYS: due, then each held reply's hash. ARGV: node, then each held question. Lapses the holds at once. */
+    private static final String HAND_OVER = """
+            for i = 2, #KEYS do
+              if redis.call('HGET', KEYS[i], 'node') == ARGV[1] then
+                redis.call('ZADD', KEYS[1], 0, ARGV[i])
+                redis.call('HSET', KEYS[i], 'node', '')
+              end
+            end
+            return 1
+            """;
+
     /** KEYS: due, reply. ARGV: question, node. */
     private static final String PAID = """
             if redis.call('HGET', KEYS[2], 'node') == ARGV[2] then
@@ -110,6 +121,8 @@ final class RedisOwedReplies implements OwedReplies, AutoCloseable {
     private final Map<UUID, OwedReply> held = new ConcurrentHashMap<>();
     /** Replies this node was answering when another node claimed them. */
     private final Set<UUID> lost = ConcurrentHashMap.newKeySet();
+    /** The node is stopping: what it could not finish is for the other nodes. */
+    private volatile boolean handingOver;
 
     private final ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofVirtual().name("owed-replies-renewer").factory());
@@ -182,7 +195,7 @@ final class RedisOwedReplies implements OwedReplies, AutoCloseable {
      * {@link #paid} them).
      */
     List<OwedReply> claimLapsed() {
-        if (!reachability.reachable()) {
+        if (handingOver || !reachability.reachable()) {
             return List.of();
         }
         List<Object> claimed;
@@ -212,6 +225,37 @@ final class RedisOwedReplies implements OwedReplies, AutoCloseable {
             replies.add(reply);
         }
         return replies;
+    }
+
+    @Override
+    public boolean othersTakeOver() {
+        return true;
+    }
+
+    @Override
+    public void handOver() {
+        handingOver = true; // it claims nothing more, also not what it hands over now
+        List<OwedReply> replies = List.copyOf(held.values());
+        if (replies.isEmpty()) {
+            return;
+        }
+        replies.forEach(reply -> lost.add(reply.questionId()));
+        held.clear();
+        String[] keys = new String[replies.size() + 1];
+        String[] args = new String[replies.size() + 1];
+        keys[0] = DUE;
+        args[0] = node;
+        for (int i = 0; i < replies.size(); i++) {
+            keys[i + 1] = REPLY + replies.get(i).questionId();
+            args[i + 1] = replies.get(i).questionId().toString();
+        }
+        try {
+            redis.commands().eval(HAND_OVER, ScriptOutputType.INTEGER, keys, args);
+            log.info("Handed over {} unfinished replies to the other nodes", replies.size());
+        } catch (RuntimeException e) {
+            // their holds lapse by themselves within a lease
+            log.warn("Handing over {} unfinished replies failed: {}", replies.size(), e.toString());
+        }
     }
 
     /** This node lets go of a claimed reply it could not start on: it lapses again, for any node to claim. */

@@ -387,6 +387,10 @@
         dropStream(details.message_id);
         showNotice('The assistant could not answer just now. Your message is kept; send another to try again.');
         break;
+      case 'REPLY_INTERRUPTED':
+        // the server answering stopped: its partial reply goes, the answer streams again under a new message_id
+        dropStream(details.message_id);
+        break;
       case 'INTERNAL_ERROR':
         dropStream(details.message_id);
         showNotice(event.error_message || 'Something went wrong on the server.');

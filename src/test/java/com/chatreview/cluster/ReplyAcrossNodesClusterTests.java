@@ -11,6 +11,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -205,6 +207,225 @@ class ReplyAcrossNodesClusterTests {
                     .isEqualTo("message_stream_ended");
         } finally {
             cluster.node(1).start();
+        }
+    }
+
+    @Test
+    void aStoppingNodeSendsItsClientsElsewhereAtOnceAndFinishesTheirReply() throws Exception {
+        String apiKey = cluster.newTenant("stopping-node");
+        String chatId = Cluster.newChat(cluster.node(1).api().with("X-API-Key", apiKey), "student");
+        try (ChatSocket asking = ChatSocket.connect(cluster.node(1).port(), apiKey, "student", chatId)) {
+            asking.awaitEvent("connection_established");
+            asking.sendContent("What is a list comprehension?");
+            asking.awaitEvent("message_stream_started");
+            asking.awaitEvent("message_stream_token");
+            Thread stopping = Thread.ofVirtual().start(() -> {
+                try {
+                    cluster.node(1).stop();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                assertThat(asking.awaitClose(Duration.ofSeconds(3)))
+                        .as("closed going away while its reply still streams")
+                        .isEqualTo(1001);
+                List<JsonNode> before = asking.received().stream()
+                        .filter(event -> event.has("seq"))
+                        .toList();
+                long lastSeen = before.getLast().get("seq").asLong();
+
+                try (ChatSocket resumed = ChatSocket.to(cluster.node(2).port())
+                        .query("api_key", apiKey)
+                        .query("user_id", "student")
+                        .query("chat_id", chatId)
+                        .query("resume_from", Long.toString(lastSeen))
+                        .connect()) {
+                    resumed.awaitEvent("connection_established");
+                    List<JsonNode> after = resumed.awaitReplyEnd();
+                    assertThat(after.getLast().get("event_type").asString())
+                            .as("the stopping node finished the reply: %s", after)
+                            .isEqualTo("message_stream_ended");
+                    StringBuilder streamed = new StringBuilder();
+                    List<JsonNode> all = new ArrayList<>(before);
+                    all.addAll(after);
+                    all.stream()
+                            .filter(event -> event.get("event_type").asString().equals("message_stream_token"))
+                            .forEach(token -> streamed.append(token.get("token").asString()));
+                    assertThat(streamed.toString())
+                            .isEqualTo(after.getLast().get("content").asString());
+                }
+            } finally {
+                stopping.join();
+                cluster.node(1).start();
+            }
+        }
+    }
+
+    @Test
+    void aRollingRestartUnderTrafficLosesNoAcknowledgedMessage() throws Exception {
+        String apiKey = cluster.newTenant("rolling-restart");
+        Api api = cluster.api().with("X-API-Key", apiKey);
+        List<PersistentClient> clients = new ArrayList<>();
+        for (int i = 1; i <= 3; i++) {
+            clients.add(new PersistentClient(apiKey, Cluster.newChat(api, "student-" + i), "student-" + i, 6));
+        }
+        List<Thread> threads =
+                clients.stream().map(client -> Thread.ofVirtual().start(client)).toList();
+
+        Thread.sleep(3000);
+        cluster.node(1).stop();
+        cluster.node(1).start();
+        Thread.sleep(2000);
+        cluster.node(2).stop();
+        cluster.node(2).start();
+        for (Thread thread : threads) {
+            thread.join(Duration.ofSeconds(120));
+        }
+
+        for (PersistentClient client : clients) {
+            assertThat(client.failure).as("%s", client).isNull();
+            assertThat(client.acknowledged)
+                    .as("%s: every message acknowledged", client)
+                    .hasSize(client.messages);
+            assertThat(client.answered).as("%s: every message answered", client).hasSize(client.messages);
+            assertThat(client.reconnects)
+                    .as("%s: it was moved by the restarts", client)
+                    .isPositive();
+            JsonNode stored = api.get("/api/v1/chats/" + client.chatId + "/messages?limit=100")
+                    .json()
+                    .get("messages");
+            List<String> roles = new ArrayList<>();
+            List<String> asked = new ArrayList<>();
+            stored.forEach(message -> {
+                roles.add(message.get("sender_role").asString());
+                if (message.get("sender_role").asString().equals("user")) {
+                    asked.add(message.get("content").asString());
+                }
+            });
+            assertThat(asked)
+                    .as("%s: each message stored once", client)
+                    .containsExactlyInAnyOrderElementsOf(client.acknowledged);
+            assertThat(roles.stream().filter("assistant"::equals).count())
+                    .as("%s: one answer per message: %s", client, roles)
+                    .isEqualTo(client.messages);
+        }
+    }
+
+    /**
+     * A client as the chat page is one: through the load balancer, it sends its messages one after another (the
+     * next once the last is acknowledged), each with a client_message_id; when its connection closes it connects
+     * again with resume_from and sends again what was not acknowledged. It checks that the events it gets, over all
+     * its connections, have strictly increasing seq.
+     */
+    static final class PersistentClient implements Runnable {
+
+        final String apiKey;
+        final String chatId;
+        final String userId;
+        final int messages;
+        final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+        final Set<String> answered = ConcurrentHashMap.newKeySet();
+        volatile int reconnects;
+        volatile Throwable failure;
+        private long lastSeq;
+        private int next;
+
+        PersistentClient(String apiKey, String chatId, String userId, int messages) {
+            this.apiKey = apiKey;
+            this.chatId = chatId;
+            this.userId = userId;
+            this.messages = messages;
+        }
+
+        @Override
+        public void run() {
+            Instant deadline = Instant.now().plusSeconds(110);
+            try {
+                while (answered.size() < messages) {
+                    if (Instant.now().isAfter(deadline)) {
+                        throw new AssertionError("not done in time");
+                    }
+                    converse();
+                    reconnects++;
+                    Thread.sleep(300);
+                }
+            } catch (Throwable e) {
+                failure = e;
+            }
+        }
+
+        /** One connection, until it closes or all is answered. */
+        private void converse() {
+            ChatSocket.Options options = ChatSocket.to(cluster.port())
+                    .query("api_key", apiKey)
+                    .query("user_id", userId)
+                    .query("chat_id", chatId);
+            if (lastSeq > 0) {
+                options.query("resume_from", Long.toString(lastSeq));
+            }
+            ChatSocket connected;
+            try {
+                connected = options.connect();
+            } catch (RuntimeException refused) {
+                return; // no node answered the upgrade just now
+            }
+            try (ChatSocket socket = connected) {
+                JsonNode first = socket.poll(Duration.ofSeconds(10));
+                if (first == null || !first.get("event_type").asString().equals("connection_established")) {
+                    return; // refused by a stopping node: the next try lands elsewhere
+                }
+                boolean sent = false;
+                while (answered.size() < messages) {
+                    if (!sent && next < messages) {
+                        String content = "message " + (next + 1) + " of " + userId;
+                        socket.send(
+                                Api.JSON.writeValueAsString(Map.of("content", content, "client_message_id", content)));
+                        sent = true;
+                    }
+                    JsonNode event = socket.poll(Duration.ofMillis(500));
+                    if (event == null) {
+                        if (!socket.isOpen()) {
+                            return;
+                        }
+                        continue;
+                    }
+                    String type = event.get("event_type").asString();
+                    boolean repeat = type.equals("message_received")
+                            && acknowledged.contains(event.get("content").asString());
+                    if (event.has("seq") && !repeat) {
+                        long seq = event.get("seq").asLong();
+                        assertThat(seq)
+                                .as("%s: seq increases over reconnects", this)
+                                .isGreaterThan(lastSeq);
+                        lastSeq = seq;
+                    }
+                    switch (type) {
+                        case "message_received" -> {
+                            if (event.get("user_id").asString().equals(userId)
+                                    && acknowledged.add(event.get("content").asString())) {
+                                next++;
+                                sent = false;
+                            }
+                        }
+                        case "message_stream_ended" ->
+                            answered.add(event.get("message_id").asString());
+                        case "error" -> {
+                            // a frame refused while its node stops was not stored: it goes again
+                            if (event.get("error_code").asString().equals("INTERNAL_ERROR") && !event.has("seq")) {
+                                sent = false;
+                            }
+                        }
+                        default -> {}
+                    }
+                }
+            }
+        }
+
+        @Override
+        public String toString() {
+            return userId + " (" + acknowledged.size() + " acknowledged, " + answered.size() + " answered, "
+                    + reconnects + " reconnects)";
         }
     }
 }

@@ -48,7 +48,11 @@ class RedisOwedRepliesTests {
     }
 
     RedisOwedReplies node() {
-        RedisOwedReplies node = new RedisOwedReplies(redis, reachability, LEASE);
+        return node(LEASE);
+    }
+
+    RedisOwedReplies node(Duration lease) {
+        RedisOwedReplies node = new RedisOwedReplies(redis, reachability, lease);
         nodes.add(node);
         return node;
     }
@@ -117,5 +121,27 @@ class RedisOwedRepliesTests {
         assertThat(redis.commands().zscore("crs:{owed}:due", reply.questionId().toString()))
                 .isNotNull();
         answering.paid(reply);
+    }
+
+    @Test
+    void aStoppingNodeHandsItsRepliesOverAtOnce() {
+        Duration longLease = Duration.ofSeconds(30);
+        RedisOwedReplies stopping = node(longLease);
+        RedisOwedReplies taker = node(longLease);
+        stopping.owe(reply);
+        assertThat(claimed(taker)).as("held, for a long lease").isEmpty();
+
+        stopping.handOver();
+
+        assertThat(stopping.takenOver(reply))
+                .as("the stopping node stops answering it")
+                .isTrue();
+        assertThat(claimed(stopping)).as("nor claims it back").isEmpty();
+        assertThat(claimed(taker)).as("no lease to wait for").containsExactly(reply);
+        stopping.paid(reply);
+        assertThat(redis.commands().hget("crs:{owed}:reply:" + reply.questionId(), "chat"))
+                .as("the taker's now")
+                .isEqualTo(reply.chatId().toString());
+        taker.paid(reply);
     }
 }
