@@ -28,8 +28,13 @@ final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
 
     /** Streams the events are spread over (by chat), so that a Redis Cluster can spread them too. */
     static final int SHARDS = 16;
-    /** Entries a shard's stream keeps (trimmed approximately): minutes of a busy cluster's tokens. */
-    static final long STREAM_LENGTH = 100_000;
+    /**
+     * How long a shard's stream keeps an entry (trimmed approximately, by its id's time): far longer than a node's
+     * reader takes to catch up after a lost connection (Lettuce reconnects within a second), and Redis's memory
+     * grows with the event rate, not with the time the cluster has run (a count cap of 100,000 entries a stream
+     * held 420 MiB once reached, whatever the traffic: bench/redis-memory-results.md).
+     */
+    static final Duration STREAM_RETENTION = Duration.ofSeconds(60);
 
     private static final Duration BLOCK = Duration.ofSeconds(1);
     private static final int BATCH = 1000;
@@ -74,7 +79,9 @@ final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
                 redis.commands()
                         .xadd(
                                 shardKey(shardOf(chatId)),
-                                XAddArgs.Builder.maxlen(STREAM_LENGTH).approximateTrimming(),
+                                new XAddArgs()
+                                        .minId(Long.toString(System.currentTimeMillis() - STREAM_RETENTION.toMillis()))
+                                        .approximateTrimming(),
                                 Map.of(
                                         "chat",
                                         chatId.toString(),
