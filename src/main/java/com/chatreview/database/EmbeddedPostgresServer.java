@@ -3,8 +3,12 @@ package com.chatreview.database;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -24,15 +28,20 @@ final class EmbeddedPostgresServer implements AutoCloseable {
     private static final Duration ORPHAN_SHUTDOWN_WAIT = Duration.ofSeconds(60);
 
     private final EmbeddedPostgres postgres;
+    /** Held while this process uses the data directory: the OS lets go of it when the process ends, however. */
+    private final FileChannel lock;
 
-    private EmbeddedPostgresServer(EmbeddedPostgres postgres) {
+    private EmbeddedPostgresServer(EmbeddedPostgres postgres, FileChannel lock) {
         this.postgres = postgres;
+        this.lock = lock;
     }
 
     static EmbeddedPostgresServer start(Path dataDir) {
         Path directory = dataDir.toAbsolutePath().resolve("postgres");
+        FileChannel lock = null;
         try {
             Files.createDirectories(directory);
+            lock = lockDataDirectory(dataDir.toAbsolutePath());
             stopOrphanedServer(directory);
             EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                     .setDataDirectory(directory)
@@ -47,9 +56,44 @@ final class EmbeddedPostgresServer implements AutoCloseable {
                     .setServerConfig("fsync", "on")
                     .start();
             log.info("Embedded PostgreSQL started on port {} with its data in {}", postgres.getPort(), directory);
-            return new EmbeddedPostgresServer(postgres);
+            return new EmbeddedPostgresServer(postgres, lock);
         } catch (IOException e) {
+            closeQuietly(lock);
             throw new UncheckedIOException("Could not start the embedded PostgreSQL in " + directory, e);
+        } catch (RuntimeException e) {
+            closeQuietly(lock);
+            throw e;
+        }
+    }
+
+    /**
+     * Only one running service may use a data directory: a second one would take the first one's PostgreSQL for
+     * left over from a crash, and stop it under it.
+     */
+    private static FileChannel lockDataDirectory(Path dataDir) throws IOException {
+        FileChannel channel =
+                FileChannel.open(dataDir.resolve("service.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock held;
+        try {
+            held = channel.tryLock();
+        } catch (OverlappingFileLockException inThisProcess) {
+            held = null;
+        }
+        if (held == null) {
+            channel.close();
+            throw new IllegalStateException("Another running service uses the data directory " + dataDir
+                    + " (DATA_DIR): stop it first, or start this one with another DATA_DIR");
+        }
+        return channel;
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                log.debug("Closing the data directory's lock failed", e);
+            }
         }
     }
 
@@ -59,7 +103,11 @@ final class EmbeddedPostgresServer implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        postgres.close();
+        try {
+            postgres.close();
+        } finally {
+            lock.close();
+        }
     }
 
     private static void stopOrphanedServer(Path directory) throws IOException {
