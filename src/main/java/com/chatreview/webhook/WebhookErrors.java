@@ -1,0 +1,36 @@
+package com.chatreview.webhook;
+
+import com.chatreview.web.FieldProblem;
+import com.chatreview.web.ServiceError;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+
+/** The failures of the webhook module, each a fact. */
+public final class WebhookErrors {
+
+    private WebhookErrors() {}
+
+    /** No such endpoint for this tenant (it may exist for another: that is not told). */
+    public static final class WebhookNotFound extends ServiceError {
+        WebhookNotFound(Object id) {
+            super(
+                    HttpStatus.NOT_FOUND,
+                    "NOT_FOUND",
+                    "No webhook endpoint with id '" + id + "'",
+                    "List the tenant's endpoints with GET /api/v1/webhooks, or register one with POST"
+                            + " /api/v1/webhooks.");
+        }
+    }
+
+    /** The URL may not receive deliveries: not https, not absolute, or an address of a private network. */
+    public static final class DestinationRefused extends ServiceError {
+        DestinationRefused(String url, String why, String fix) {
+            super(
+                    HttpStatus.BAD_REQUEST,
+                    "VALIDATION_ERROR",
+                    "url: " + why,
+                    fix,
+                    List.of(new FieldProblem("url", why + " (" + url + ")")));
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package com.chatreview.webhook;
+
+import com.chatreview.webhook.WebhookErrors.WebhookNotFound;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** A tenant's webhook endpoints: register, read, change, delete, rotate the signing secret (decisions §11). */
+@Service
+public class WebhookManagement {
+
+    /** How long the secret a rotation replaces goes on signing beside the new one. */
+    static final Duration ROTATION_OVERLAP = Duration.ofHours(24);
+
+    private final Endpoints endpoints;
+    private final SigningSecrets secrets;
+    private final Destinations destinations;
+
+    WebhookManagement(Endpoints endpoints, SigningSecrets secrets, Destinations destinations) {
+        this.endpoints = endpoints;
+        this.secrets = secrets;
+        this.destinations = destinations;
+    }
+
+    @Transactional
+    public WebhookWithSecret register(UUID tenantId, String url, List<EventType> eventTypes, String description) {
+        String checked = destinations.checked(url).toString();
+        Instant now = now();
+        WebhookEndpoint endpoint = new WebhookEndpoint(
+                UUID.randomUUID(), tenantId, checked, List.copyOf(eventTypes), description, true, null, now, now);
+        String secret = secrets.newSecret();
+        endpoints.insert(endpoint, secrets.seal(secret));
+        return new WebhookWithSecret(endpoint, secret);
+    }
+
+    public List<WebhookEndpoint> endpointsOf(UUID tenantId) {
+        return endpoints.ofTenant(tenantId);
+    }
+
+    public WebhookEndpoint endpoint(UUID tenantId, UUID id) {
+        return endpoints.find(tenantId, id).orElseThrow(() -> new WebhookNotFound(id));
+    }
+
+    /**
+     * Changes what the tenant sent; enabling an endpoint the service disabled clears the reason, disabling one
+     * gives it the reason {@link WebhookEndpoint#DISABLED_BY_TENANT}.
+     */
+    @Transactional
+    public WebhookEndpoint update(UUID tenantId, UUID id, EndpointChanges changes) {
+        WebhookEndpoint current = endpoint(tenantId, id);
+        String url = changes.url() == null
+                ? current.url()
+                : destinations.checked(changes.url()).toString();
+        boolean enabled = changes.enabled() == null ? current.enabled() : changes.enabled();
+        String reason = enabled
+                ? null
+                : (changes.enabled() != null && current.enabled()
+                        ? WebhookEndpoint.DISABLED_BY_TENANT
+                        : current.disabledReason());
+        WebhookEndpoint changed = new WebhookEndpoint(
+                current.id(),
+                current.tenantId(),
+                url,
+                changes.eventTypes() == null ? current.eventTypes() : List.copyOf(changes.eventTypes()),
+                changes.description() == null ? current.description() : changes.description(),
+                enabled,
+                reason,
+                current.createdAt(),
+                now());
+        endpoints.update(changed);
+        return changed;
+    }
+
+    /** A new secret signs from now on; the one it replaces goes on signing for {@link #ROTATION_OVERLAP}. */
+    @Transactional
+    public WebhookWithSecret rotateSecret(UUID tenantId, UUID id) {
+        String secret = secrets.newSecret();
+        Instant now = now();
+        if (!endpoints.rotate(tenantId, id, secrets.seal(secret), now.plus(ROTATION_OVERLAP), now)) {
+            throw new WebhookNotFound(id);
+        }
+        return new WebhookWithSecret(endpoint(tenantId, id), secret);
+    }
+
+    @Transactional
+    public void delete(UUID tenantId, UUID id) {
+        if (!endpoints.delete(tenantId, id)) {
+            throw new WebhookNotFound(id);
+        }
+    }
+
+    private static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.MICROS);
+    }
+}
