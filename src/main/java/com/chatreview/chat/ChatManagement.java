@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -30,6 +31,7 @@ public class ChatManagement {
     private final List<ChatDeletionGuard> deletionGuards;
     private final JsonMapper json;
     private final TransactionTemplate transaction;
+    private final ApplicationEventPublisher events;
 
     ChatManagement(
             Chats chats,
@@ -37,8 +39,10 @@ public class ChatManagement {
             Users users,
             List<ChatDeletionGuard> deletionGuards,
             JsonMapper json,
-            TransactionTemplate transaction) {
+            TransactionTemplate transaction,
+            ApplicationEventPublisher events) {
         this.transaction = transaction;
+        this.events = events;
         this.chats = chats;
         this.messages = messages;
         this.users = users;
@@ -161,6 +165,7 @@ public class ChatManagement {
         if (!chats.delete(tenantId, chatId)) {
             throw new ChatNotFound(chatId);
         }
+        events.publishEvent(new ChatChanged.Deleted(tenantId, chatId));
         return now();
     }
 
@@ -205,6 +210,7 @@ public class ChatManagement {
         if (message.role() == SenderRole.USER && !messages.anyFromUser(chatId, position)) {
             chats.titleFromFirstMessage(chatId, Titles.fromMessage(message.content()), now);
         }
+        events.publishEvent(new ChatChanged.MessageStored(tenantId, chatId, stored));
         return stored;
     }
 

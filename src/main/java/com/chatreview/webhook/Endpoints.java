@@ -50,6 +50,42 @@ class Endpoints {
                 .list();
     }
 
+    List<WebhookEndpoint> enabledOf(UUID tenantId) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM webhook_endpoints WHERE tenant_id = :tenant AND enabled")
+                .param("tenant", tenantId)
+                .query(Endpoints::endpoint)
+                .list();
+    }
+
+    /** The secrets that sign a delivery to the endpoint now: the current one, and the previous during a rotation. */
+    List<byte[]> sealedSecrets(UUID endpointId, Instant now) {
+        return jdbc.sql("SELECT secret_sealed, CASE WHEN previous_secret_until > :now THEN previous_secret_sealed END"
+                        + " AS previous FROM webhook_endpoints WHERE id = :id")
+                .param("now", Sql.at(now))
+                .param("id", endpointId)
+                .query((rs, row) -> {
+                    List<byte[]> secrets = new ArrayList<>();
+                    secrets.add(rs.getBytes("secret_sealed"));
+                    byte[] previous = rs.getBytes("previous");
+                    if (previous != null) {
+                        secrets.add(previous);
+                    }
+                    return secrets;
+                })
+                .optional()
+                .orElse(List.of());
+    }
+
+    /** The service gives up on an endpoint: it stays registered, sends nothing until the tenant enables it. */
+    void disable(UUID endpointId, String reason, Instant now) {
+        jdbc.sql("UPDATE webhook_endpoints SET enabled = false, disabled_reason = :reason, updated_at = :now"
+                        + " WHERE id = :id AND enabled")
+                .param("reason", reason)
+                .param("now", Sql.at(now))
+                .param("id", endpointId)
+                .update();
+    }
+
     Optional<WebhookEndpoint> find(UUID tenantId, UUID id) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM webhook_endpoints WHERE tenant_id = :tenant AND id = :id")
                 .param("tenant", tenantId)

@@ -3,6 +3,7 @@ package com.chatreview.webhook;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.json.JsonMapper;
 
 @Configuration(proxyBeanMethods = false)
 class WebhookConfiguration {
@@ -20,5 +21,16 @@ class WebhookConfiguration {
     @Bean
     Destinations webhookDestinations(WebhookSettings settings) {
         return new Destinations(settings);
+    }
+
+    @Bean
+    WebhookDeliverer webhookDeliverer(
+            JdbcClient jdbc, Endpoints endpoints, SigningSecrets secrets, Destinations destinations) {
+        return new WebhookDeliverer(new Deliveries(jdbc), endpoints, secrets, destinations, WebhookDeliverer.RETRIES);
+    }
+
+    @Bean
+    WebhookEvents webhookEvents(JdbcClient jdbc, JsonMapper json, Endpoints endpoints, WebhookDeliverer deliverer) {
+        return new WebhookEvents(jdbc, json, endpoints, deliverer::wake);
     }
 }

@@ -19,11 +19,13 @@ public class WebhookManagement {
     private final Endpoints endpoints;
     private final SigningSecrets secrets;
     private final Destinations destinations;
+    private final WebhookEvents events;
 
-    WebhookManagement(Endpoints endpoints, SigningSecrets secrets, Destinations destinations) {
+    WebhookManagement(Endpoints endpoints, SigningSecrets secrets, Destinations destinations, WebhookEvents events) {
         this.endpoints = endpoints;
         this.secrets = secrets;
         this.destinations = destinations;
+        this.events = events;
     }
 
     @Transactional
@@ -34,6 +36,7 @@ public class WebhookManagement {
                 UUID.randomUUID(), tenantId, checked, List.copyOf(eventTypes), description, true, null, now, now);
         String secret = secrets.newSecret();
         endpoints.insert(endpoint, secrets.seal(secret));
+        events.endpointsChanged(tenantId);
         return new WebhookWithSecret(endpoint, secret);
     }
 
@@ -72,6 +75,7 @@ public class WebhookManagement {
                 current.createdAt(),
                 now());
         endpoints.update(changed);
+        events.endpointsChanged(tenantId);
         return changed;
     }
 
@@ -91,6 +95,13 @@ public class WebhookManagement {
         if (!endpoints.delete(tenantId, id)) {
             throw new WebhookNotFound(id);
         }
+        events.endpointsChanged(tenantId);
+    }
+
+    /** Sends the endpoint a {@code webhook.test} event, whatever it subscribes to (also while disabled: it waits). */
+    @Transactional
+    public void sendTest(UUID tenantId, UUID id) {
+        events.recordTest(endpoint(tenantId, id));
     }
 
     private static Instant now() {

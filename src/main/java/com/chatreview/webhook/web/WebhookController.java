@@ -151,6 +151,13 @@ class WebhookController {
         return WebhookBody.of(webhooks.rotateSecret(tenant.id(), id));
     }
 
+    @PostMapping("/{webhook_id}/test")
+    @Operation(summary = "Send the endpoint a webhook.test event (202)")
+    ResponseEntity<Void> test(Tenant tenant, @PathVariable("webhook_id") UUID id) {
+        webhooks.sendTest(tenant.id(), id);
+        return ResponseEntity.accepted().build();
+    }
+
     private static void checkUrl(String url, boolean required, List<FieldProblem> problems) {
         if (url == null) {
             if (required) {

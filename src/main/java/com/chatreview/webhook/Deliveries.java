@@ -1,0 +1,116 @@
+package com.chatreview.webhook;
+
+import com.chatreview.database.Sql;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/** The {@code webhook_deliveries} table: the outbox, and each delivery's attempts. */
+class Deliveries {
+
+    /** A delivery claimed by a node: it is this node's to send until {@code lockedUntil}. */
+    record Claimed(UUID id, UUID endpointId, UUID eventId, String url, String payload, int attempts) {}
+
+    private final JdbcClient jdbc;
+
+    Deliveries(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    static void insert(
+            JdbcClient jdbc,
+            WebhookEndpoint endpoint,
+            UUID eventId,
+            String type,
+            String orderingKey,
+            String payload,
+            Instant now) {
+        jdbc.sql("""
+                INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, ordering_key, payload,
+                                                status, next_attempt_at, created_at)
+                VALUES (:id, :tenant, :endpoint, :event, :type, :key, :payload, 'pending', :now, :now)""")
+                .param("id", UUID.randomUUID())
+                .param("tenant", endpoint.tenantId())
+                .param("endpoint", endpoint.id())
+                .param("event", eventId)
+                .param("type", type)
+                .param("key", orderingKey)
+                .param("payload", payload)
+                .param("now", Sql.at(now))
+                .update();
+    }
+
+    /**
+     * Claims up to {@code limit} deliveries that are due, of enabled endpoints, each the oldest pending one of its
+     * endpoint and ordering key (a later event waits while an earlier one is retried); no other node gets them
+     * until {@code lease} has passed.
+     */
+    List<Claimed> claimDue(int limit, Duration lease) {
+        return jdbc.sql("""
+                UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => :lease)
+                FROM webhook_endpoints w
+                WHERE w.id = d.endpoint_id AND d.id IN (
+                    SELECT c.id FROM webhook_deliveries c
+                    JOIN webhook_endpoints e ON e.id = c.endpoint_id AND e.enabled
+                    WHERE c.status = 'pending' AND c.next_attempt_at <= now()
+                      AND (c.locked_until IS NULL OR c.locked_until < now())
+                      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries earlier
+                                      WHERE earlier.endpoint_id = c.endpoint_id
+                                        AND earlier.ordering_key = c.ordering_key
+                                        AND earlier.status = 'pending' AND earlier.seq < c.seq)
+                    ORDER BY c.seq
+                    LIMIT :limit
+                    FOR UPDATE OF c SKIP LOCKED)
+                RETURNING d.id, d.endpoint_id, d.event_id, w.url, d.payload, d.attempts""")
+                .param("lease", lease.toMillis() / 1000.0)
+                .param("limit", limit)
+                .query((rs, row) -> new Claimed(
+                        rs.getObject("id", UUID.class),
+                        rs.getObject("endpoint_id", UUID.class),
+                        rs.getObject("event_id", UUID.class),
+                        rs.getString("url"),
+                        rs.getString("payload"),
+                        rs.getInt("attempts")))
+                .list();
+    }
+
+    void delivered(UUID id, int statusCode, long latencyMillis, Instant now) {
+        jdbc.sql("""
+                UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, last_status_code = :code,
+                    last_error = NULL, last_latency_ms = :latency, delivered_at = :now, locked_until = NULL
+                WHERE id = :id""")
+                .param("code", statusCode)
+                .param("latency", (int) Math.min(Integer.MAX_VALUE, latencyMillis))
+                .param("now", Sql.at(now))
+                .param("id", id)
+                .update();
+    }
+
+    /** The attempt failed: tried again at {@code nextAttempt}, or given up ({@code nextAttempt} null). */
+    void attemptFailed(UUID id, Integer statusCode, String error, long latencyMillis, Instant nextAttempt) {
+        jdbc.sql("""
+                UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = :code, last_error = :error,
+                    last_latency_ms = :latency, locked_until = NULL,
+                    status = CASE WHEN CAST(:next AS timestamptz) IS NULL THEN 'failed' ELSE 'pending' END,
+                    next_attempt_at = COALESCE(CAST(:next AS timestamptz), next_attempt_at)
+                WHERE id = :id""")
+                .param("code", statusCode)
+                .param("error", error)
+                .param("latency", (int) Math.min(Integer.MAX_VALUE, latencyMillis))
+                .param("next", nextAttempt == null ? null : Sql.at(nextAttempt))
+                .param("id", id)
+                .update();
+    }
+
+    /** Whether any delivery to the endpoint succeeded since {@code since}. */
+    boolean anyDeliveredSince(UUID endpointId, Instant since) {
+        return jdbc.sql("SELECT EXISTS (SELECT 1 FROM webhook_deliveries WHERE endpoint_id = :endpoint"
+                        + " AND status = 'delivered' AND delivered_at >= :since)")
+                .param("endpoint", endpointId)
+                .param("since", Sql.at(since))
+                .query(Boolean.class)
+                .single();
+    }
+}

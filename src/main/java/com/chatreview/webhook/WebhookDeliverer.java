@@ -1,0 +1,207 @@
+package com.chatreview.webhook;
+
+import com.chatreview.webhook.WebhookErrors.DestinationRefused;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Sends the recorded deliveries (Standard Webhooks): every node claims due ones ({@link Deliveries#claimDue}: one
+ * node per attempt), signs each with its endpoint's secrets, posts it, and records the answer. A delivery that is
+ * not answered 2xx within the timeout is tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (each
+ * ±20 %), about 28 h in all; then it fails, and an endpoint none of whose deliveries succeeded meanwhile is disabled.
+ */
+class WebhookDeliverer implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(WebhookDeliverer.class);
+
+    static final List<Duration> RETRIES = List.of(
+            Duration.ofSeconds(5),
+            Duration.ofMinutes(5),
+            Duration.ofMinutes(30),
+            Duration.ofHours(2),
+            Duration.ofHours(5),
+            Duration.ofHours(10),
+            Duration.ofHours(10));
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /** A claim outlives the longest attempt: a node that dies mid-attempt leaves it to another after this. */
+    private static final Duration LEASE = TIMEOUT.plus(CONNECT_TIMEOUT).plusSeconds(15);
+
+    private static final Duration POLL = Duration.ofSeconds(1);
+    private static final int BATCH = 32;
+
+    private final Deliveries deliveries;
+    private final Endpoints endpoints;
+    private final SigningSecrets secrets;
+    private final Destinations destinations;
+    private final List<Duration> retries;
+    private final HttpClient http = HttpClient.newBuilder()
+            .connectTimeout(CONNECT_TIMEOUT)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .executor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor())
+            .build();
+    private volatile Thread loop;
+    private volatile boolean running;
+
+    WebhookDeliverer(
+            Deliveries deliveries,
+            Endpoints endpoints,
+            SigningSecrets secrets,
+            Destinations destinations,
+            List<Duration> retries) {
+        this.deliveries = deliveries;
+        this.endpoints = endpoints;
+        this.secrets = secrets;
+        this.destinations = destinations;
+        this.retries = retries;
+    }
+
+    /** Something was recorded: look now rather than at the next poll. */
+    void wake() {
+        Thread current = loop;
+        if (current != null) {
+            LockSupport.unpark(current);
+        }
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        loop = Thread.ofVirtual().name("webhook-deliverer").start(this::run);
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        Thread current = loop;
+        if (current != null) {
+            current.interrupt();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    private void run() {
+        while (running) {
+            try {
+                List<Deliveries.Claimed> claimed = deliveries.claimDue(BATCH, LEASE);
+                if (claimed.isEmpty()) {
+                    LockSupport.parkNanos(POLL.toNanos());
+                    continue;
+                }
+                List<Thread> sending = new ArrayList<>();
+                for (Deliveries.Claimed delivery : claimed) {
+                    sending.add(Thread.ofVirtual().start(() -> attempt(delivery)));
+                }
+                for (Thread thread : sending) {
+                    thread.join();
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                if (!running) {
+                    return;
+                }
+                log.warn("Looking for webhook deliveries failed; trying again: {}", e.toString());
+                LockSupport.parkNanos(POLL.toNanos());
+            }
+        }
+    }
+
+    void attempt(Deliveries.Claimed delivery) {
+        Instant started = Instant.now();
+        long timestamp = started.getEpochSecond();
+        Integer status = null;
+        String error;
+        try {
+            URI uri = URI.create(delivery.url());
+            destinations.addresses(uri); // again: the name may resolve elsewhere now
+            HttpRequest request = HttpRequest.newBuilder(uri)
+                    .timeout(TIMEOUT)
+                    .header("Content-Type", "application/json")
+                    .header("User-Agent", "chat-review-service webhooks")
+                    .header("webhook-id", delivery.eventId().toString())
+                    .header("webhook-timestamp", Long.toString(timestamp))
+                    .header("webhook-signature", signatures(delivery, timestamp))
+                    .POST(HttpRequest.BodyPublishers.ofString(delivery.payload()))
+                    .build();
+            HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
+            status = response.statusCode();
+            if (status >= 200 && status < 300) {
+                deliveries.delivered(delivery.id(), status, millisSince(started), Instant.now());
+                return;
+            }
+            error = "answered " + status;
+        } catch (DestinationRefused refused) {
+            error = refused.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return; // the claim lapses; another node (or this one, restarted) tries again
+        } catch (Exception e) {
+            error = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        }
+        failed(delivery, status, error, millisSince(started));
+    }
+
+    private void failed(Deliveries.Claimed delivery, Integer status, String error, long latency) {
+        int attempt = delivery.attempts() + 1;
+        if (attempt <= retries.size()) {
+            Duration wait = retries.get(attempt - 1);
+            long jitter = (long) (wait.toMillis() * (ThreadLocalRandom.current().nextDouble(-0.2, 0.2)));
+            deliveries.attemptFailed(
+                    delivery.id(),
+                    status,
+                    error,
+                    latency,
+                    Instant.now().plus(wait).plusMillis(jitter));
+            return;
+        }
+        deliveries.attemptFailed(delivery.id(), status, error, latency, null);
+        Instant firstTry = Instant.now().minus(retries.stream().reduce(Duration.ZERO, Duration::plus));
+        if (!deliveries.anyDeliveredSince(delivery.endpointId(), firstTry)) {
+            endpoints.disable(
+                    delivery.endpointId(),
+                    "every delivery failed for " + attempt + " attempts; the last: " + error,
+                    Instant.now());
+            log.warn("Disabled webhook endpoint {}: {}", delivery.endpointId(), error);
+        }
+    }
+
+    /** {@code v1,<base64 HMAC-SHA256 of id.timestamp.body>} for each secret that signs now, space-separated. */
+    private String signatures(Deliveries.Claimed delivery, long timestamp) throws GeneralSecurityException {
+        byte[] signed =
+                (delivery.eventId() + "." + timestamp + "." + delivery.payload()).getBytes(StandardCharsets.UTF_8);
+        List<String> signatures = new ArrayList<>();
+        for (byte[] sealed : endpoints.sealedSecrets(delivery.endpointId(), Instant.now())) {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(SigningSecrets.signingKey(secrets.open(sealed)), "HmacSHA256"));
+            signatures.add("v1," + Base64.getEncoder().encodeToString(mac.doFinal(signed)));
+        }
+        return String.join(" ", signatures);
+    }
+
+    private static long millisSince(Instant started) {
+        return TimeUnit.NANOSECONDS.toMillis(
+                Duration.between(started, Instant.now()).toNanos());
+    }
+}

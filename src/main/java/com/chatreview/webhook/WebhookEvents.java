@@ -1,0 +1,92 @@
+package com.chatreview.webhook;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Records an event for the tenant's endpoints that subscribe to it: one delivery row each, written in the caller's
+ * transaction (the change that caused the event and its deliveries commit together, or neither does). No network
+ * call: the {@link WebhookDeliverer} sends them. A tenant's endpoints are looked up at most every few seconds per
+ * node, so a tenant without webhooks costs a cache look-up per event.
+ */
+public class WebhookEvents {
+
+    /** How long a node trusts what it read of a tenant's endpoints (another node's change shows after it). */
+    static final Duration ENDPOINTS_CACHE = Duration.ofSeconds(2);
+
+    private final JdbcClient jdbc;
+    private final JsonMapper json;
+    private final Endpoints endpoints;
+    private final Runnable wakeDeliverer;
+    private final Cache<UUID, List<WebhookEndpoint>> enabled = Caffeine.newBuilder()
+            .expireAfterWrite(ENDPOINTS_CACHE)
+            .maximumSize(100_000)
+            .build();
+
+    WebhookEvents(JdbcClient jdbc, JsonMapper json, Endpoints endpoints, Runnable wakeDeliverer) {
+        this.jdbc = jdbc;
+        this.json = json;
+        this.endpoints = endpoints;
+        this.wakeDeliverer = wakeDeliverer;
+    }
+
+    /**
+     * Records the event for every enabled endpoint of the tenant subscribed to its type.
+     *
+     * @param orderingKey the events of one key (a chat's id, a submission's id) reach an endpoint in the order recorded
+     * @param data the event's {@code data}, as the REST resource it is about is rendered
+     */
+    public void record(UUID tenantId, EventType type, String orderingKey, Object data) {
+        List<WebhookEndpoint> subscribed = enabled.get(tenantId, endpoints::enabledOf).stream()
+                .filter(endpoint -> endpoint.eventTypes().contains(type))
+                .toList();
+        if (subscribed.isEmpty()) {
+            return;
+        }
+        insert(subscribed, type.wireName(), orderingKey, data);
+    }
+
+    /** A {@code webhook.test} event to one endpoint, whatever it subscribes to. */
+    void recordTest(WebhookEndpoint endpoint) {
+        insert(List.of(endpoint), "webhook.test", "test:" + endpoint.id(), Map.of("webhook_id", endpoint.id()));
+    }
+
+    /** A tenant changed its endpoints on this node: the next event reads them again. */
+    void endpointsChanged(UUID tenantId) {
+        enabled.invalidate(tenantId);
+    }
+
+    private void insert(List<WebhookEndpoint> to, String type, String orderingKey, Object data) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        UUID eventId = UUID.randomUUID();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", type);
+        body.put("timestamp", now);
+        body.put("data", data);
+        String payload = json.writeValueAsString(body);
+        for (WebhookEndpoint endpoint : to) {
+            Deliveries.insert(jdbc, endpoint, eventId, type, orderingKey, payload, now);
+        }
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    wakeDeliverer.run();
+                }
+            });
+        } else {
+            wakeDeliverer.run();
+        }
+    }
+}

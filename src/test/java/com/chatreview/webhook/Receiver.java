@@ -1,0 +1,76 @@
+package com.chatreview.webhook;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/** A webhook receiver for tests: records what it is sent, and answers with the statuses it is told (then 200). */
+final class Receiver implements AutoCloseable {
+
+    record Received(Map<String, String> headers, String body) {
+        String header(String name) {
+            return headers.get(name.toLowerCase());
+        }
+    }
+
+    private final HttpServer server;
+    private final BlockingQueue<Received> received = new LinkedBlockingQueue<>();
+    private final ConcurrentLinkedQueue<Integer> answers = new ConcurrentLinkedQueue<>();
+
+    Receiver() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            String body;
+            try (InputStream in = exchange.getRequestBody()) {
+                body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            Map<String, String> headers = new java.util.HashMap<>();
+            exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(), values.getFirst()));
+            received.add(new Received(headers, body));
+            Integer status = answers.poll();
+            exchange.sendResponseHeaders(status == null ? 200 : status, -1);
+            exchange.close();
+        });
+        server.start();
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/hooks";
+    }
+
+    /** The next requests are answered with these statuses, in order. */
+    void answer(int... statuses) {
+        for (int status : statuses) {
+            answers.add(status);
+        }
+    }
+
+    Received next(Duration timeout) throws InterruptedException {
+        Received next = received.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (next == null) {
+            throw new AssertionError("Nothing was delivered within " + timeout);
+        }
+        return next;
+    }
+
+    List<Received> drain() {
+        List<Received> all = new ArrayList<>();
+        received.drainTo(all);
+        return all;
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

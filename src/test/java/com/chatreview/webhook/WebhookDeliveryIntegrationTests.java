@@ -1,0 +1,177 @@
+package com.chatreview.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.chatreview.support.Api;
+import com.chatreview.support.ChatSocket;
+import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.Tenants;
+import com.chatreview.support.Tenants.TestTenant;
+import com.chatreview.tenancy.Tenancy;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.UUID;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Deliveries over real HTTP to a receiver the test starts: the events of real actions, signed as Standard Webhooks
+ * has it, retried until answered 2xx with the same webhook-id.
+ */
+@IntegrationTest
+class WebhookDeliveryIntegrationTests {
+
+    static final Duration WAIT = Duration.ofSeconds(20);
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    Tenancy tenancy;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    TestTenant tenant;
+    Api api;
+    Receiver receiver;
+
+    @BeforeEach
+    void start() throws Exception {
+        tenant = Tenants.create(tenancy, "webhook-deliveries");
+        api = tenant.chats(new Api(port));
+        receiver = new Receiver();
+    }
+
+    @AfterEach
+    void stop() {
+        receiver.close();
+    }
+
+    JsonNode register(String... types) {
+        String list = String.join("\", \"", types);
+        Api.Reply created = api.post(
+                "/api/v1/webhooks", "{\"url\": \"" + receiver.url() + "\", \"event_types\": [\"" + list + "\"]}");
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        return created.json();
+    }
+
+    @Test
+    void aRepliedFrameSendsBothMessagesThenTheDeleteInOrderSigned() throws Exception {
+        String secret =
+                register("chat.message.created", "chat.deleted").get("secret").asString();
+        String chatId = api.post("/api/v1/chats", "{\"user_id\": \"student-1\"}")
+                .json()
+                .get("id")
+                .asString();
+
+        try (ChatSocket socket = ChatSocket.connect(port, tenant.apiKey(), "student-1", chatId)) {
+            socket.awaitEvent("connection_established");
+            socket.sendContent("What is a fraction?");
+            socket.awaitEvent("message_stream_ended");
+        }
+        Receiver.Received question = receiver.next(WAIT);
+        Receiver.Received answer = receiver.next(WAIT);
+        assertThat(api.delete("/api/v1/chats/" + chatId).status()).isEqualTo(200);
+        Receiver.Received deleted = receiver.next(WAIT);
+
+        for (Receiver.Received delivery : List.of(question, answer, deleted)) {
+            assertThat(delivery.header("content-type")).startsWith("application/json");
+            assertThat(verified(delivery, secret))
+                    .as("signed with the endpoint's secret")
+                    .isTrue();
+            long timestamp = Long.parseLong(delivery.header("webhook-timestamp"));
+            assertThat(Math.abs(Instant.now().getEpochSecond() - timestamp)).isLessThan(30);
+            UUID.fromString(delivery.header("webhook-id"));
+        }
+        JsonNode asked = Api.JSON.readTree(question.body());
+        assertThat(asked.get("type").asString()).isEqualTo("chat.message.created");
+        assertThat(asked.get("timestamp").asString()).isNotBlank();
+        assertThat(asked.get("data").get("chat_id").asString()).isEqualTo(chatId);
+        JsonNode message = asked.get("data").get("message");
+        assertThat(message.get("sender_role").asString()).isEqualTo("user");
+        assertThat(message.get("content").asString()).isEqualTo("What is a fraction?");
+        assertThat(message.get("metadata").get("user_id").asString()).isEqualTo("student-1");
+        JsonNode answered = Api.JSON.readTree(answer.body());
+        assertThat(answered.get("data").get("message").get("sender_role").asString())
+                .isEqualTo("assistant");
+        JsonNode gone = Api.JSON.readTree(deleted.body());
+        assertThat(gone.get("type").asString()).isEqualTo("chat.deleted");
+        assertThat(gone.get("data").toString()).isEqualTo("{\"chat_id\":\"" + chatId + "\"}");
+        assertThat(List.of(question, answer, deleted).stream()
+                        .map(delivery -> delivery.header("webhook-id"))
+                        .distinct())
+                .hasSize(3);
+
+        assertThat(verified(question, "whsec_" + Base64.getEncoder().encodeToString(new byte[32])))
+                .as("a wrong secret does not verify")
+                .isFalse();
+    }
+
+    @Test
+    void aFailedAttemptIsRetriedWithTheSameIdUntilAnswered2xx() throws Exception {
+        String endpoint = register("chat.deleted").get("id").asString();
+        receiver.answer(500);
+        String chatId = api.post("/api/v1/chats", "{\"user_id\": \"student-2\"}")
+                .json()
+                .get("id")
+                .asString();
+        assertThat(api.delete("/api/v1/chats/" + chatId).status()).isEqualTo(200);
+
+        Receiver.Received first = receiver.next(WAIT);
+        Receiver.Received second = receiver.next(WAIT);
+        assertThat(second.header("webhook-id")).isEqualTo(first.header("webhook-id"));
+        assertThat(second.body()).isEqualTo(first.body());
+
+        Thread.sleep(500);
+        record Row(String status, int attempts, Integer code) {}
+        Row row = jdbc.sql("SELECT status, attempts, last_status_code FROM webhook_deliveries WHERE endpoint_id = :id")
+                .param("id", UUID.fromString(endpoint))
+                .query((rs, n) -> new Row(rs.getString(1), rs.getInt(2), (Integer) rs.getObject(3)))
+                .single();
+        assertThat(row).isEqualTo(new Row("delivered", 2, 200));
+    }
+
+    @Test
+    void aTestEventAndBothSecretsDuringARotation() throws Exception {
+        JsonNode created = register("submission.reviewed");
+        String id = created.get("id").asString();
+        String first = created.get("secret").asString();
+        String second = api.post("/api/v1/webhooks/" + id + "/rotate-secret", "")
+                .json()
+                .get("secret")
+                .asString();
+
+        assertThat(api.post("/api/v1/webhooks/" + id + "/test", "").status()).isEqualTo(202);
+        Receiver.Received test = receiver.next(WAIT);
+
+        assertThat(Api.JSON.readTree(test.body()).get("type").asString()).isEqualTo("webhook.test");
+        assertThat(test.header("webhook-signature").split(" ")).hasSize(2);
+        assertThat(verified(test, first))
+                .as("the previous secret signs during the overlap")
+                .isTrue();
+        assertThat(verified(test, second)).as("the new secret signs").isTrue();
+    }
+
+    /** Standard Webhooks verification: some v1 signature is the HMAC-SHA256 of id.timestamp.body. */
+    static boolean verified(Receiver.Received delivery, String secret) throws Exception {
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(Base64.getDecoder().decode(secret.substring("whsec_".length())), "HmacSHA256"));
+        String expected = "v1,"
+                + Base64.getEncoder()
+                        .encodeToString(mac.doFinal((delivery.header("webhook-id") + "."
+                                        + delivery.header("webhook-timestamp") + "." + delivery.body())
+                                .getBytes(StandardCharsets.UTF_8)));
+        return List.of(delivery.header("webhook-signature").split(" ")).contains(expected);
+    }
+}
