@@ -100,6 +100,7 @@ public class SubmissionManagement {
             stored.add(record);
         }
         events.publishEvent(new SubmissionReceived(tenantId, submissionId, homeworkId, chat.id()));
+        events.publishEvent(new SubmissionChanged.Created(submissionId));
         return submission.withFiles(stored);
     }
 
@@ -136,6 +137,7 @@ public class SubmissionManagement {
             throw new TransitionNotAllowed(current.status(), to);
         }
         submissions.decide(submissionId, current.status(), to, decidedBy, apiKeyId, now());
+        events.publishEvent(new SubmissionChanged.Decided(submissionId));
         return submission(tenantId, homeworkId, submissionId);
     }
 
@@ -177,7 +179,11 @@ public class SubmissionManagement {
      */
     @Transactional
     public boolean recordReview(UUID submissionId, String grade, String analysis) {
-        return submissions.recordReview(submissionId, grade, analysis, now());
+        boolean recorded = submissions.recordReview(submissionId, grade, analysis, now());
+        if (recorded) {
+            events.publishEvent(new SubmissionChanged.Reviewed(submissionId));
+        }
+        return recorded;
     }
 
     /** An attempt of the review failed and will be tried again. */
@@ -196,6 +202,7 @@ public class SubmissionManagement {
                 "The automatic review could not be completed: " + error
                         + ". The submission is stored; an operator can retry the review.",
                 now());
+        events.publishEvent(new SubmissionChanged.ReviewFailed(submissionId));
     }
 
     /**

@@ -57,6 +57,12 @@ public class WebhookEvents {
         insert(subscribed, type.wireName(), orderingKey, data);
     }
 
+    /** Whether an event of the type would reach an endpoint of the tenant: if not, its data need not be rendered. */
+    public boolean wanted(UUID tenantId, EventType type) {
+        return enabled.get(tenantId, endpoints::enabledOf).stream()
+                .anyMatch(endpoint -> endpoint.eventTypes().contains(type));
+    }
+
     /** A {@code webhook.test} event to one endpoint, whatever it subscribes to. */
     void recordTest(WebhookEndpoint endpoint) {
         insert(List.of(endpoint), "webhook.test", "test:" + endpoint.id(), Map.of("webhook_id", endpoint.id()));

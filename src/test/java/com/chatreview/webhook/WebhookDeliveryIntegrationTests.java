@@ -163,6 +163,95 @@ class WebhookDeliveryIntegrationTests {
         assertThat(verified(test, second)).as("the new secret signs").isTrue();
     }
 
+    @Test
+    void anUploadIsCreatedThenReviewedAndTheTeachersDecisionIsDecidedEachAsTheRestApiShowsIt() throws Exception {
+        String secret = register(
+                        "submission.created", "submission.reviewed", "submission.review_failed", "submission.decided")
+                .get("secret")
+                .asString();
+        Api homework = tenant.homework(new Api(port));
+        String course = homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Python\"}")
+                .json()
+                .get("id")
+                .asString();
+        String homeworkId = homework.post("/v1/homeworks", """
+                        {"teacherId": "t-1", "courseId": "%s", "assignmentId": "add-1",
+                         "files": [{"fileType": "task", "fileName": "task.md", "content": "Write add(a, b)."}]}""".formatted(course))
+                .json()
+                .get("id")
+                .asString();
+        Api.Reply uploaded = homework.upload(
+                "/v1/homeworks/" + homeworkId + "/submissions",
+                new Api.Multipart()
+                        .field("studentId", "student-1")
+                        .file("main.py", "def add(a, b):\n    return a + b\n"));
+        assertThat(uploaded.status()).as(uploaded.toString()).isEqualTo(201);
+        String submissionId = uploaded.json().get("id").asString();
+
+        Receiver.Received created = receiver.next(WAIT);
+        Receiver.Received reviewed = receiver.next(WAIT);
+        String path = "/v1/homeworks/" + homeworkId + "/submissions/" + submissionId;
+        assertThat(homework.patch(path, "{\"status\": \"approved\", \"teacherId\": \"t-1\"}")
+                        .status())
+                .isEqualTo(200);
+        Receiver.Received decided = receiver.next(WAIT);
+
+        JsonNode now = homework.get(path).json();
+        for (Receiver.Received delivery : List.of(created, reviewed, decided)) {
+            assertThat(verified(delivery, secret)).isTrue();
+            assertThat(Api.JSON.readTree(delivery.body()).get("data").get("id").asString())
+                    .isEqualTo(submissionId);
+        }
+        assertThat(Api.JSON.readTree(created.body()).get("type").asString()).isEqualTo("submission.created");
+        JsonNode review = Api.JSON.readTree(reviewed.body());
+        assertThat(review.get("type").asString()).isEqualTo("submission.reviewed");
+        assertThat(review.get("data").get("grade").asString())
+                .isEqualTo(now.get("grade").asString());
+        assertThat(review.get("data").get("analysis").asString())
+                .isEqualTo(now.get("analysis").asString());
+        assertThat(review.get("data").get("status").asString()).isEqualTo("reviewed");
+        JsonNode decision = Api.JSON.readTree(decided.body());
+        assertThat(decision.get("type").asString()).isEqualTo("submission.decided");
+        assertThat(List.copyOf(decision.get("data").propertyNames()))
+                .as("the submission as GET returns it")
+                .isEqualTo(List.copyOf(now.propertyNames()));
+        assertThat(decision.get("data").get("status").asString()).isEqualTo("approved");
+        assertThat(decision.get("data").get("decisions").toString())
+                .isEqualTo(now.get("decisions").toString());
+    }
+
+    @Test
+    void aReviewThatFailsForGoodIsReviewFailed() throws Exception {
+        register("submission.review_failed");
+        Api homework = tenant.homework(new Api(port));
+        String course = homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Python\"}")
+                .json()
+                .get("id")
+                .asString();
+        String homeworkId = homework.post("/v1/homeworks", """
+                        {"teacherId": "t-1", "courseId": "%s", "assignmentId": "add-2",
+                         "files": [{"fileType": "task", "fileName": "task.md", "content": "Write add(a, b)."}]}""".formatted(course))
+                .json()
+                .get("id")
+                .asString();
+        String submissionId = homework.upload(
+                        "/v1/homeworks/" + homeworkId + "/submissions",
+                        new Api.Multipart()
+                                .field("studentId", "student-3")
+                                .file(
+                                        "main.py",
+                                        "def add(a, b):\n    return a + b\n# [[review-fails:webhook-failed]]\n"))
+                .json()
+                .get("id")
+                .asString();
+
+        JsonNode failed = Api.JSON.readTree(receiver.next(WAIT).body());
+
+        assertThat(failed.get("type").asString()).isEqualTo("submission.review_failed");
+        assertThat(failed.get("data").get("id").asString()).isEqualTo(submissionId);
+        assertThat(failed.get("data").get("review").get("state").asString()).isEqualTo("failed");
+    }
+
     /** Standard Webhooks verification: some v1 signature is the HMAC-SHA256 of id.timestamp.body. */
     static boolean verified(Receiver.Received delivery, String secret) throws Exception {
         Mac mac = Mac.getInstance("HmacSHA256");

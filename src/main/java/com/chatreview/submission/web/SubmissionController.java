@@ -38,6 +38,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.multipart.MultipartFile;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
@@ -210,15 +211,24 @@ class SubmissionController {
         return body(decided, chatUiUrl());
     }
 
-    /** {@code CHAT_UI_URL}, or {@code {base_url}/chat} of this request. */
     private String chatUiUrl() {
-        return chatUi.configuredUrl()
-                .orElseGet(() -> ServletUriComponentsBuilder.fromCurrentContextPath()
-                        .path("/chat")
-                        .toUriString());
+        return chatUiUrl(chatUi);
     }
 
-    private static SubmissionBody body(Submission submission, String chatUiUrl) {
+    /**
+     * {@code CHAT_UI_URL}, or {@code {base_url}/chat} of the request in progress; outside of a request (a review job's
+     * webhook) without {@code CHAT_UI_URL}, {@code /chat}, relative to wherever the service is reached.
+     */
+    static String chatUiUrl(ChatUi chatUi) {
+        return chatUi.configuredUrl()
+                .orElseGet(() -> RequestContextHolder.getRequestAttributes() == null
+                        ? "/chat"
+                        : ServletUriComponentsBuilder.fromCurrentContextPath()
+                                .path("/chat")
+                                .toUriString());
+    }
+
+    static SubmissionBody body(Submission submission, String chatUiUrl) {
         return new SubmissionBody(
                 submission.id().toString(),
                 submission.homeworkId().toString(),

@@ -1,0 +1,46 @@
+package com.chatreview.submission.web;
+
+import com.chatreview.chatui.ChatUi;
+import com.chatreview.submission.SubmissionChanged;
+import com.chatreview.submission.SubmissionManagement;
+import com.chatreview.webhook.EventType;
+import com.chatreview.webhook.WebhookEvents;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * The submission events of webhooks (decisions §11), recorded in the transaction of the change, each with the
+ * submission as {@code GET /v1/homeworks/{id}/submissions/{submissionId}} returns it.
+ */
+@Component
+class SubmissionWebhooks {
+
+    private final SubmissionManagement submissions;
+    private final WebhookEvents webhooks;
+    private final ChatUi chatUi;
+
+    SubmissionWebhooks(SubmissionManagement submissions, WebhookEvents webhooks, ChatUi chatUi) {
+        this.submissions = submissions;
+        this.webhooks = webhooks;
+        this.chatUi = chatUi;
+    }
+
+    @EventListener
+    void changed(SubmissionChanged changed) {
+        EventType type = switch (changed) {
+            case SubmissionChanged.Created created -> EventType.SUBMISSION_CREATED;
+            case SubmissionChanged.Reviewed reviewed -> EventType.SUBMISSION_REVIEWED;
+            case SubmissionChanged.ReviewFailed failed -> EventType.SUBMISSION_REVIEW_FAILED;
+            case SubmissionChanged.Decided decided -> EventType.SUBMISSION_DECIDED;
+        };
+        submissions.forReview(changed.submissionId()).ifPresent(submission -> {
+            if (webhooks.wanted(submission.tenantId(), type)) {
+                webhooks.record(
+                        submission.tenantId(),
+                        type,
+                        "submission:" + submission.id(),
+                        SubmissionController.body(submission, SubmissionController.chatUiUrl(chatUi)));
+            }
+        });
+    }
+}
