@@ -104,6 +104,57 @@ class Deliveries {
                 .update();
     }
 
+    /** The endpoint's deliveries, newest first. */
+    List<WebhookDelivery> ofEndpoint(UUID endpointId, int offset, int limit) {
+        return jdbc.sql("""
+                SELECT id, event_id, event_type, status, attempts, last_status_code, last_error, last_latency_ms,
+                       CASE WHEN status = 'pending' THEN next_attempt_at END AS next_attempt_at, created_at,
+                       delivered_at
+                FROM webhook_deliveries WHERE endpoint_id = :endpoint ORDER BY seq DESC OFFSET :offset LIMIT :limit""")
+                .param("endpoint", endpointId)
+                .param("offset", offset)
+                .param("limit", limit)
+                .query((rs, row) -> new WebhookDelivery(
+                        rs.getObject("id", UUID.class),
+                        rs.getObject("event_id", UUID.class),
+                        rs.getString("event_type"),
+                        rs.getString("status"),
+                        rs.getInt("attempts"),
+                        (Integer) rs.getObject("last_status_code"),
+                        rs.getString("last_error"),
+                        (Integer) rs.getObject("last_latency_ms"),
+                        rs.getTimestamp("next_attempt_at") == null ? null : Sql.instant(rs, "next_attempt_at"),
+                        Sql.instant(rs, "created_at"),
+                        rs.getTimestamp("delivered_at") == null ? null : Sql.instant(rs, "delivered_at")))
+                .list();
+    }
+
+    long countOfEndpoint(UUID endpointId) {
+        return jdbc.sql("SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = :endpoint")
+                .param("endpoint", endpointId)
+                .query(Long.class)
+                .single();
+    }
+
+    /**
+     * Sends the delivery's event again, as a new delivery with the same {@code webhook-id} and body, due now.
+     *
+     * @return false when the endpoint has no such delivery
+     */
+    boolean replay(UUID endpointId, UUID deliveryId, Instant now) {
+        return jdbc.sql("""
+                INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, ordering_key, payload,
+                                                status, next_attempt_at, created_at)
+                SELECT :new, tenant_id, endpoint_id, event_id, event_type, ordering_key, payload, 'pending', :now, :now
+                FROM webhook_deliveries WHERE endpoint_id = :endpoint AND id = :id""")
+                        .param("new", UUID.randomUUID())
+                        .param("now", Sql.at(now))
+                        .param("endpoint", endpointId)
+                        .param("id", deliveryId)
+                        .update()
+                > 0;
+    }
+
     /** Whether any delivery to the endpoint succeeded since {@code since}. */
     boolean anyDeliveredSince(UUID endpointId, Instant since) {
         return jdbc.sql("SELECT EXISTS (SELECT 1 FROM webhook_deliveries WHERE endpoint_id = :endpoint"

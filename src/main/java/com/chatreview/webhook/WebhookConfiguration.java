@@ -24,9 +24,14 @@ class WebhookConfiguration {
     }
 
     @Bean
+    Deliveries webhookDeliveries(JdbcClient jdbc) {
+        return new Deliveries(jdbc);
+    }
+
+    @Bean
     WebhookDeliverer webhookDeliverer(
-            JdbcClient jdbc, Endpoints endpoints, SigningSecrets secrets, Destinations destinations) {
-        return new WebhookDeliverer(new Deliveries(jdbc), endpoints, secrets, destinations, WebhookDeliverer.RETRIES);
+            Deliveries deliveries, Endpoints endpoints, SigningSecrets secrets, Destinations destinations) {
+        return new WebhookDeliverer(deliveries, endpoints, secrets, destinations, WebhookDeliverer.RETRIES);
     }
 
     @Bean

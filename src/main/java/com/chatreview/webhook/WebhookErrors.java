@@ -22,6 +22,17 @@ public final class WebhookErrors {
         }
     }
 
+    /** No such delivery of this endpoint. */
+    public static final class DeliveryNotFound extends ServiceError {
+        DeliveryNotFound(Object id) {
+            super(
+                    HttpStatus.NOT_FOUND,
+                    "NOT_FOUND",
+                    "No delivery with id '" + id + "' of this endpoint",
+                    "List the endpoint's deliveries with GET /api/v1/webhooks/{id}/deliveries.");
+        }
+    }
+
     /** The URL may not receive deliveries: not https, not absolute, or an address of a private network. */
     public static final class DestinationRefused extends ServiceError {
         DestinationRefused(String url, String why, String fix) {

@@ -1,5 +1,8 @@
 package com.chatreview.webhook;
 
+import com.chatreview.web.Page;
+import com.chatreview.web.PageRequest;
+import com.chatreview.webhook.WebhookErrors.DeliveryNotFound;
 import com.chatreview.webhook.WebhookErrors.WebhookNotFound;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,6 +11,8 @@ import java.util.List;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /** A tenant's webhook endpoints: register, read, change, delete, rotate the signing secret (decisions §11). */
 @Service
@@ -20,8 +25,18 @@ public class WebhookManagement {
     private final SigningSecrets secrets;
     private final Destinations destinations;
     private final WebhookEvents events;
+    private final Deliveries deliveries;
+    private final Runnable wakeDeliverer;
 
-    WebhookManagement(Endpoints endpoints, SigningSecrets secrets, Destinations destinations, WebhookEvents events) {
+    WebhookManagement(
+            Endpoints endpoints,
+            SigningSecrets secrets,
+            Destinations destinations,
+            WebhookEvents events,
+            Deliveries deliveries,
+            WebhookDeliverer deliverer) {
+        this.deliveries = deliveries;
+        this.wakeDeliverer = deliverer::wake;
         this.endpoints = endpoints;
         this.secrets = secrets;
         this.destinations = destinations;
@@ -102,6 +117,27 @@ public class WebhookManagement {
     @Transactional
     public void sendTest(UUID tenantId, UUID id) {
         events.recordTest(endpoint(tenantId, id));
+    }
+
+    /** A page of the endpoint's deliveries, newest first. */
+    public Page<WebhookDelivery> deliveries(UUID tenantId, UUID id, PageRequest page) {
+        endpoint(tenantId, id);
+        return new Page<>(deliveries.ofEndpoint(id, page.offset(), page.limit()), deliveries.countOfEndpoint(id));
+    }
+
+    /** Sends a delivery's event to the endpoint again (the same {@code webhook-id}), as a new delivery. */
+    @Transactional
+    public void replay(UUID tenantId, UUID id, UUID deliveryId) {
+        endpoint(tenantId, id);
+        if (!deliveries.replay(id, deliveryId, now())) {
+            throw new DeliveryNotFound(deliveryId);
+        }
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                wakeDeliverer.run();
+            }
+        });
     }
 
     private static Instant now() {

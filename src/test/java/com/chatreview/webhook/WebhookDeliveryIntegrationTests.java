@@ -21,7 +21,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -38,9 +37,6 @@ class WebhookDeliveryIntegrationTests {
 
     @Autowired
     Tenancy tenancy;
-
-    @Autowired
-    JdbcClient jdbc;
 
     TestTenant tenant;
     Api api;
@@ -134,12 +130,37 @@ class WebhookDeliveryIntegrationTests {
         assertThat(second.body()).isEqualTo(first.body());
 
         Thread.sleep(500);
-        record Row(String status, int attempts, Integer code) {}
-        Row row = jdbc.sql("SELECT status, attempts, last_status_code FROM webhook_deliveries WHERE endpoint_id = :id")
-                .param("id", UUID.fromString(endpoint))
-                .query((rs, n) -> new Row(rs.getString(1), rs.getInt(2), (Integer) rs.getObject(3)))
-                .single();
-        assertThat(row).isEqualTo(new Row("delivered", 2, 200));
+        JsonNode listed =
+                api.get("/api/v1/webhooks/" + endpoint + "/deliveries").json();
+        assertThat(listed.get("total").asLong()).isEqualTo(1);
+        assertThat(listed.get("has_more").asBoolean()).isFalse();
+        JsonNode delivery = listed.get("deliveries").get(0);
+        assertThat(delivery.get("event_id").asString()).isEqualTo(first.header("webhook-id"));
+        assertThat(delivery.get("event_type").asString()).isEqualTo("chat.deleted");
+        assertThat(delivery.get("status").asString()).isEqualTo("delivered");
+        assertThat(delivery.get("attempts").asInt()).isEqualTo(2);
+        assertThat(delivery.get("last_status_code").asInt()).isEqualTo(200);
+        assertThat(delivery.get("next_attempt_at").isNull()).isTrue();
+        assertThat(delivery.get("delivered_at").isNull()).isFalse();
+
+        String deliveryId = delivery.get("id").asString();
+        assertThat(api.post("/api/v1/webhooks/" + endpoint + "/deliveries/" + deliveryId + "/replay", "")
+                        .status())
+                .isEqualTo(202);
+        Receiver.Received replayed = receiver.next(WAIT);
+        assertThat(replayed.header("webhook-id"))
+                .as("a replay is the same event")
+                .isEqualTo(first.header("webhook-id"));
+        assertThat(replayed.body()).isEqualTo(first.body());
+        assertThat(api.post("/api/v1/webhooks/" + endpoint + "/deliveries/" + UUID.randomUUID() + "/replay", "")
+                        .status())
+                .isEqualTo(404);
+        Api other = Tenants.create(tenancy, "webhook-deliveries-other").chats(new Api(port));
+        assertThat(other.get("/api/v1/webhooks/" + endpoint + "/deliveries").status())
+                .isEqualTo(404);
+        assertThat(other.post("/api/v1/webhooks/" + endpoint + "/deliveries/" + deliveryId + "/replay", "")
+                        .status())
+                .isEqualTo(404);
     }
 
     @Test

@@ -3,8 +3,11 @@ package com.chatreview.webhook.web;
 import com.chatreview.tenancy.Tenant;
 import com.chatreview.web.FieldProblem;
 import com.chatreview.web.InvalidInput;
+import com.chatreview.web.Page;
+import com.chatreview.web.PageRequest;
 import com.chatreview.webhook.EndpointChanges;
 import com.chatreview.webhook.EventType;
+import com.chatreview.webhook.WebhookDelivery;
 import com.chatreview.webhook.WebhookEndpoint;
 import com.chatreview.webhook.WebhookManagement;
 import com.chatreview.webhook.WebhookWithSecret;
@@ -28,6 +31,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** {@code /api/v1/webhooks} (decisions §11): a tenant's endpoints, with its API key. */
@@ -149,6 +153,67 @@ class WebhookController {
             description = "Shown in this answer only; the one it replaces goes on signing for 24 hours.")
     WebhookBody rotateSecret(Tenant tenant, @PathVariable("webhook_id") UUID id) {
         return WebhookBody.of(webhooks.rotateSecret(tenant.id(), id));
+    }
+
+    record DeliveryBody(
+            String id,
+            @JsonProperty("event_id") String eventId,
+            @JsonProperty("event_type") String eventType,
+            String status,
+            int attempts,
+            @JsonProperty("last_status_code") Integer lastStatusCode,
+            @JsonProperty("last_error") String lastError,
+            @JsonProperty("last_latency_ms") Integer lastLatencyMs,
+            @JsonProperty("next_attempt_at") Instant nextAttemptAt,
+            @JsonProperty("created_at") Instant createdAt,
+            @JsonProperty("delivered_at") Instant deliveredAt) {
+
+        static DeliveryBody of(WebhookDelivery delivery) {
+            return new DeliveryBody(
+                    delivery.id().toString(),
+                    delivery.eventId().toString(),
+                    delivery.eventType(),
+                    delivery.status(),
+                    delivery.attempts(),
+                    delivery.lastStatusCode(),
+                    delivery.lastError(),
+                    delivery.lastLatencyMs(),
+                    delivery.nextAttemptAt(),
+                    delivery.createdAt(),
+                    delivery.deliveredAt());
+        }
+    }
+
+    record DeliveryList(
+            List<DeliveryBody> deliveries,
+            long total,
+            int offset,
+            int limit,
+            @JsonProperty("has_more") boolean hasMore) {}
+
+    @GetMapping("/{webhook_id}/deliveries")
+    @Operation(summary = "The endpoint's deliveries, newest first: status, attempts, last answer, next attempt")
+    DeliveryList deliveries(
+            Tenant tenant,
+            @PathVariable("webhook_id") UUID id,
+            @RequestParam(required = false) String offset,
+            @RequestParam(required = false) String limit) {
+        PageRequest page = PageRequest.parse(offset, limit, null, 50, false);
+        Page<WebhookDelivery> found = webhooks.deliveries(tenant.id(), id, page);
+        return new DeliveryList(
+                found.items().stream().map(DeliveryBody::of).toList(),
+                found.total(),
+                page.offset(),
+                page.limit(),
+                page.hasMore(found.total(), found.items().size()));
+    }
+
+    @PostMapping("/{webhook_id}/deliveries/{delivery_id}/replay")
+    @Operation(summary = "Send a delivery's event again, with the same webhook-id (202)")
+    ResponseEntity<Void> replay(
+            Tenant tenant, @PathVariable("webhook_id") UUID id, @PathVariable("delivery_id") UUID deliveryId) {
+        webhooks.replay(tenant.id(), id, deliveryId);
+        return ResponseEntity.accepted().build();
     }
 
     @PostMapping("/{webhook_id}/test")
