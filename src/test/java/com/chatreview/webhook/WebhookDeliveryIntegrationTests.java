@@ -273,6 +273,53 @@ class WebhookDeliveryIntegrationTests {
         assertThat(failed.get("data").get("review").get("state").asString()).isEqualTo("failed");
     }
 
+    @Test
+    void theStandardWebhooksVerifierAcceptsADeliveryAndRefusesAWrongSecretATamperedBodyAndAStaleTimestamp()
+            throws Exception {
+        JsonNode created = register("chat.deleted");
+        String secret = created.get("secret").asString();
+        assertThat(api.post("/api/v1/webhooks/" + created.get("id").asString() + "/test", "")
+                        .status())
+                .isEqualTo(202);
+        Receiver.Received delivery = receiver.next(WAIT);
+        java.util.Map<String, String> headers = java.util.Map.of(
+                "webhook-id", delivery.header("webhook-id"),
+                "webhook-timestamp", delivery.header("webhook-timestamp"),
+                "webhook-signature", delivery.header("webhook-signature"));
+
+        StandardWebhooksVerifier.Verdict genuine = StandardWebhooksVerifier.verify(secret, headers, delivery.body());
+        assertThat(genuine.verified()).as(genuine.output()).isTrue();
+
+        String otherSecret = "whsec_" + Base64.getEncoder().encodeToString(new byte[32]);
+        assertThat(StandardWebhooksVerifier.verify(otherSecret, headers, delivery.body())
+                        .verified())
+                .as("a wrong secret")
+                .isFalse();
+        assertThat(StandardWebhooksVerifier.verify(
+                                secret, headers, delivery.body().replace("webhook.test", "chat.deleted"))
+                        .verified())
+                .as("a tampered body")
+                .isFalse();
+
+        long stale = Long.parseLong(delivery.header("webhook-timestamp")) - 600;
+        java.util.Map<String, String> resigned = java.util.Map.of(
+                "webhook-id", delivery.header("webhook-id"),
+                "webhook-timestamp", Long.toString(stale),
+                "webhook-signature", signature(secret, delivery.header("webhook-id"), stale, delivery.body()));
+        StandardWebhooksVerifier.Verdict old = StandardWebhooksVerifier.verify(secret, resigned, delivery.body());
+        assertThat(old.verified()).as("signed right, ten minutes ago").isFalse();
+        assertThat(old.output()).containsIgnoringCase("timestamp");
+    }
+
+    static String signature(String secret, String id, long timestamp, String body) throws Exception {
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(Base64.getDecoder().decode(secret.substring("whsec_".length())), "HmacSHA256"));
+        return "v1,"
+                + Base64.getEncoder()
+                        .encodeToString(
+                                mac.doFinal((id + "." + timestamp + "." + body).getBytes(StandardCharsets.UTF_8)));
+    }
+
     /** Standard Webhooks verification: some v1 signature is the HMAC-SHA256 of id.timestamp.body. */
     static boolean verified(Receiver.Received delivery, String secret) throws Exception {
         Mac mac = Mac.getInstance("HmacSHA256");
