@@ -320,6 +320,55 @@ class WebhookDeliveryIntegrationTests {
                                 mac.doFinal((id + "." + timestamp + "." + body).getBytes(StandardCharsets.UTF_8)));
     }
 
+    @Test
+    void aChatsLaterEventsWaitForItsEarlierOneBeingRetriedWhileAnotherChatsGoOn() throws Exception {
+        register("chat.message.created");
+        String chatA = api.post("/api/v1/chats", "{\"user_id\": \"student-a\"}")
+                .json()
+                .get("id")
+                .asString();
+        String chatB = api.post("/api/v1/chats", "{\"user_id\": \"student-b\"}")
+                .json()
+                .get("id")
+                .asString();
+        receiver.answer(500);
+        converse(chatA, "student-a");
+        Receiver.Received refused = receiver.next(WAIT);
+        assertThat(chatOf(refused)).isEqualTo(chatA);
+        converse(chatB, "student-b");
+
+        List<Receiver.Received> next =
+                List.of(receiver.next(WAIT), receiver.next(WAIT), receiver.next(WAIT), receiver.next(WAIT));
+
+        assertThat(next.stream().map(WebhookDeliveryIntegrationTests::chatOf).toList())
+                .as("chat B's events do not wait for chat A's retry; chat A's answer waits for its question")
+                .containsExactly(chatB, chatB, chatA, chatA);
+        assertThat(next.get(2).header("webhook-id")).isEqualTo(refused.header("webhook-id"));
+        assertThat(roleOf(next.get(2))).isEqualTo("user");
+        assertThat(roleOf(next.get(3))).isEqualTo("assistant");
+    }
+
+    private void converse(String chatId, String userId) {
+        try (ChatSocket socket = ChatSocket.connect(port, tenant.apiKey(), userId, chatId)) {
+            socket.awaitEvent("connection_established");
+            socket.sendContent("Order, please");
+            socket.awaitEvent("message_stream_ended");
+        }
+    }
+
+    private static String chatOf(Receiver.Received delivery) {
+        return Api.JSON.readTree(delivery.body()).get("data").get("chat_id").asString();
+    }
+
+    private static String roleOf(Receiver.Received delivery) {
+        return Api.JSON
+                .readTree(delivery.body())
+                .get("data")
+                .get("message")
+                .get("sender_role")
+                .asString();
+    }
+
     /** Standard Webhooks verification: some v1 signature is the HMAC-SHA256 of id.timestamp.body. */
     static boolean verified(Receiver.Received delivery, String secret) throws Exception {
         Mac mac = Mac.getInstance("HmacSHA256");
