@@ -1,0 +1,94 @@
+package com.chatreview.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.chatreview.support.Api;
+import com.chatreview.support.Cluster;
+import com.chatreview.support.RequiresCluster;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Webhooks on two nodes: each delivery is made by one node once, and a delivery recorded before its nodes die
+ * ({@code kill -9}) is made after they start again.
+ */
+@ExtendWith(RequiresCluster.class)
+class WebhookClusterTests {
+
+    static final Duration WAIT = Duration.ofSeconds(30);
+
+    static Cluster cluster;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = Cluster.start(
+                "webhook-cluster", 2, Map.of("WEBHOOK_ALLOW_HTTP", "true", "WEBHOOK_ALLOW_PRIVATE_NETWORKS", "true"));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void eventsRecordedOnBothNodesAreDeliveredOnceEach() throws Exception {
+        Api api = cluster.api().with("X-API-Key", cluster.newTenant("webhooks-once"));
+        try (Receiver receiver = new Receiver()) {
+            register(api, receiver);
+            int events = 20;
+            for (int i = 0; i < events; i++) {
+                String chat = Cluster.newChat(api, "student-" + i);
+                assertThat(api.delete("/api/v1/chats/" + chat).status()).isEqualTo(200);
+            }
+
+            List<Receiver.Received> received = new ArrayList<>();
+            for (int i = 0; i < events; i++) {
+                received.add(receiver.next(WAIT));
+            }
+            Thread.sleep(3000); // time for a second delivery of any of them, were there one
+            received.addAll(receiver.drain());
+
+            Set<String> ids = new HashSet<>();
+            received.forEach(delivery -> ids.add(delivery.header("webhook-id")));
+            assertThat(received).as("each event delivered once").hasSize(events);
+            assertThat(ids).hasSize(events);
+        }
+    }
+
+    @Test
+    void aDeliveryPendingWhenBothNodesAreKilledIsMadeAfterTheyStartAgain() throws Exception {
+        Api api = cluster.api().with("X-API-Key", cluster.newTenant("webhooks-kill"));
+        try (Receiver receiver = new Receiver()) {
+            register(api, receiver);
+            receiver.answer(500);
+            String chat = Cluster.newChat(api, "student");
+            assertThat(api.delete("/api/v1/chats/" + chat).status()).isEqualTo(200);
+            Receiver.Received refused = receiver.next(WAIT);
+
+            cluster.node(1).kill();
+            cluster.node(2).kill();
+            cluster.node(1).start();
+            cluster.node(2).start();
+
+            Receiver.Received delivered = receiver.next(WAIT);
+            assertThat(delivered.header("webhook-id")).isEqualTo(refused.header("webhook-id"));
+            assertThat(delivered.body()).isEqualTo(refused.body());
+        }
+    }
+
+    private static void register(Api api, Receiver receiver) {
+        Api.Reply created = api.post(
+                "/api/v1/webhooks", "{\"url\": \"" + receiver.url() + "\", \"event_types\": [\"chat.deleted\"]}");
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    }
+}
