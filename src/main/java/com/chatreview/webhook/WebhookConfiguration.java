@@ -30,8 +30,12 @@ class WebhookConfiguration {
 
     @Bean
     WebhookDeliverer webhookDeliverer(
-            Deliveries deliveries, Endpoints endpoints, SigningSecrets secrets, Destinations destinations) {
-        return new WebhookDeliverer(deliveries, endpoints, secrets, destinations, WebhookDeliverer.RETRIES);
+            Deliveries deliveries,
+            Endpoints endpoints,
+            SigningSecrets secrets,
+            Destinations destinations,
+            WebhookSettings settings) {
+        return new WebhookDeliverer(deliveries, endpoints, secrets, destinations, settings.retryDelays());
     }
 
     @Bean

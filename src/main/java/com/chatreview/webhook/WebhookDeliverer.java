@@ -24,21 +24,14 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Sends the recorded deliveries (Standard Webhooks): every node claims due ones ({@link Deliveries#claimDue}: one
  * node per attempt), signs each with its endpoint's secrets, posts it, and records the answer. A delivery that is
- * not answered 2xx within the timeout is tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (each
- * ±20 %), about 28 h in all; then it fails, and an endpoint none of whose deliveries succeeded meanwhile is disabled.
+ * not answered 2xx within the timeout is tried again after each of the retry delays (by default 5 s, 5 min, 30 min,
+ * 2 h, 5 h, 10 h and 10 h, each ±20 %: about 28 h in all); then it fails, and an endpoint none of whose deliveries
+ * succeeded meanwhile is disabled.
  */
 class WebhookDeliverer implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(WebhookDeliverer.class);
 
-    static final List<Duration> RETRIES = List.of(
-            Duration.ofSeconds(5),
-            Duration.ofMinutes(5),
-            Duration.ofMinutes(30),
-            Duration.ofHours(2),
-            Duration.ofHours(5),
-            Duration.ofHours(10),
-            Duration.ofHours(10));
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     /** A claim outlives the longest attempt: a node that dies mid-attempt leaves it to another after this. */

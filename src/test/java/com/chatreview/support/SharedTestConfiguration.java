@@ -55,6 +55,8 @@ public class SharedTestConfiguration {
             registry.add("webhook.allow-http", () -> "true");
             registry.add("webhook.allow-private-networks", () -> "true");
             registry.add("webhook.secret-key", () -> "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
+            // three attempts: a retry after 5 s, a last one a second later
+            registry.add("webhook.retry-delays", () -> "5s,1s");
         };
     }
 

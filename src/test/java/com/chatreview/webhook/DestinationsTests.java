@@ -23,16 +23,17 @@ class DestinationsTests {
             "loopback.example.org", "127.0.0.2");
 
     static Destinations destinations(boolean allowHttp, boolean allowPrivate) {
-        return new Destinations(new WebhookSettings(allowHttp, allowPrivate, null, Path.of("unused")), host -> {
-            String address = DNS.get(host);
-            if (address != null) {
-                return List.of(InetAddress.getByName(address));
-            }
-            if (host.matches("[0-9.]+|\\[?[0-9a-f:]+]?")) {
-                return List.of(InetAddress.getByName(host));
-            }
-            throw new UnknownHostException(host);
-        });
+        return new Destinations(
+                new WebhookSettings(allowHttp, allowPrivate, null, Path.of("unused"), List.of()), host -> {
+                    String address = DNS.get(host);
+                    if (address != null) {
+                        return List.of(InetAddress.getByName(address));
+                    }
+                    if (host.matches("[0-9.]+|\\[?[0-9a-f:]+]?")) {
+                        return List.of(InetAddress.getByName(host));
+                    }
+                    throw new UnknownHostException(host);
+                });
     }
 
     @Test

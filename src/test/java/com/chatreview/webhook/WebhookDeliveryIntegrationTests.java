@@ -369,6 +369,39 @@ class WebhookDeliveryIntegrationTests {
                 .asString();
     }
 
+    @Test
+    void aDeliveryThatNeverSucceedsFailsAndDisablesAnEndpointNothingReached() throws Exception {
+        String endpoint = register("chat.deleted").get("id").asString();
+        receiver.answer(500, 502, 503);
+        String chatId = api.post("/api/v1/chats", "{\"user_id\": \"student-9\"}")
+                .json()
+                .get("id")
+                .asString();
+        assertThat(api.delete("/api/v1/chats/" + chatId).status()).isEqualTo(200);
+        for (int attempt = 0; attempt < 3; attempt++) {
+            receiver.next(WAIT); // the test's retry delays: 5 s, then 1 s, then it gives up
+        }
+
+        JsonNode disabled = null;
+        for (int i = 0; i < 50; i++) {
+            disabled = api.get("/api/v1/webhooks/" + endpoint).json();
+            if (!disabled.get("enabled").asBoolean()) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        assertThat(disabled.get("enabled").asBoolean()).isFalse();
+        assertThat(disabled.get("disabled_reason").asString()).contains("503");
+        JsonNode delivery = api.get("/api/v1/webhooks/" + endpoint + "/deliveries")
+                .json()
+                .get("deliveries")
+                .get(0);
+        assertThat(delivery.get("status").asString()).isEqualTo("failed");
+        assertThat(delivery.get("attempts").asInt()).isEqualTo(3);
+        assertThat(delivery.get("last_status_code").asInt()).isEqualTo(503);
+        assertThat(delivery.get("next_attempt_at").isNull()).isTrue();
+    }
+
     /** Standard Webhooks verification: some v1 signature is the HMAC-SHA256 of id.timestamp.body. */
     static boolean verified(Receiver.Received delivery, String secret) throws Exception {
         Mac mac = Mac.getInstance("HmacSHA256");
