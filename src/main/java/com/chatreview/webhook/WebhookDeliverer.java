@@ -1,6 +1,7 @@
 package com.chatreview.webhook;
 
 import com.chatreview.webhook.WebhookErrors.DestinationRefused;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -39,6 +40,7 @@ class WebhookDeliverer implements SmartLifecycle {
 
     private static final Duration POLL = Duration.ofSeconds(1);
     private static final int BATCH = 32;
+    private static final int ANSWER_BYTES_READ = 1024;
 
     private final Deliveries deliveries;
     private final Endpoints endpoints;
@@ -138,13 +140,18 @@ class WebhookDeliverer implements SmartLifecycle {
                     .header("webhook-signature", signatures(delivery, timestamp))
                     .POST(HttpRequest.BodyPublishers.ofString(delivery.payload()))
                     .build();
-            HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
+            HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
             status = response.statusCode();
+            String answered;
+            try (InputStream body = response.body()) {
+                // the start of the answer only: a receiver's page of HTML holds up nothing, and closing cuts the rest
+                answered = new String(body.readNBytes(ANSWER_BYTES_READ), StandardCharsets.UTF_8);
+            }
             if (status >= 200 && status < 300) {
                 deliveries.delivered(delivery.id(), status, millisSince(started), Instant.now());
                 return;
             }
-            error = "answered " + status;
+            error = "answered " + status + (answered.isBlank() ? "" : ": " + printable(answered));
         } catch (DestinationRefused refused) {
             error = refused.getMessage();
         } catch (InterruptedException e) {
@@ -191,6 +198,12 @@ class WebhookDeliverer implements SmartLifecycle {
             signatures.add("v1," + Base64.getEncoder().encodeToString(mac.doFinal(signed)));
         }
         return String.join(" ", signatures);
+    }
+
+    /** What of an answer's body the delivery keeps: printable, on one line, at most 200 characters. */
+    private static String printable(String answer) {
+        String line = answer.replaceAll("[\\p{Cntrl}\\s]+", " ").strip();
+        return line.length() <= 200 ? line : line.substring(0, 200) + "…";
     }
 
     private static long millisSince(Instant started) {
