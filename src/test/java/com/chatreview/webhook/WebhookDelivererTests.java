@@ -1,0 +1,49 @@
+package com.chatreview.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** A delivery's destination is checked again when it is sent: a name that now resolves inside is not called. */
+class WebhookDelivererTests {
+
+    record Failure(UUID id, Integer status, String error, Instant next) {}
+
+    @Test
+    void aHostThatNowResolvesToAPrivateAddressIsNotCalled() {
+        List<Failure> failures = new ArrayList<>();
+        Deliveries deliveries = new Deliveries(null) {
+            @Override
+            void attemptFailed(UUID id, Integer status, String error, long latency, Instant next) {
+                failures.add(new Failure(id, status, error, next));
+            }
+
+            @Override
+            void delivered(UUID id, int status, long latency, Instant now) {
+                throw new AssertionError("delivered to a private address");
+            }
+        };
+        WebhookSettings settings = new WebhookSettings(false, false, null, Path.of("unused"), List.of());
+        Destinations rebound = new Destinations(settings, host -> List.of(InetAddress.getByName("10.0.0.8")));
+        WebhookDeliverer deliverer =
+                new WebhookDeliverer(deliveries, null, null, rebound, List.of(Duration.ofSeconds(5)));
+        UUID id = UUID.randomUUID();
+
+        deliverer.attempt(new Deliveries.Claimed(
+                id, UUID.randomUUID(), UUID.randomUUID(), "https://hooks.example.org/in", "{}", 0));
+
+        assertThat(failures).hasSize(1);
+        Failure failure = failures.getFirst();
+        assertThat(failure.id()).isEqualTo(id);
+        assertThat(failure.status()).isNull();
+        assertThat(failure.error()).contains("10.0.0.8");
+        assertThat(failure.next()).as("tried again later: DNS may change back").isNotNull();
+    }
+}
