@@ -3,10 +3,13 @@ package com.chatreview.webhook;
 import com.chatreview.webhook.WebhookErrors.DestinationRefused;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.jetty.util.SocketAddressResolver;
 
 /**
  * Where a delivery may go: an absolute {@code https} URL (or {@code http} if the operator allows it) whose host
@@ -93,6 +96,29 @@ final class Destinations {
                             : FIX_SCHEME + " The operator may allow http with WEBHOOK_ALLOW_HTTP.");
         }
         return uri;
+    }
+
+    /**
+     * Resolves a delivery's host to the addresses it may connect to, as the HTTP client connects: a name resolved
+     * here is the address connected to, so it cannot point elsewhere between the check and the connection (DNS
+     * rebinding).
+     */
+    SocketAddressResolver connectingResolver() {
+        return (host, port, context, promise) -> {
+            try {
+                List<InetSocketAddress> addresses = new ArrayList<>();
+                for (InetAddress address : addresses(URI.create("https://" + bracketed(host) + "/"))) {
+                    addresses.add(new InetSocketAddress(address, port));
+                }
+                promise.succeeded(addresses);
+            } catch (RuntimeException refused) {
+                promise.failed(refused);
+            }
+        };
+    }
+
+    private static String bracketed(String host) {
+        return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
     }
 
     /** Loopback, link-local, private (RFC 1918, carrier-grade NAT), unique-local, unspecified or multicast. */

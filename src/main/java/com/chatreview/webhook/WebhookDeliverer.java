@@ -3,9 +3,6 @@ package com.chatreview.webhook;
 import com.chatreview.webhook.WebhookErrors.DestinationRefused;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
@@ -13,11 +10,19 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.InputStreamResponseListener;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.StringRequestContent;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -47,11 +52,7 @@ class WebhookDeliverer implements SmartLifecycle {
     private final SigningSecrets secrets;
     private final Destinations destinations;
     private final List<Duration> retries;
-    private final HttpClient http = HttpClient.newBuilder()
-            .connectTimeout(CONNECT_TIMEOUT)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .executor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor())
-            .build();
+    private final HttpClient http;
     private volatile Thread loop;
     private volatile boolean running;
 
@@ -66,6 +67,13 @@ class WebhookDeliverer implements SmartLifecycle {
         this.secrets = secrets;
         this.destinations = destinations;
         this.retries = retries;
+        this.http = new HttpClient();
+        http.setFollowRedirects(false);
+        http.setConnectTimeout(CONNECT_TIMEOUT.toMillis());
+        http.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "chat-review-service webhooks"));
+        if (destinations != null) {
+            http.setSocketAddressResolver(destinations.connectingResolver());
+        }
     }
 
     /** Something was recorded: look now rather than at the next poll. */
@@ -78,6 +86,11 @@ class WebhookDeliverer implements SmartLifecycle {
 
     @Override
     public void start() {
+        try {
+            http.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("The webhooks' HTTP client did not start", e);
+        }
         running = true;
         loop = Thread.ofVirtual().name("webhook-deliverer").start(this::run);
     }
@@ -88,6 +101,11 @@ class WebhookDeliverer implements SmartLifecycle {
         Thread current = loop;
         if (current != null) {
             current.interrupt();
+        }
+        try {
+            http.stop();
+        } catch (Exception e) {
+            log.debug("Stopping the webhooks' HTTP client failed", e);
         }
     }
 
@@ -129,21 +147,22 @@ class WebhookDeliverer implements SmartLifecycle {
         Integer status = null;
         String error;
         try {
-            URI uri = URI.create(delivery.url());
-            destinations.addresses(uri); // again: the name may resolve elsewhere now
-            HttpRequest request = HttpRequest.newBuilder(uri)
-                    .timeout(TIMEOUT)
-                    .header("Content-Type", "application/json")
-                    .header("User-Agent", "chat-review-service webhooks")
-                    .header("webhook-id", delivery.eventId().toString())
-                    .header("webhook-timestamp", Long.toString(timestamp))
-                    .header("webhook-signature", signatures(delivery, timestamp))
-                    .POST(HttpRequest.BodyPublishers.ofString(delivery.payload()))
-                    .build();
-            HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-            status = response.statusCode();
+            // the host is resolved, and checked, by the client as it connects (Destinations.connectingResolver)
+            String signature = signatures(delivery, timestamp);
+            InputStreamResponseListener listener = new InputStreamResponseListener();
+            http.newRequest(URI.create(delivery.url()))
+                    .method(HttpMethod.POST)
+                    .timeout(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .headers(headers -> headers.put(
+                                    "webhook-id", delivery.eventId().toString())
+                            .put("webhook-timestamp", Long.toString(timestamp))
+                            .put("webhook-signature", signature))
+                    .body(new StringRequestContent("application/json", delivery.payload(), StandardCharsets.UTF_8))
+                    .send(listener);
+            Response response = listener.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            status = response.getStatus();
             String answered;
-            try (InputStream body = response.body()) {
+            try (InputStream body = listener.getInputStream()) {
                 // the start of the answer only: a receiver's page of HTML holds up nothing, and closing cuts the rest
                 answered = new String(body.readNBytes(ANSWER_BYTES_READ), StandardCharsets.UTF_8);
             }
@@ -154,11 +173,15 @@ class WebhookDeliverer implements SmartLifecycle {
             error = "answered " + status + (answered.isBlank() ? "" : ": " + printable(answered));
         } catch (DestinationRefused refused) {
             error = refused.getMessage();
+        } catch (ExecutionException failed) {
+            error = failed.getCause() instanceof DestinationRefused refused
+                    ? refused.getMessage()
+                    : describe(failed.getCause() == null ? failed : failed.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return; // the claim lapses; another node (or this one, restarted) tries again
         } catch (Exception e) {
-            error = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            error = describe(e);
         }
         failed(delivery, status, error, millisSince(started));
     }
@@ -198,6 +221,10 @@ class WebhookDeliverer implements SmartLifecycle {
             signatures.add("v1," + Base64.getEncoder().encodeToString(mac.doFinal(signed)));
         }
         return String.join(" ", signatures);
+    }
+
+    private static String describe(Throwable failure) {
+        return failure.getClass().getSimpleName() + (failure.getMessage() == null ? "" : ": " + failure.getMessage());
     }
 
     /** What of an answer's body the delivery keeps: printable, on one line, at most 200 characters. */

@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** A delivery's destination is checked again when it is sent: a name that now resolves inside is not called. */
+/**
+ * A delivery's destination is checked as the client connects (its resolver is the check): a name that now resolves
+ * inside is not called.
+ */
 class WebhookDelivererTests {
 
     record Failure(UUID id, Integer status, String error, Instant next) {}
@@ -29,15 +32,31 @@ class WebhookDelivererTests {
             void delivered(UUID id, int status, long latency, Instant now) {
                 throw new AssertionError("delivered to a private address");
             }
+
+            @Override
+            List<Claimed> claimDue(int limit, Duration lease) {
+                return List.of();
+            }
+        };
+        Endpoints endpoints = new Endpoints(null) {
+            @Override
+            List<byte[]> sealedSecrets(UUID endpointId, Instant now) {
+                return List.of();
+            }
         };
         WebhookSettings settings = new WebhookSettings(false, false, null, Path.of("unused"), List.of());
         Destinations rebound = new Destinations(settings, host -> List.of(InetAddress.getByName("10.0.0.8")));
         WebhookDeliverer deliverer =
-                new WebhookDeliverer(deliveries, null, null, rebound, List.of(Duration.ofSeconds(5)));
+                new WebhookDeliverer(deliveries, endpoints, null, rebound, List.of(Duration.ofSeconds(5)));
         UUID id = UUID.randomUUID();
 
-        deliverer.attempt(new Deliveries.Claimed(
-                id, UUID.randomUUID(), UUID.randomUUID(), "https://hooks.example.org/in", "{}", 0));
+        deliverer.start();
+        try {
+            deliverer.attempt(new Deliveries.Claimed(
+                    id, UUID.randomUUID(), UUID.randomUUID(), "https://hooks.example.org/in", "{}", 0));
+        } finally {
+            deliverer.stop();
+        }
 
         assertThat(failures).hasSize(1);
         Failure failure = failures.getFirst();
