@@ -28,7 +28,12 @@ final class Receiver implements AutoCloseable {
     private final ConcurrentLinkedQueue<Integer> answers = new ConcurrentLinkedQueue<>();
 
     Receiver() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        this(0);
+    }
+
+    /** A receiver on the given port (0: any free one), as one that comes back after being down. */
+    Receiver(int port) throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.createContext("/", exchange -> {
             String body;
             try (InputStream in = exchange.getRequestBody()) {
@@ -42,6 +47,10 @@ final class Receiver implements AutoCloseable {
             exchange.close();
         });
         server.start();
+    }
+
+    int port() {
+        return server.getAddress().getPort();
     }
 
     String url() {

@@ -164,6 +164,42 @@ class WebhookDeliveryIntegrationTests {
     }
 
     @Test
+    void aReceiverThatIsDownGetsTheDeliveryOnceItIsBack() throws Exception {
+        String endpoint = register("chat.deleted").get("id").asString();
+        int port = receiver.port();
+        receiver.close();
+        String chatId = api.post("/api/v1/chats", "{\"user_id\": \"student-5\"}")
+                .json()
+                .get("id")
+                .asString();
+        assertThat(api.delete("/api/v1/chats/" + chatId).status()).isEqualTo(200);
+
+        JsonNode refused = null;
+        for (int i = 0; i < 50 && (refused == null || refused.get("attempts").asInt() == 0); i++) {
+            Thread.sleep(100);
+            refused = api.get("/api/v1/webhooks/" + endpoint + "/deliveries")
+                    .json()
+                    .get("deliveries")
+                    .get(0);
+        }
+        assertThat(refused.get("attempts").asInt()).isEqualTo(1);
+        assertThat(refused.get("status").asString()).isEqualTo("pending");
+        assertThat(refused.get("last_status_code").isNull()).isTrue();
+        assertThat(refused.get("last_error").asString()).as("no answer came").isNotBlank();
+
+        receiver = new Receiver(port);
+        Receiver.Received delivered = receiver.next(WAIT);
+        assertThat(delivered.header("webhook-id"))
+                .isEqualTo(refused.get("event_id").asString());
+        assertThat(Api.JSON
+                        .readTree(delivered.body())
+                        .get("data")
+                        .get("chat_id")
+                        .asString())
+                .isEqualTo(chatId);
+    }
+
+    @Test
     void aTestEventAndBothSecretsDuringARotation() throws Exception {
         JsonNode created = register("submission.reviewed");
         String id = created.get("id").asString();
