@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -44,7 +45,9 @@ class WebhookDeliverer implements SmartLifecycle {
     private static final Duration LEASE = TIMEOUT.plus(CONNECT_TIMEOUT).plusSeconds(15);
 
     private static final Duration POLL = Duration.ofSeconds(1);
-    private static final int BATCH = 32;
+    /** Attempts under way at once on a node; each ends within the timeouts, a new claim fills each freed slot. */
+    private static final int IN_FLIGHT = 32;
+
     private static final int ANSWER_BYTES_READ = 1024;
 
     private final Deliveries deliveries;
@@ -53,6 +56,7 @@ class WebhookDeliverer implements SmartLifecycle {
     private final Destinations destinations;
     private final List<Duration> retries;
     private final HttpClient http;
+    private final Semaphore sending = new Semaphore(IN_FLIGHT);
     private volatile Thread loop;
     private volatile boolean running;
 
@@ -117,17 +121,26 @@ class WebhookDeliverer implements SmartLifecycle {
     private void run() {
         while (running) {
             try {
-                List<Deliveries.Claimed> claimed = deliveries.claimDue(BATCH, LEASE);
+                int free = sending.availablePermits();
+                if (free == 0) {
+                    sending.acquire(); // until one attempt ends: a slow receiver holds up its own slot only
+                    sending.release();
+                    continue;
+                }
+                List<Deliveries.Claimed> claimed = deliveries.claimDue(free, LEASE);
                 if (claimed.isEmpty()) {
                     LockSupport.parkNanos(POLL.toNanos());
                     continue;
                 }
-                List<Thread> sending = new ArrayList<>();
                 for (Deliveries.Claimed delivery : claimed) {
-                    sending.add(Thread.ofVirtual().start(() -> attempt(delivery)));
-                }
-                for (Thread thread : sending) {
-                    thread.join();
+                    sending.acquire();
+                    Thread.ofVirtual().start(() -> {
+                        try {
+                            attempt(delivery);
+                        } finally {
+                            sending.release();
+                        }
+                    });
                 }
             } catch (InterruptedException e) {
                 return;

@@ -26,6 +26,7 @@ final class Receiver implements AutoCloseable {
     private final HttpServer server;
     private final BlockingQueue<Received> received = new LinkedBlockingQueue<>();
     private final ConcurrentLinkedQueue<Integer> answers = new ConcurrentLinkedQueue<>();
+    private volatile Duration delay = Duration.ZERO;
 
     Receiver() throws IOException {
         this(0);
@@ -42,6 +43,11 @@ final class Receiver implements AutoCloseable {
             Map<String, String> headers = new java.util.HashMap<>();
             exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(), values.getFirst()));
             received.add(new Received(headers, body));
+            try {
+                Thread.sleep(delay);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             Integer status = answers.poll();
             exchange.sendResponseHeaders(status == null ? 200 : status, -1);
             exchange.close();
@@ -55,6 +61,11 @@ final class Receiver implements AutoCloseable {
 
     String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/hooks";
+    }
+
+    /** Each request is answered this late (a slow receiver). */
+    void delay(Duration delay) {
+        this.delay = delay;
     }
 
     /** The next requests are answered with these statuses, in order. */

@@ -200,6 +200,33 @@ class WebhookDeliveryIntegrationTests {
     }
 
     @Test
+    void aSlowReceiverHoldsUpNoOtherEndpoint() throws Exception {
+        register("chat.deleted");
+        receiver.delay(Duration.ofSeconds(8));
+        try (Receiver fast = new Receiver()) {
+            Api.Reply other = api.post(
+                    "/api/v1/webhooks", "{\"url\": \"" + fast.url() + "\", \"event_types\": [\"chat.deleted\"]}");
+            String otherId = other.json().get("id").asString();
+            // the slow one's delivery is under way (it holds it 8 s) ...
+            api.patch("/api/v1/webhooks/" + otherId, "{\"enabled\": false}");
+            String chatId = api.post("/api/v1/chats", "{\"user_id\": \"student-6\"}")
+                    .json()
+                    .get("id")
+                    .asString();
+            assertThat(api.delete("/api/v1/chats/" + chatId).status()).isEqualTo(200);
+            receiver.next(WAIT);
+
+            // ... while another endpoint's event is recorded: it is sent meanwhile, not after
+            api.patch("/api/v1/webhooks/" + otherId, "{\"enabled\": true}");
+            Instant asked = Instant.now();
+            assertThat(api.post("/api/v1/webhooks/" + otherId + "/test", "").status())
+                    .isEqualTo(202);
+            fast.next(WAIT);
+            assertThat(Duration.between(asked, Instant.now())).isLessThan(Duration.ofSeconds(4));
+        }
+    }
+
+    @Test
     void aTestEventAndBothSecretsDuringARotation() throws Exception {
         JsonNode created = register("submission.reviewed");
         String id = created.get("id").asString();
