@@ -80,6 +80,19 @@ public class ChatManagement {
         return users.ensure(tenantId, userId, now());
     }
 
+    /**
+     * A connection of the user opens on the tenant's chat: the chat, its latest event seq, and the user created if
+     * new, in one database round trip; empty when the tenant has no such chat (and nothing is created).
+     */
+    public Optional<ChatEntry> enter(UUID tenantId, UUID chatId, String userId) {
+        return chats.enter(tenantId, chatId, userId, now());
+    }
+
+    /** The chat page's connection, as the chat's owner (who exists with the chat): one round trip. */
+    public Optional<ChatEntry> enterByLink(UUID chatId) {
+        return chats.enterByLink(chatId);
+    }
+
     public Optional<Chat> find(UUID tenantId, UUID chatId) {
         return chats.find(tenantId, chatId);
     }

@@ -52,6 +52,35 @@ class Chats {
                 .optional();
     }
 
+    /**
+     * The tenant's chat, its latest event seq, and its user created if new (only when the chat exists): one
+     * statement, so that a WebSocket handshake costs the database one round trip.
+     */
+    Optional<ChatEntry> enter(UUID tenantId, UUID chatId, String userId, Instant now) {
+        return jdbc.sql("WITH chat AS (SELECT " + COLUMNS + " FROM chats WHERE id = :id AND tenant_id = :tenant),"
+                        + " created AS (INSERT INTO users (tenant_id, user_id, created_at)"
+                        + " SELECT :tenant, :user, :now WHERE EXISTS (SELECT 1 FROM chat)"
+                        + " ON CONFLICT DO NOTHING RETURNING 1)"
+                        + " SELECT chat.*, (SELECT COALESCE(max(event_seq), 0) FROM messages WHERE chat_id = :id)"
+                        + " AS latest_seq, EXISTS (SELECT 1 FROM created) AS user_created FROM chat")
+                .param("id", chatId)
+                .param("tenant", tenantId)
+                .param("user", userId)
+                .param("now", Sql.at(now))
+                .query((rs, row) ->
+                        new ChatEntry(chat(rs, row), rs.getLong("latest_seq"), rs.getBoolean("user_created")))
+                .optional();
+    }
+
+    /** The chat whatever its tenant, and its latest event seq, for its owner's chat page: one statement. */
+    Optional<ChatEntry> enterByLink(UUID chatId) {
+        return jdbc.sql("SELECT " + COLUMNS + ", (SELECT COALESCE(max(event_seq), 0) FROM messages"
+                        + " WHERE chat_id = :id) AS latest_seq FROM chats WHERE id = :id")
+                .param("id", chatId)
+                .query((rs, row) -> new ChatEntry(chat(rs, row), rs.getLong("latest_seq"), false))
+                .optional();
+    }
+
     /** The chat whatever its tenant: only for a caller whose credential is the chat's id itself (the chat page). */
     Optional<Chat> findAnyTenant(UUID chatId) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM chats WHERE id = :id")

@@ -1,6 +1,7 @@
 package com.chatreview.chatui;
 
 import com.chatreview.chat.Chat;
+import com.chatreview.chat.ChatEntry;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.ChatMessage;
@@ -145,6 +146,11 @@ public class ChatUi {
 
     Optional<Chat> findByLink(String chatId) {
         return Ids.uuid(chatId).flatMap(chats::findByLink);
+    }
+
+    /** The chat of a link with its latest event seq, for the page's WebSocket: one round trip. */
+    Optional<ChatEntry> enterByLink(String chatId) {
+        return Ids.uuid(chatId).flatMap(chats::enterByLink);
     }
 
     /**

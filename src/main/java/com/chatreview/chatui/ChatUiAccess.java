@@ -1,6 +1,7 @@
 package com.chatreview.chatui;
 
 import com.chatreview.chat.Chat;
+import com.chatreview.chat.ChatEntry;
 import com.chatreview.realtime.Admission;
 import com.chatreview.realtime.Admission.Reason;
 import com.chatreview.realtime.ChatAccess;
@@ -64,7 +65,7 @@ class ChatUiAccess implements ChatAccess {
                     "chat_id is missing",
                     "Open the chat with the link you were given: it holds ?chat_id=<id>.");
         }
-        Optional<Chat> found = ui.findByLink(chatId);
+        Optional<ChatEntry> found = ui.enterByLink(chatId);
         if (found.isEmpty()) {
             authenticator.failed(request.clientAddress());
             return new Admission.Refused(
@@ -72,7 +73,7 @@ class ChatUiAccess implements ChatAccess {
                     "No chat with id '" + chatId + "'",
                     "Check the link: the chat may have been deleted.");
         }
-        Chat chat = found.get();
+        Chat chat = found.get().chat();
         EmbedPolicy policy = ui.policy(chat.tenantId());
         String origin = request.origin();
         if (!originAllowed(policy, origin, request)) {
@@ -86,7 +87,14 @@ class ChatUiAccess implements ChatAccess {
             authenticator.failed(request.clientAddress());
             return new Admission.Refused(Reason.UNAUTHORIZED, refused.getMessage(), refused.fix());
         }
-        return new Admission.Admitted(chat.tenantId(), null, chat.userId(), chat.id(), validUntil.orElse(null));
+        return new Admission.Admitted(
+                chat.tenantId(),
+                null,
+                chat.userId(),
+                chat.id(),
+                validUntil.orElse(null),
+                found.get().latestEventSeq(),
+                false);
     }
 
     /**

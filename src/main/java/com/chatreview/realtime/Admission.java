@@ -1,5 +1,6 @@
 package com.chatreview.realtime;
 
+import com.chatreview.chat.ChatEntry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -14,8 +15,18 @@ public sealed interface Admission {
      * @param apiKeyId the key that opened it, so that revoking the key closes it; {@code null} when no key did
      * @param validUntil when what let it in expires (an embed token), after which it is closed with 4401;
      *     {@code null} for as long as it stays open
+     * @param latestEventSeq the highest event seq a stored message of the chat carried when it was admitted
+     * @param userCreated whether the user was seen for the first time (the connection is told {@code user_created})
      */
-    record Admitted(UUID tenantId, UUID apiKeyId, String userId, UUID chatId, Instant validUntil) implements Admission {
+    record Admitted(
+            UUID tenantId,
+            UUID apiKeyId,
+            String userId,
+            UUID chatId,
+            Instant validUntil,
+            long latestEventSeq,
+            boolean userCreated)
+            implements Admission {
         public Admitted {
             Objects.requireNonNull(tenantId);
             Objects.requireNonNull(userId);
@@ -51,8 +62,9 @@ public sealed interface Admission {
         ORIGIN_NOT_ALLOWED
     }
 
-    static Admission admitted(UUID tenantId, UUID apiKeyId, String userId, UUID chatId) {
-        return new Admitted(tenantId, apiKeyId, userId, chatId, null);
+    static Admission admitted(UUID tenantId, UUID apiKeyId, String userId, ChatEntry entry) {
+        return new Admitted(
+                tenantId, apiKeyId, userId, entry.chat().id(), null, entry.latestEventSeq(), entry.userCreated());
     }
 
     public static Admission throttled(Duration retryAfter) {

@@ -1,6 +1,6 @@
 package com.chatreview.realtime;
 
-import com.chatreview.chat.Chat;
+import com.chatreview.chat.ChatEntry;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.realtime.Admission.Reason;
 import com.chatreview.tenancy.Authenticator;
@@ -63,12 +63,12 @@ class ApiKeyAccess implements ChatAccess {
             return Admission.refused(
                     Reason.UNAUTHORIZED, "user_id must be 1 to " + MAX_USER_ID + " characters without U+0000");
         }
-        Optional<Chat> chat = Ids.uuid(chatId).flatMap(id -> chats.find(tenant.id(), id));
-        if (chat.isEmpty()) {
+        // the chat, its latest seq and the user, if new, in one round trip: a storm of handshakes costs one each
+        Optional<ChatEntry> entry = Ids.uuid(chatId).flatMap(id -> chats.enter(tenant.id(), id, userId));
+        if (entry.isEmpty()) {
             return Admission.refused(Reason.CHAT_NOT_FOUND, "No chat with id '" + chatId + "'");
         }
-        return Admission.admitted(
-                tenant.id(), tenant.apiKeyId(), userId, chat.get().id());
+        return Admission.admitted(tenant.id(), tenant.apiKeyId(), userId, entry.get());
     }
 
     private static Admission missing(String what) {

@@ -141,7 +141,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             session.getAttributes()
                     .put(EXPIRY, expiries.schedule(() -> expire(connection), delay, TimeUnit.MILLISECONDS));
         }
-        boolean newUser = chats.ensureUser(connection.tenantId, connection.userId);
+        boolean newUser = admitted.userCreated();
         long published = fanOut.watch(connection.chatId);
         // read after the connection registered: whatever the fan-out hands it from now on, it gets live
         List<ChatEvent> replyInProgress = streams.of(connection.chatId);
@@ -151,7 +151,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
                         replyInProgress.isEmpty()
                                 ? 0
                                 : replyInProgress.getLast().seq()),
-                sequence.latest(connection.chatId, chats.latestEventSeq(connection.chatId)));
+                sequence.latest(connection.chatId, admitted.latestEventSeq()));
         connection.sendDirect(new ServerEvent.ConnectionEstablished(
                 Instant.now(), connection.userId, connection.chatId, connection.tenantId, lastSeq));
         if (newUser) {

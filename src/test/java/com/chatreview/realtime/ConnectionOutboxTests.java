@@ -76,8 +76,8 @@ class ConnectionOutboxTests {
     }
 
     private Connection connection(long sendBuffer, Duration sendTimeLimit) {
-        Admission.Admitted admitted =
-                new Admission.Admitted(UUID.randomUUID(), UUID.randomUUID(), "student", UUID.randomUUID(), null);
+        Admission.Admitted admitted = new Admission.Admitted(
+                UUID.randomUUID(), UUID.randomUUID(), "student", UUID.randomUUID(), null, 0, false);
         return new Connection(
                 session, admitted, new EventJson(JsonMapper.builder().build()), sendBuffer, sendTimeLimit);
     }

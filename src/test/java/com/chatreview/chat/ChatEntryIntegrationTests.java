@@ -1,0 +1,65 @@
+package com.chatreview.chat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.Tenants;
+import com.chatreview.tenancy.Tenancy;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * What a WebSocket handshake reads of a chat, in one statement ({@link ChatManagement#enter}): the chat, its latest
+ * event seq, the user created when new and only then, nothing for another tenant's or a missing chat.
+ */
+@IntegrationTest
+class ChatEntryIntegrationTests {
+
+    @Autowired
+    Tenancy tenancy;
+
+    @Autowired
+    ChatManagement chats;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Test
+    void aNewUserIsCreatedOnceAndTheLatestSeqIsTheStoredMessagesHighest() {
+        UUID tenant = UUID.fromString(Tenants.create(tenancy, "entry").id());
+        Chat chat = chats.create(tenant, new NewChat("owner", null, Map.of(), null));
+        chats.append(
+                tenant, chat.id(), NewMessage.fromUser("one", Map.of(), null).withEventSeq(7L));
+        chats.append(
+                tenant, chat.id(), NewMessage.fromUser("two", Map.of(), null).withEventSeq(1004L));
+
+        ChatEntry first = chats.enter(tenant, chat.id(), "visitor").orElseThrow();
+        ChatEntry again = chats.enter(tenant, chat.id(), "visitor").orElseThrow();
+        ChatEntry owner = chats.enter(tenant, chat.id(), "owner").orElseThrow();
+
+        assertThat(first.chat().id()).isEqualTo(chat.id());
+        assertThat(first.latestEventSeq()).isEqualTo(1004);
+        assertThat(first.userCreated()).isTrue();
+        assertThat(again.userCreated()).isFalse();
+        assertThat(owner.userCreated()).isFalse();
+        assertThat(chats.enterByLink(chat.id()).orElseThrow().latestEventSeq()).isEqualTo(1004);
+    }
+
+    @Test
+    void anotherTenantsChatOrNoChatIsEmptyAndCreatesNoUser() {
+        UUID tenant = UUID.fromString(Tenants.create(tenancy, "entry-owner").id());
+        UUID other = UUID.fromString(Tenants.create(tenancy, "entry-other").id());
+        Chat chat = chats.create(tenant, new NewChat("owner", null, Map.of(), null));
+
+        assertThat(chats.enter(other, chat.id(), "intruder")).isEmpty();
+        assertThat(chats.enter(tenant, UUID.randomUUID(), "intruder")).isEmpty();
+        assertThat(chats.enterByLink(UUID.randomUUID())).isEmpty();
+        assertThat(jdbc.sql("SELECT count(*) FROM users WHERE user_id = 'intruder'")
+                        .query(Long.class)
+                        .single())
+                .isZero();
+    }
+}
