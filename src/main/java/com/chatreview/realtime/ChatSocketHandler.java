@@ -15,9 +15,11 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.web.socket.BinaryMessage;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
@@ -42,6 +44,8 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     private static final String CONNECTION = Connection.class.getName();
     private static final String EXPIRY = CONNECTION + ".expiry";
     private static final int RESUME_BATCH = 1000;
+    /** When to come back while the database (or Redis) is unreachable. */
+    private static final Duration DEPENDENCY_RETRY_AFTER = Duration.ofSeconds(1);
 
     private final Map<String, ChatAccess> accesses = new LinkedHashMap<>();
     private final ChatManagement chats;
@@ -56,6 +60,8 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     private final EventJson json;
     private final JsonMapper mapper;
     private volatile boolean shuttingDown;
+    /** Handshakes under way; each asks the database once (ChatManagement.enter), the pool is not queued for. */
+    private final Semaphore handshakes;
     /** Closes connections whose embed token expires while they are open; its thread is a daemon. */
     private final ScheduledThreadPoolExecutor expiries = expiries();
 
@@ -84,6 +90,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         this.settings = settings;
         this.mapper = mapper;
         this.json = json;
+        this.handshakes = new Semaphore(Math.max(1, settings.handshakeConcurrency()));
     }
 
     @Override
@@ -94,7 +101,20 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             refuse(session, ErrorCode.INTERNAL_ERROR.event("The service is shutting down"), CloseStatus.GOING_AWAY);
             return;
         }
-        Admission admission = admit(session, request);
+        Admission admission;
+        if (!awaitHandshakeTurn()) {
+            comeBackLater(session, "The service admits no more connections right now", settings.handshakeRetryAfter());
+            return;
+        }
+        try {
+            admission = admit(session, request);
+        } catch (DataAccessException | ServiceUnavailable unreachable) {
+            log.warn("A connection could not be admitted: {}", unreachable.toString());
+            comeBackLater(session, "The service cannot reach its database right now", DEPENDENCY_RETRY_AFTER);
+            return;
+        } finally {
+            handshakes.release();
+        }
         if (admission instanceof Admission.Refused refused) {
             refuse(session, refused);
             return;
@@ -164,6 +184,33 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             connection.startAfter(lastSeq);
             connection.catchUp(List.of());
         }
+    }
+
+    private boolean awaitHandshakeTurn() {
+        try {
+            return handshakes.tryAcquire(settings.handshakeWait().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * decisions §6: {@code SERVICE_UNAVAILABLE} with {@code details.retry_after_ms}, then 1013; at once, so that a
+     * storm of reconnects is spread out rather than queued (never 1011, which clients would retry at once).
+     */
+    private void comeBackLater(WebSocketSession session, String why, Duration retryAfter) {
+        refuse(
+                session,
+                ErrorCode.SERVICE_UNAVAILABLE.event(
+                        why,
+                        Map.of(
+                                "retry_after_ms",
+                                retryAfter.toMillis(),
+                                "fix",
+                                "Connect again after retry_after_ms (give or take half of it), then double the wait"
+                                        + " at each try, up to 30 s and 6 tries.")),
+                CloseStatus.SERVICE_OVERLOAD);
     }
 
     @Override

@@ -22,6 +22,11 @@ import org.springframework.util.unit.DataSize;
  * @param connectionLease in a cluster, how long a connection's slot (counted against its tenant's cap and its chat's)
  *     outlives its node's last renewal: how long a node that died keeps its connections' slots
  *     ({@code REALTIME_CONNECTION_LEASE})
+ * @param handshakeConcurrency handshakes admitted at once (each asks the database once); more are told
+ *     {@code SERVICE_UNAVAILABLE} with close 1013 rather than queue for the database's pool
+ *     ({@code REALTIME_HANDSHAKE_CONCURRENCY})
+ * @param handshakeWait how long a handshake waits for its turn before it is told to come back
+ * @param handshakeRetryAfter the {@code retry_after_ms} a handshake turned away is given
  */
 @ConfigurationProperties("realtime")
 public record RealtimeSettings(
@@ -34,4 +39,7 @@ public record RealtimeSettings(
         @DefaultValue("30s") Duration shutdownGrace,
         @DefaultValue("15s") Duration laneLease,
         @DefaultValue("10s") Duration laneTurnGrace,
-        @DefaultValue("30s") Duration connectionLease) {}
+        @DefaultValue("30s") Duration connectionLease,
+        @DefaultValue("8") int handshakeConcurrency,
+        @DefaultValue("50ms") Duration handshakeWait,
+        @DefaultValue("250ms") Duration handshakeRetryAfter) {}

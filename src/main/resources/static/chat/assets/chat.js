@@ -468,6 +468,12 @@
       case 4403:
         stop('forbidden', 'This chat cannot be opened here', refusal);
         return;
+      case 1013: {
+        // SERVICE_UNAVAILABLE: come back after retry_after_ms, give or take half of it, then back off as usual
+        const after = lastRefusal && lastRefusal.details ? Number(lastRefusal.details.retry_after_ms) : 0;
+        retry(connect, attempts === 0 && after > 0 ? Math.round(after * (0.5 + Math.random())) : undefined);
+        return;
+      }
       default:
         retry(connect);
     }
