@@ -74,12 +74,6 @@ public class ChatManagement {
         return chat;
     }
 
-    /** Records a user seen for the first time (on a WebSocket connection, say); true when it was new. */
-    @Transactional
-    public boolean ensureUser(UUID tenantId, String userId) {
-        return users.ensure(tenantId, userId, now());
-    }
-
     /**
      * A connection of the user opens on the tenant's chat: the chat, its latest event seq, and the user created if
      * new, in one database round trip; empty when the tenant has no such chat (and nothing is created).

@@ -48,9 +48,7 @@ public class WebhookEvents {
      * @param data the event's {@code data}, as the REST resource it is about is rendered
      */
     public void record(UUID tenantId, EventType type, String orderingKey, Object data) {
-        List<WebhookEndpoint> subscribed = enabled.get(tenantId, endpoints::enabledOf).stream()
-                .filter(endpoint -> endpoint.eventTypes().contains(type))
-                .toList();
+        List<WebhookEndpoint> subscribed = subscribed(tenantId, type);
         if (subscribed.isEmpty()) {
             return;
         }
@@ -59,8 +57,13 @@ public class WebhookEvents {
 
     /** Whether an event of the type would reach an endpoint of the tenant: if not, its data need not be rendered. */
     public boolean wanted(UUID tenantId, EventType type) {
+        return !subscribed(tenantId, type).isEmpty();
+    }
+
+    private List<WebhookEndpoint> subscribed(UUID tenantId, EventType type) {
         return enabled.get(tenantId, endpoints::enabledOf).stream()
-                .anyMatch(endpoint -> endpoint.eventTypes().contains(type));
+                .filter(endpoint -> endpoint.eventTypes().contains(type))
+                .toList();
     }
 
     /** A {@code webhook.test} event to one endpoint, whatever it subscribes to. */
@@ -84,6 +87,11 @@ public class WebhookEvents {
         for (WebhookEndpoint endpoint : to) {
             Deliveries.insert(jdbc, endpoint, eventId, type, orderingKey, payload, now);
         }
+        wakeDelivererAfterCommit();
+    }
+
+    /** Deliveries were recorded in the transaction under way: the deliverer looks once it commits, not at its poll. */
+    void wakeDelivererAfterCommit() {
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override

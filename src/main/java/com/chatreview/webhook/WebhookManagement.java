@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /** A tenant's webhook endpoints: register, read, change, delete, rotate the signing secret (decisions §11). */
 @Service
@@ -26,17 +24,14 @@ public class WebhookManagement {
     private final Destinations destinations;
     private final WebhookEvents events;
     private final Deliveries deliveries;
-    private final Runnable wakeDeliverer;
 
     WebhookManagement(
             Endpoints endpoints,
             SigningSecrets secrets,
             Destinations destinations,
             WebhookEvents events,
-            Deliveries deliveries,
-            WebhookDeliverer deliverer) {
+            Deliveries deliveries) {
         this.deliveries = deliveries;
-        this.wakeDeliverer = deliverer::wake;
         this.endpoints = endpoints;
         this.secrets = secrets;
         this.destinations = destinations;
@@ -132,12 +127,7 @@ public class WebhookManagement {
         if (!deliveries.replay(id, deliveryId, now())) {
             throw new DeliveryNotFound(deliveryId);
         }
-        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-            @Override
-            public void afterCommit() {
-                wakeDeliverer.run();
-            }
-        });
+        events.wakeDelivererAfterCommit();
     }
 
     private static Instant now() {
