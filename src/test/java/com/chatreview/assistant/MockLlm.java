@@ -1,6 +1,6 @@
 package com.chatreview.assistant;
 
-import java.io.File;
+import com.chatreview.support.NpmPackage;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -10,10 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The npm package {@code @dwmkerr/mock-llm}, a real OpenAI-compatible server, run as a child process on
@@ -37,11 +34,7 @@ final class MockLlm implements AutoCloseable {
 
     /** Starts the server, installing it first if needed; skips (or fails under CI) without node. */
     static MockLlm start() throws Exception {
-        String missing = missingTool();
-        if (missing != null) {
-            unavailable(missing);
-        }
-        install();
+        NpmPackage.install(HOME, MAIN, "mock-llm");
         int port = freePort();
         Path log = Files.createTempFile("mock-llm", ".log");
         ProcessBuilder builder = new ProcessBuilder("node", MAIN.toString(), "--config", config().toString())
@@ -104,55 +97,12 @@ final class MockLlm implements AutoCloseable {
         throw new IllegalStateException("mock-llm did not become healthy in 30 s:\n" + Files.readString(log));
     }
 
-    private static synchronized void install() throws Exception {
-        if (Files.exists(MAIN)) {
-            return;
-        }
-        Path log = Files.createTempFile("mock-llm-npm", ".log");
-        Process npm = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund")
-                .directory(HOME.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        if (!npm.waitFor(5, TimeUnit.MINUTES)) {
-            npm.destroyForcibly();
-            throw new IllegalStateException("npm ci for mock-llm took longer than 5 minutes");
-        }
-        if (npm.exitValue() != 0 || !Files.exists(MAIN)) {
-            unavailable("npm ci in " + HOME + " failed:\n" + Files.readString(log));
-        }
-    }
-
     /** A configuration file with no rules: each test sets its own. */
     private static Path config() throws IOException {
         Path config = Files.createTempFile("mock-llm", ".yaml");
         Files.writeString(config, "rules: []\n");
         config.toFile().deleteOnExit();
         return config;
-    }
-
-    private static String missingTool() {
-        for (String tool : List.of("node", "npm")) {
-            boolean found = Arrays.stream(
-                            System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                    .anyMatch(dir -> Files.isExecutable(Path.of(dir, tool)));
-            if (!found) {
-                return tool + " is not on the PATH";
-            }
-        }
-        return null;
-    }
-
-    private static void unavailable(String reason) {
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            throw new IllegalStateException("CI=true and the openai provider's tests need mock-llm: " + reason);
-        }
-        String notice = "\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n"
-                + "!! SKIPPED the tests against mock-llm: " + reason + "\n"
-                + "!! Install Node.js 18+ with npm to run them.\n"
-                + "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n";
-        System.err.println(notice);
-        Assumptions.abort(notice);
     }
 
     private static int freePort() throws IOException {
