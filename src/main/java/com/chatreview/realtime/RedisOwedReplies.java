@@ -241,16 +241,8 @@ final class RedisOwedReplies implements OwedReplies, AutoCloseable {
         }
         replies.forEach(reply -> lost.add(reply.questionId()));
         held.clear();
-        String[] keys = new String[replies.size() + 1];
-        String[] args = new String[replies.size() + 1];
-        keys[0] = DUE;
-        args[0] = node;
-        for (int i = 0; i < replies.size(); i++) {
-            keys[i + 1] = REPLY + replies.get(i).questionId();
-            args[i + 1] = replies.get(i).questionId().toString();
-        }
         try {
-            redis.commands().eval(HAND_OVER, ScriptOutputType.INTEGER, keys, args);
+            redis.commands().eval(HAND_OVER, ScriptOutputType.INTEGER, keysOf(replies), argsOf(replies, node));
             log.info("Handed over {} unfinished replies to the other nodes", replies.size());
         } catch (RuntimeException e) {
             // their holds lapse by themselves within a lease
@@ -268,18 +260,14 @@ final class RedisOwedReplies implements OwedReplies, AutoCloseable {
             return;
         }
         List<OwedReply> replies = List.copyOf(held.values());
-        String[] keys = new String[replies.size() + 1];
-        String[] args = new String[replies.size() + 2];
-        keys[0] = DUE;
-        args[0] = Long.toString(lease.toMillis());
-        args[1] = node;
-        for (int i = 0; i < replies.size(); i++) {
-            keys[i + 1] = REPLY + replies.get(i).questionId();
-            args[i + 2] = replies.get(i).questionId().toString();
-        }
         List<Long> renewed;
         try {
-            renewed = redis.commands().eval(RENEW, ScriptOutputType.MULTI, keys, args);
+            renewed = redis.commands()
+                    .eval(
+                            RENEW,
+                            ScriptOutputType.MULTI,
+                            keysOf(replies),
+                            argsOf(replies, Long.toString(lease.toMillis()), node));
         } catch (RuntimeException e) {
             reachability.failed(e);
             return;
@@ -297,6 +285,26 @@ final class RedisOwedReplies implements OwedReplies, AutoCloseable {
                 record(reply); // Redis restarted empty: the hold is put back
             }
         }
+    }
+
+    /** The keys of a script over several replies: the sorted set, then each reply's hash. */
+    private static String[] keysOf(List<OwedReply> replies) {
+        String[] keys = new String[replies.size() + 1];
+        keys[0] = DUE;
+        for (int i = 0; i < replies.size(); i++) {
+            keys[i + 1] = REPLY + replies.get(i).questionId();
+        }
+        return keys;
+    }
+
+    /** The arguments of a script over several replies: {@code leading}, then each reply's question. */
+    private static String[] argsOf(List<OwedReply> replies, String... leading) {
+        String[] args = new String[leading.length + replies.size()];
+        System.arraycopy(leading, 0, args, 0, leading.length);
+        for (int i = 0; i < replies.size(); i++) {
+            args[leading.length + i] = replies.get(i).questionId().toString();
+        }
+        return args;
     }
 
     @Override
