@@ -2,6 +2,7 @@ package com.chatreview.database;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -17,21 +18,41 @@ class DatabaseConfiguration {
                 : new EmbeddedDatabaseLifecycle(null);
     }
 
+    /**
+     * The pool behind {@link OutageAwareDataSource}: one bean, so that everything (Flyway, JdbcClient, the
+     * transaction manager, db-scheduler) shares the outage check; Hikari's metrics find the pool by unwrapping.
+     */
     @Bean(destroyMethod = "close")
-    HikariDataSource dataSource(DatabaseSettings settings, EmbeddedDatabaseLifecycle embedded) {
+    OutageAwareDataSource dataSource(
+            DatabaseSettings settings, EmbeddedDatabaseLifecycle embedded, DatabaseReachability reachability) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("chat-review");
         config.setMaximumPoolSize(settings.poolSize());
-        config.setConnectionTimeout(5_000);
+        config.setConnectionTimeout(settings.connectionTimeout().toMillis());
+        JdbcLocation location = location(settings, embedded);
+        config.setJdbcUrl(location.jdbcUrl());
+        config.setUsername(location.user());
+        config.setPassword(location.password());
+        return new OutageAwareDataSource(new HikariDataSource(config), reachability);
+    }
+
+    /** Named for the {@code db} health component, which readiness includes (decisions §3). */
+    @Bean(destroyMethod = "close")
+    DatabaseReachability dbHealthIndicator(
+            DatabaseSettings settings, EmbeddedDatabaseLifecycle embedded, MeterRegistry meters) {
+        JdbcLocation location = location(settings, embedded);
+        return new DatabaseReachability(location.jdbcUrl(), location.user(), location.password(), meters);
+    }
+
+    private static JdbcLocation location(DatabaseSettings settings, EmbeddedDatabaseLifecycle embedded) {
         if (embedded.server() != null) {
-            config.setJdbcUrl(embedded.server().jdbcUrl());
-        } else {
-            JdbcLocation location = JdbcLocation.parse(settings.url());
-            config.setJdbcUrl(location.jdbcUrl());
-            config.setUsername(firstNonBlank(settings.user(), location.user()));
-            config.setPassword(firstNonBlank(settings.password(), location.password()));
+            return new JdbcLocation(embedded.server().jdbcUrl(), null, null);
         }
-        return new HikariDataSource(config);
+        JdbcLocation location = JdbcLocation.parse(settings.url());
+        return new JdbcLocation(
+                location.jdbcUrl(),
+                firstNonBlank(settings.user(), location.user()),
+                firstNonBlank(settings.password(), location.password()));
     }
 
     private static String firstNonBlank(String first, String second) {

@@ -1,6 +1,7 @@
 package com.chatreview.database;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -14,6 +15,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param dataDir the service's own data directory ({@code DATA_DIR}); the embedded database lives in its
  *     {@code postgres} folder
  * @param poolSize connections the service holds open to the database
+ * @param connectionTimeout how long a request waits for a pooled connection before it is answered 503
+ *     ({@code DATABASE_CONNECTION_TIMEOUT}); an outage found meanwhile is answered at once
  */
 @ConfigurationProperties("database")
 public record DatabaseSettings(
@@ -21,7 +24,8 @@ public record DatabaseSettings(
         String user,
         String password,
         @DefaultValue("./data") Path dataDir,
-        @DefaultValue("10") int poolSize) {
+        @DefaultValue("10") int poolSize,
+        @DefaultValue("3s") Duration connectionTimeout) {
 
     /** Whether the service starts its own PostgreSQL rather than connecting to a server. */
     public boolean embedded() {

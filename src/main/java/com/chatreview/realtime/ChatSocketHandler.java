@@ -3,6 +3,7 @@ package com.chatreview.realtime;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.SenderRole;
+import com.chatreview.database.DatabaseReachability;
 import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RequestQuotas;
 import com.chatreview.web.ServiceUnavailable;
@@ -110,6 +111,14 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             admission = admit(session, request);
         } catch (DataAccessException | ServiceUnavailable unreachable) {
             log.warn("A connection could not be admitted: {}", unreachable.toString());
+            comeBackLater(session, "The service cannot reach its database right now", DEPENDENCY_RETRY_AFTER);
+            return;
+        } catch (RuntimeException failure) {
+            if (!DatabaseReachability.isOutage(failure)) {
+                throw failure;
+            }
+            // a transaction that could not begin, say: not a DataAccessException, still the database's outage
+            log.warn("A connection could not be admitted: {}", failure.toString());
             comeBackLater(session, "The service cannot reach its database right now", DEPENDENCY_RETRY_AFTER);
             return;
         } finally {

@@ -13,6 +13,7 @@ import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.NewMessage;
 import com.chatreview.chat.SenderRole;
+import com.chatreview.database.DatabaseReachability;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -89,7 +90,14 @@ class Replies {
             sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
             return;
         } catch (RuntimeException unexpected) {
-            // the database is unavailable or overloaded: the sender must learn that nothing was stored
+            if (DatabaseReachability.isOutage(unexpected)) {
+                log.warn("A message to chat {} could not be stored: {}", sender.chatId, unexpected.toString());
+                sender.sendDirect(ErrorCode.SERVICE_UNAVAILABLE.event(
+                        "The service cannot reach its database right now; the message was not stored",
+                        Map.of("retry_after_ms", DatabaseReachability.RETRY_AFTER.toMillis())));
+                return;
+            }
+            // overloaded, or a failure of the service's own: the sender must learn that nothing was stored
             log.error("A message to chat {} could not be stored", sender.chatId, unexpected);
             sender.sendDirect(ErrorCode.INTERNAL_ERROR.event(
                     "The message could not be stored; nothing was kept. Send it again."));
@@ -286,13 +294,26 @@ class Replies {
         } catch (RuntimeException unexpected) {
             // storing the reply failed (the database, say): the stream must not stay "in progress" for resumes
             streams.ended(chatId);
-            log.error("The reply in chat {} could not be completed", chatId, unexpected);
+            boolean outage = DatabaseReachability.isOutage(unexpected);
+            if (outage) {
+                log.warn("The reply in chat {} could not be stored: {}", chatId, unexpected.toString());
+            } else {
+                log.error("The reply in chat {} could not be completed", chatId, unexpected);
+            }
             publish(
                     chatId,
-                    ErrorCode.INTERNAL_ERROR
-                            .event(
-                                    "The reply could not be stored; the question is stored",
-                                    Map.of("message_id", replyId.toString()))
+                    (outage
+                                    ? ErrorCode.SERVICE_UNAVAILABLE.event(
+                                            "The service cannot reach its database right now; the reply could not"
+                                                    + " be stored, the question is stored",
+                                            Map.of(
+                                                    "message_id",
+                                                    replyId.toString(),
+                                                    "retry_after_ms",
+                                                    DatabaseReachability.RETRY_AFTER.toMillis()))
+                                    : ErrorCode.INTERNAL_ERROR.event(
+                                            "The reply could not be stored; the question is stored",
+                                            Map.of("message_id", replyId.toString())))
                             .inChat(chatId, sequence.next(chatId)));
             throw unexpected;
         }

@@ -1,5 +1,6 @@
 package com.chatreview.web;
 
+import com.chatreview.database.DatabaseReachability;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.Part;
 import java.net.URI;
@@ -112,6 +113,11 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
                     HttpHeaders.EMPTY,
                     request);
         }
+        if (DatabaseReachability.isOutage(error)) {
+            // decisions §3: a dependency down is not the request's fault, nor a failure of the service's own
+            log.warn("A request could not reach the database: {}", error.toString());
+            return serviceError(databaseUnreachable(), request);
+        }
         log.error("Unexpected failure", error);
         return render(
                 HttpStatus.INTERNAL_SERVER_ERROR,
@@ -121,6 +127,13 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
                 List.of(),
                 HttpHeaders.EMPTY,
                 request);
+    }
+
+    private static ServiceUnavailable databaseUnreachable() {
+        return new ServiceUnavailable(
+                "The service cannot reach its database right now",
+                "Send the request again after Retry-After seconds (with the same Idempotency-Key where it has one).",
+                DatabaseReachability.RETRY_AFTER);
     }
 
     /**
