@@ -1,7 +1,10 @@
 package com.chatreview.submission;
 
+import jakarta.annotation.PreDestroy;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Serial;
+import java.io.Serializable;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -28,14 +31,10 @@ import org.apache.tika.parser.microsoft.rtf.RTFParser;
 import org.apache.tika.parser.odf.OpenDocumentParser;
 import org.apache.tika.parser.pdf.PDFParser;
 import org.apache.tika.parser.pdf.PDFParserConfig;
-import org.apache.tika.sax.BodyContentHandler;
-import org.apache.tika.sax.ContentHandlerDecorator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
-import org.xml.sax.Attributes;
 import org.xml.sax.ContentHandler;
-import org.xml.sax.SAXException;
 
 /**
  * The text of an uploaded file for the review. Plain text and source code of any language are decoded as they are
@@ -43,8 +42,8 @@ import org.xml.sax.SAXException;
  * parsers; images, audio, video, archives and other binary files are listed by name and never opened. Nothing inside
  * a file is opened either: no archive is expanded, and no attachment or embedded document of a PDF or an office file
  * is parsed. The budget bounds the work: plain text is read no further than {@code maxChars}, and a parser is stopped
- * when it has written that much, or when it is still writing after {@link #PARSE_TIME_LIMIT} (a parser that loops
- * without writing anything is not stopped: that needs a parser in another process, Tika's {@code ForkParser}).
+ * when it has written that much, or after {@link #PARSE_TIME_LIMIT}: documents are parsed in processes of their own
+ * ({@link ForkedParsers}), so that even a parser that loops without writing anything is stopped.
  */
 @Component
 class TextExtraction {
@@ -83,8 +82,14 @@ class TextExtraction {
             MediaType.application("x-archive"),
             MediaType.application("x-iso9660-image"));
 
-    /** An attachment or embedded document is never handed to a parser: its text is not the file's. */
-    private static final EmbeddedDocumentExtractor NOTHING_EMBEDDED = new EmbeddedDocumentExtractor() {
+    /**
+     * An attachment or embedded document is never handed to a parser: its text is not the file's. Serializable: it
+     * goes to the parser's process with the parse context.
+     */
+    private static final class NothingEmbedded implements EmbeddedDocumentExtractor, Serializable {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
         @Override
         public boolean shouldParseEmbedded(Metadata metadata) {
             return false;
@@ -92,11 +97,15 @@ class TextExtraction {
 
         @Override
         public void parseEmbedded(InputStream stream, ContentHandler handler, Metadata metadata, boolean outputHtml) {}
-    };
+    }
+
+    /** Documents parsed at once, each in a JVM of its own; more wait for one. */
+    static final int PARSER_PROCESSES = 2;
 
     private final MediaTypeRegistry types;
     private final Detector detector;
     private final Map<MediaType, Parser> documents;
+    private final ForkedParsers forked;
     private final PDFParserConfig pdf;
     private final Duration parseTimeLimit;
 
@@ -105,18 +114,32 @@ class TextExtraction {
     }
 
     TextExtraction(Duration parseTimeLimit) {
+        this(
+                parseTimeLimit,
+                byType(
+                        new PDFParser(),
+                        new OOXMLParser(),
+                        new OfficeParser(),
+                        new OpenDocumentParser(),
+                        new RTFParser(),
+                        new JSoupParser()));
+    }
+
+    /** The seam for tests: these parsers for these types (and their subtypes), in place of the documents'. */
+    TextExtraction(Duration parseTimeLimit, Map<MediaType, Parser> documents) {
         this.parseTimeLimit = parseTimeLimit;
         MimeTypes mimeTypes = MimeTypes.getDefaultMimeTypes();
         this.types = mimeTypes.getMediaTypeRegistry();
         this.detector = new DefaultDetector(mimeTypes);
-        this.documents = byType(
-                new PDFParser(),
-                new OOXMLParser(),
-                new OfficeParser(),
-                new OpenDocumentParser(),
-                new RTFParser(),
-                new JSoupParser());
+        this.documents = Map.copyOf(documents);
+        this.forked = new ForkedParsers(this.documents, parseTimeLimit, PARSER_PROCESSES);
         this.pdf = pdfSettings();
+    }
+
+    /** The parsers' processes end with the service. */
+    @PreDestroy
+    void close() {
+        forked.close();
     }
 
     /**
@@ -132,9 +155,9 @@ class TextExtraction {
         }
         try (TikaInputStream in = TikaInputStream.get(CloseShieldInputStream.wrap(content))) {
             MediaType type = typeOf(fileName, contentType, in);
-            Parser parser = parserFor(type);
-            if (parser != null) {
-                return document(fileName, parser, type, in, maxChars);
+            MediaType parsed = parsedAs(type);
+            if (parsed != null) {
+                return document(fileName, parsed, in, maxChars);
             }
             if ("image".equals(type.getType())) {
                 return ExtractedText.notRead("an image: listed, not opened");
@@ -156,32 +179,36 @@ class TextExtraction {
         return detector.detect(in, metadata).getBaseType();
     }
 
-    /** The parser for the type or its nearest supertype that has one; {@code null} when it is not a document. */
-    private Parser parserFor(MediaType type) {
+    /** The type, or its nearest supertype, that has a parser; {@code null} when it is not a document. */
+    private MediaType parsedAs(MediaType type) {
         for (MediaType t = types.normalize(type); t != null; t = types.getSupertype(t)) {
-            Parser parser = documents.get(t);
-            if (parser != null) {
-                return parser;
+            if (documents.containsKey(t)) {
+                return t;
             }
         }
         return null;
     }
 
-    private ExtractedText document(String fileName, Parser parser, MediaType type, TikaInputStream in, int maxChars) {
-        BodyContentHandler handler = new BodyContentHandler(maxChars);
-        Metadata metadata = new Metadata();
-        metadata.set(Metadata.CONTENT_TYPE, type.toString());
+    /**
+     * A document's text, from its parser in a process of its own: stopped at the first thing it writes after the
+     * time limit, and its process ended if it is still at work then without writing anything.
+     */
+    private ExtractedText document(String fileName, MediaType type, TikaInputStream in, int maxChars) {
+        ForkedParsers.Text text = new ForkedParsers.Text();
+        Metadata metadata = ForkedParsers.request(type, maxChars, parseTimeLimit);
+        long started = System.nanoTime();
         try {
-            parser.parse(in, new Deadline(handler, System.nanoTime() + parseTimeLimit.toNanos()), metadata, context());
-            return ExtractedText.read(withNewlines(handler.toString()), false);
+            forked.parse(in, text, metadata, context());
+            return ExtractedText.read(withNewlines(text.toString()), false);
         } catch (Exception e) {
             if (WriteLimitReachedException.isWriteLimitReached(e)) {
-                return ExtractedText.read(withNewlines(handler.toString()), true);
+                return ExtractedText.read(withNewlines(text.toString()), true);
             }
+            // the parser's process ended under it: it was still at work, without writing, when its time was up
+            boolean outOfTime = System.nanoTime() - started >= parseTimeLimit.toNanos();
             for (Throwable t = e; t != null; t = t.getCause()) {
-                if (t instanceof TimeLimitReached) {
-                    String reason =
-                            "could not be read: parsing it took longer than " + parseTimeLimit.toSeconds() + " s";
+                if (t instanceof ForkedParsers.TimeLimitReached || outOfTime && t instanceof IOException) {
+                    String reason = "could not be read: parsing it took longer than " + seconds(parseTimeLimit);
                     log.info("The text of {}: {}", fileName, reason);
                     return ExtractedText.notRead(reason);
                 }
@@ -190,51 +217,13 @@ class TextExtraction {
         }
     }
 
-    /** Stops a parser, at the next thing it writes, once the time is up. */
-    private static final class Deadline extends ContentHandlerDecorator {
-
-        private final long deadline;
-
-        Deadline(ContentHandler handler, long deadline) {
-            super(handler);
-            this.deadline = deadline;
-        }
-
-        @Override
-        public void startElement(String uri, String localName, String name, Attributes atts) throws SAXException {
-            check();
-            super.startElement(uri, localName, name, atts);
-        }
-
-        @Override
-        public void characters(char[] ch, int start, int length) throws SAXException {
-            check();
-            super.characters(ch, start, length);
-        }
-
-        @Override
-        public void ignorableWhitespace(char[] ch, int start, int length) throws SAXException {
-            check();
-            super.ignorableWhitespace(ch, start, length);
-        }
-
-        private void check() throws TimeLimitReached {
-            if (System.nanoTime() - deadline > 0) {
-                throw new TimeLimitReached();
-            }
-        }
-    }
-
-    private static final class TimeLimitReached extends SAXException {
-
-        TimeLimitReached() {
-            super("the parse time limit was reached");
-        }
+    private static String seconds(Duration limit) {
+        return limit.toMillis() % 1000 == 0 ? limit.toSeconds() + " s" : limit.toMillis() / 1000.0 + " s";
     }
 
     private ParseContext context() {
         ParseContext context = new ParseContext();
-        context.set(EmbeddedDocumentExtractor.class, NOTHING_EMBEDDED);
+        context.set(EmbeddedDocumentExtractor.class, new NothingEmbedded());
         context.set(PDFParserConfig.class, pdf);
         return context;
     }

@@ -15,8 +15,16 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.zip.GZIPOutputStream;
+import org.apache.tika.metadata.Metadata;
+import org.apache.tika.mime.MediaType;
+import org.apache.tika.parser.AbstractParser;
+import org.apache.tika.parser.ParseContext;
+import org.apache.tika.parser.html.JSoupParser;
 import org.junit.jupiter.api.Test;
+import org.xml.sax.ContentHandler;
 
 /** What the review gets to read of each kind of uploaded file. */
 class TextExtractionTests {
@@ -247,6 +255,65 @@ class TextExtractionTests {
 
         assertThat(text.notOpened()).startsWith("could not be read: parsing it took longer than ");
         assertThat(extract("slow.pdf", "application/pdf", pdf).text()).contains("Read after the deadline");
+    }
+
+    @Test
+    void aParserThatLoopsWithoutWritingIsStoppedWithItsProcessAndTheNextFileIsReadAgain() throws Exception {
+        Set<Long> before = descendants();
+        TextExtraction extraction = new TextExtraction(
+                Duration.ofSeconds(2),
+                Map.of(MediaType.application("pdf"), new SpinningParser(), MediaType.text("html"), new JSoupParser()));
+        try {
+            long started = System.nanoTime();
+            ExtractedText spun = extraction.extract(
+                    "loop.pdf", "application/pdf", new ByteArrayInputStream(Fixtures.pdf(List.of("x"), null)), BUDGET);
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(spun).isEqualTo(ExtractedText.notRead("could not be read: parsing it took longer than 2 s"));
+            assertThat(took).isLessThan(Duration.ofSeconds(10));
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (!before.containsAll(descendants()) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(descendants())
+                    .as("the spinning parser's process is gone")
+                    .isSubsetOf(before);
+            assertThat(extraction
+                            .extract(
+                                    "page.html",
+                                    "text/html",
+                                    new ByteArrayInputStream(utf8("<p>Read by a new process</p>")),
+                                    BUDGET)
+                            .text())
+                    .contains("Read by a new process");
+        } finally {
+            extraction.close();
+        }
+    }
+
+    /** A parser that never returns and never writes: only ending its process stops it. */
+    static final class SpinningParser extends AbstractParser {
+        @Override
+        public Set<MediaType> getSupportedTypes(ParseContext context) {
+            return Set.of(MediaType.application("pdf"));
+        }
+
+        @Override
+        public void parse(InputStream stream, ContentHandler handler, Metadata metadata, ParseContext context) {
+            long spins = 0;
+            while (spins >= 0) {
+                spins++;
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    private static Set<Long> descendants() {
+        return ProcessHandle.current()
+                .descendants()
+                .filter(ProcessHandle::isAlive)
+                .map(ProcessHandle::pid)
+                .collect(Collectors.toSet());
     }
 
     @Test
