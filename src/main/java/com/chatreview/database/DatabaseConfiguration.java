@@ -28,6 +28,9 @@ class DatabaseConfiguration {
         HikariConfig config = new HikariConfig();
         config.setPoolName("chat-review");
         config.setMaximumPoolSize(settings.poolSize());
+        // connections are made when asked for, not kept up by a background task: that task backs off to 5 s
+        // between tries while the database is down, and would hold a returned database's first requests that long
+        config.setMinimumIdle(0);
         config.setConnectionTimeout(settings.connectionTimeout().toMillis());
         JdbcLocation location = location(settings, embedded);
         config.setJdbcUrl(location.jdbcUrl());

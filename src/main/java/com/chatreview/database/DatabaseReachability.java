@@ -24,8 +24,7 @@ import org.springframework.dao.TransientDataAccessResourceException;
 
 /**
  * Whether this node can reach its database now (decisions §3): asked every second over a connection of its own,
- * outside the pool (a busy pool is not an outage), and marked unreachable at once by a caller whose connection
- * failed. While the database is unreachable the pool refuses at once ({@link OutageAwareDataSource}) instead of
+ * outside the pool (a busy pool is not an outage). While the database is unreachable the pool refuses at once ({@link OutageAwareDataSource}) instead of
  * making every request wait for a connection, so that REST answers 503 {@code SERVICE_UNAVAILABLE} with
  * {@code Retry-After} and the WebSocket 1013 without delay; the {@code db} health component is DOWN, and with it
  * readiness, so that a load balancer sends the traffic elsewhere. Back by itself at the first answered ping.
@@ -96,8 +95,8 @@ public final class DatabaseReachability implements HealthIndicator, AutoCloseabl
         return false;
     }
 
-    /** A connection failed: the database counts as unreachable until a ping is answered. */
-    void failed(Throwable failure) {
+    /** The ping failed: the database counts as unreachable until a ping is answered. */
+    private void failed(Throwable failure) {
         if (reachable) {
             reachable = false;
             unreachableSince = Instant.now();

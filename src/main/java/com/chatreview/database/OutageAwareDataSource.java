@@ -9,7 +9,8 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
 /**
  * The pool, refusing at once while the database is known to be unreachable: otherwise every request of an outage
  * would wait the pool's whole connection timeout before it could be answered 503, and hold its client that long.
- * A connection that cannot be had because the database failed marks it unreachable for everyone.
+ * Only {@link DatabaseReachability}'s own ping says whether it is: a pool's timeout names the last connection
+ * failure, which may be older than the database's return, and the node would flip back to refusing after it.
  */
 final class OutageAwareDataSource extends DelegatingDataSource implements AutoCloseable {
 
@@ -23,23 +24,13 @@ final class OutageAwareDataSource extends DelegatingDataSource implements AutoCl
     @Override
     public Connection getConnection() throws SQLException {
         refuseDuringOutage();
-        try {
-            return super.getConnection();
-        } catch (SQLException failure) {
-            noteOutage(failure);
-            throw failure;
-        }
+        return super.getConnection();
     }
 
     @Override
     public Connection getConnection(String username, String password) throws SQLException {
         refuseDuringOutage();
-        try {
-            return super.getConnection(username, password);
-        } catch (SQLException failure) {
-            noteOutage(failure);
-            throw failure;
-        }
+        return super.getConnection(username, password);
     }
 
     @Override
@@ -56,17 +47,6 @@ final class OutageAwareDataSource extends DelegatingDataSource implements AutoCl
     private void refuseDuringOutage() throws SQLTransientConnectionException {
         if (!reachability.reachable()) {
             throw new SQLTransientConnectionException("The database is unreachable", "08001");
-        }
-    }
-
-    /**
-     * Hikari's timeout carries the last connection attempt's failure as its cause when the database failed it;
-     * without one the pool was only busy, which is load, not an outage.
-     */
-    private void noteOutage(SQLException failure) {
-        if (failure.getCause() != null && DatabaseReachability.isOutage(failure.getCause())
-                || DatabaseReachability.isOutage(failure) && !(failure instanceof SQLTransientConnectionException)) {
-            reachability.failed(failure);
         }
     }
 }
