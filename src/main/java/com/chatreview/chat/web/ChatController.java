@@ -15,6 +15,7 @@ import com.chatreview.chat.web.ChatBodies.MessageList;
 import com.chatreview.chat.web.ChatBodies.UpdateChatRequest;
 import com.chatreview.idempotency.IdempotentRequests;
 import com.chatreview.tenancy.Tenant;
+import com.chatreview.web.EntityTags;
 import com.chatreview.web.FieldProblem;
 import com.chatreview.web.InvalidInput;
 import com.chatreview.web.Page;
@@ -28,6 +29,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -41,6 +43,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.WebRequest;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Endpoints 1–5 of the interface, and {@code PATCH} (decisions §5). */
@@ -100,12 +103,18 @@ class ChatController {
                 page.hasMore(found.total(), found.items().size()));
     }
 
+    /** With {@code ETag}; {@code If-None-Match} with the chat's current tag is 304 (decisions: conditional reads). */
     @GetMapping("/{chat_id}")
     @Operation(summary = "Get a chat")
-    ChatBody chat(Tenant tenant, @PathVariable("chat_id") UUID chatId) {
-        return ChatBody.full(chats.chat(tenant.id(), chatId));
+    ChatBody chat(Tenant tenant, @PathVariable("chat_id") UUID chatId, WebRequest request) {
+        Chat chat = chats.chat(tenant.id(), chatId);
+        if (request.checkNotModified(EntityTags.of(chat))) {
+            return null;
+        }
+        return ChatBody.full(chat);
     }
 
+    /** With {@code ETag}; {@code If-None-Match} with the page's current tag is 304 without reading the page. */
     @GetMapping("/{chat_id}/messages")
     @Operation(summary = "Get a chat's messages, in the order they were stored")
     MessageList messages(
@@ -113,15 +122,27 @@ class ChatController {
             @PathVariable("chat_id") UUID chatId,
             @RequestParam(required = false) String offset,
             @RequestParam(required = false) String limit,
-            @RequestParam(required = false) String order) {
+            @RequestParam(required = false) String order,
+            WebRequest request) {
         PageRequest page = PageRequest.parse(offset, limit, order, 50, true);
+        if (request.getHeader(HttpHeaders.IF_NONE_MATCH) != null
+                && request.checkNotModified(
+                        pageTag(chatId, chats.chat(tenant.id(), chatId).messageCount(), page))) {
+            // messages are never changed, only added: the chat's count names the page; the page is not read
+            return null;
+        }
         Page<ChatMessage> found = chats.messages(tenant.id(), chatId, page);
+        request.checkNotModified(pageTag(chatId, found.total(), page));
         return new MessageList(
                 found.items().stream().map(MessageBody::of).toList(),
                 found.total(),
                 page.offset(),
                 page.limit(),
                 page.hasMore(found.total(), found.items().size()));
+    }
+
+    private static String pageTag(UUID chatId, long total, PageRequest page) {
+        return EntityTags.of(chatId, total, page.offset(), page.limit(), page.ascending());
     }
 
     @PatchMapping(path = "/{chat_id}", consumes = MediaType.APPLICATION_JSON_VALUE)

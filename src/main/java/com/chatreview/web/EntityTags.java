@@ -1,0 +1,30 @@
+package com.chatreview.web;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * Strong entity tags for conditional GETs (decisions: "Conditional reads"): the same parts, the same tag; a
+ * different part, a different tag (the first 16 hex digits of SHA-256 over the parts).
+ */
+public final class EntityTags {
+
+    private EntityTags() {}
+
+    /** A quoted tag, as the {@code ETag} header carries it. */
+    public static String of(Object... parts) {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Every JDK has SHA-256", e);
+        }
+        for (Object part : parts) {
+            digest.update(String.valueOf(part).getBytes(StandardCharsets.UTF_8));
+            digest.update((byte) 0);
+        }
+        return "\"" + HexFormat.of().formatHex(digest.digest(), 0, 8) + "\"";
+    }
+}
