@@ -69,13 +69,8 @@ class DatabaseOutageTests {
     @Test
     void anOutageIsAnswered503AndTheServiceRecoversByItselfLosingNothing() throws Exception {
         int port = service.port();
-        Api admin = new Api(port).with("X-Admin-Token", ServiceProcess.ADMIN_TOKEN);
-        String apiKey = created(admin.post("/admin/v1/tenants", "{\"name\": \"outage\"}"))
-                .get("api_key")
-                .asString();
-        String unusedKey = created(admin.post("/admin/v1/tenants", "{\"name\": \"outage, not yet seen\"}"))
-                .get("api_key")
-                .asString();
+        String apiKey = service.newTenant("outage");
+        String unusedKey = service.newTenant("outage, not yet seen");
         Api chats = new Api(port).with("X-API-Key", apiKey);
         Api homework = new Api(port).with("x-tenant-api-secret", apiKey);
         String chatId = created(chats.post("/api/v1/chats", "{\"user_id\": \"student\"}"))

@@ -3,7 +3,6 @@ package com.chatreview.realtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.support.Api;
-import com.chatreview.support.Api.Reply;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.ServiceProcess;
 import java.io.IOException;
@@ -55,10 +54,7 @@ class StuckClientTests {
     @Test
     void aClientThatStopsReadingIsDroppedAndHoldsUpNeitherTheChatNorItsReplies() throws Exception {
         int port = service.port();
-        Reply tenant = new Api(port)
-                .with("X-Admin-Token", ServiceProcess.ADMIN_TOKEN)
-                .post("/admin/v1/tenants", "{\"name\": \"stuck\"}");
-        String apiKey = tenant.json().get("api_key").asString();
+        String apiKey = service.newTenant("stuck");
         Api api = new Api(port).with("X-API-Key", apiKey);
         String chatId = api.post("/api/v1/chats", "{\"user_id\": \"student\"}")
                 .json()

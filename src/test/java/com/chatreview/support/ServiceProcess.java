@@ -88,6 +88,17 @@ public final class ServiceProcess implements AutoCloseable {
         fail("The service (run " + run + ") was not UP within " + STARTUP + ":\n" + tail(log));
     }
 
+    /** A new tenant, made through the admin API of the running service: its API key. */
+    public String newTenant(String name) {
+        Api.Reply tenant = new Api(port)
+                .with("X-Admin-Token", ADMIN_TOKEN)
+                .post("/admin/v1/tenants", Api.JSON.writeValueAsString(java.util.Map.of("name", name)));
+        if (tenant.status() != 201) {
+            throw new AssertionError("no tenant: " + tenant);
+        }
+        return tenant.json().get("api_key").asString();
+    }
+
     /** Kills the running service with SIGKILL: no shutdown hook, no graceful anything. */
     public void kill() throws InterruptedException {
         Process service = runs.getLast();
