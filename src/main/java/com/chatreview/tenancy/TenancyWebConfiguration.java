@@ -21,29 +21,26 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @Configuration(proxyBeanMethods = false)
 class TenancyWebConfiguration implements WebMvcConfigurer {
 
-    static final String CHAT_KEY_HEADER = "X-API-Key";
-    static final String HOMEWORK_KEY_HEADER = "x-tenant-api-secret";
-
     static {
         // the tenant is resolved from the key, never sent as a parameter
         SpringDocUtils.getConfig().addRequestWrapperToIgnore(Tenant.class);
     }
 
-    private final Authenticator authenticator;
+    private final RestAuthentication authentication;
     private final RequestQuotas quotas;
     private final TenancySettings settings;
 
-    TenancyWebConfiguration(Authenticator authenticator, RequestQuotas quotas, TenancySettings settings) {
-        this.authenticator = authenticator;
+    TenancyWebConfiguration(RestAuthentication authentication, RequestQuotas quotas, TenancySettings settings) {
+        this.authentication = authentication;
         this.quotas = quotas;
         this.settings = settings;
     }
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(new TenantAuthentication(authenticator, CHAT_KEY_HEADER))
+        registry.addInterceptor(new TenantAuthentication(authentication, RestAuthentication.CHAT_KEY_HEADER))
                 .addPathPatterns("/api/**");
-        registry.addInterceptor(new TenantAuthentication(authenticator, HOMEWORK_KEY_HEADER))
+        registry.addInterceptor(new TenantAuthentication(authentication, RestAuthentication.HOMEWORK_KEY_HEADER))
                 .addPathPatterns("/v1/**");
         registry.addInterceptor(new AdminAuthentication(settings, quotas)).addPathPatterns("/admin/**");
     }
@@ -67,7 +64,7 @@ class TenancyWebConfiguration implements WebMvcConfigurer {
                         ? null
                         : servletRequest.getAttribute(TenantAuthentication.TENANT_ATTRIBUTE);
                 if (tenant == null) {
-                    throw new ApiKeyMissing(CHAT_KEY_HEADER);
+                    throw new ApiKeyMissing(RestAuthentication.CHAT_KEY_HEADER);
                 }
                 return tenant;
             }

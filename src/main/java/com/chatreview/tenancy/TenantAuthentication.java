@@ -17,38 +17,29 @@ class TenantAuthentication implements HandlerInterceptor {
 
     static final String TENANT_ATTRIBUTE = Tenant.class.getName();
 
-    private final Authenticator authenticator;
+    private final RestAuthentication authentication;
     private final String header;
 
-    TenantAuthentication(Authenticator authenticator, String header) {
-        this.authenticator = authenticator;
+    TenantAuthentication(RestAuthentication authentication, String header) {
+        this.authentication = authentication;
         this.header = header;
     }
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-        Authenticator.Result.Authenticated authenticated =
-                switch (authenticator.restRequest(request.getHeader(header), request.getRemoteAddr())) {
-                    case Authenticator.Result.Authenticated known -> known;
-                    case Authenticator.Result.Missing missing -> throw new ApiKeyMissing(header);
-                    case Authenticator.Result.Invalid invalid -> throw new ApiKeyInvalid(header);
-                    case Authenticator.Result.Throttled throttled -> throw TenancyErrors.tooManyFailedAuthentications();
-                };
+        Authenticator.Result.Authenticated authenticated = switch (authentication.check(request, header)) {
+            case Authenticator.Result.Authenticated known -> known;
+            case Authenticator.Result.Missing missing -> throw new ApiKeyMissing(header);
+            case Authenticator.Result.Invalid invalid -> throw new ApiKeyInvalid(header);
+            case Authenticator.Result.Throttled throttled -> throw TenancyErrors.tooManyFailedAuthentications();
+        };
         request.setAttribute(TENANT_ATTRIBUTE, authenticated.tenant());
         reportQuota(authenticated.restQuota(), response);
         return true;
     }
 
     private static void reportQuota(RateLimitDecision decision, HttpServletResponse response) {
-        long resetSeconds = RateLimitDecision.seconds(decision.resetAfter());
-        response.setHeader("X-RateLimit-Limit", Long.toString(decision.limit()));
-        response.setHeader("X-RateLimit-Remaining", Long.toString(decision.remaining()));
-        response.setHeader("X-RateLimit-Reset", Long.toString(resetSeconds));
-        response.setHeader("RateLimit-Policy", decision.limit() + ";w=60");
-        response.setHeader(
-                "RateLimit",
-                "limit=" + decision.limit() + ", remaining=" + decision.remaining() + ", reset=" + resetSeconds);
-        if (!decision.allowed()) {
+        if (!RestAuthentication.reportQuota(decision, response)) {
             long retryAfter = RateLimitDecision.seconds(decision.retryAfter());
             response.setHeader("X-RateLimit-Reset", Long.toString(Math.max(1, retryAfter)));
             throw new RateLimited(

@@ -3,19 +3,16 @@ package com.chatreview.chat.web;
 import com.chatreview.chat.Chat;
 import com.chatreview.chat.ChatChanges;
 import com.chatreview.chat.ChatManagement;
-import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.ChatStatus;
 import com.chatreview.chat.NewChat;
 import com.chatreview.chat.web.ChatBodies.ChatBody;
 import com.chatreview.chat.web.ChatBodies.ChatList;
 import com.chatreview.chat.web.ChatBodies.CreateChatRequest;
 import com.chatreview.chat.web.ChatBodies.Deleted;
-import com.chatreview.chat.web.ChatBodies.MessageBody;
 import com.chatreview.chat.web.ChatBodies.MessageList;
 import com.chatreview.chat.web.ChatBodies.UpdateChatRequest;
 import com.chatreview.idempotency.IdempotentRequests;
 import com.chatreview.tenancy.Tenant;
-import com.chatreview.web.EntityTags;
 import com.chatreview.web.FieldProblem;
 import com.chatreview.web.InvalidInput;
 import com.chatreview.web.Page;
@@ -29,7 +26,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -57,11 +53,13 @@ class ChatController {
     private static final int MAX_TITLE = 200;
 
     private final ChatManagement chats;
+    private final ChatReads reads;
     private final IdempotentRequests idempotency;
     private final JsonMapper json;
 
-    ChatController(ChatManagement chats, IdempotentRequests idempotency, JsonMapper json) {
+    ChatController(ChatManagement chats, ChatReads reads, IdempotentRequests idempotency, JsonMapper json) {
         this.chats = chats;
+        this.reads = reads;
         this.idempotency = idempotency;
         this.json = json;
     }
@@ -103,18 +101,14 @@ class ChatController {
                 page.hasMore(found.total(), found.items().size()));
     }
 
-    /** With {@code ETag}; {@code If-None-Match} with the chat's current tag is 304 (decisions: conditional reads). */
+    /** Also served ahead of Spring MVC by {@link HotChatReads}: the same answer, by {@link ChatReads}. */
     @GetMapping("/{chat_id}")
     @Operation(summary = "Get a chat")
     ChatBody chat(Tenant tenant, @PathVariable("chat_id") UUID chatId, WebRequest request) {
-        Chat chat = chats.chat(tenant.id(), chatId);
-        if (request.checkNotModified(EntityTags.of(chat))) {
-            return null;
-        }
-        return ChatBody.full(chat);
+        return reads.chat(tenant.id(), chatId, request);
     }
 
-    /** With {@code ETag}; {@code If-None-Match} with the page's current tag is 304 without reading the page. */
+    /** Also served ahead of Spring MVC by {@link HotChatReads}: the same answer, by {@link ChatReads}. */
     @GetMapping("/{chat_id}/messages")
     @Operation(summary = "Get a chat's messages, in the order they were stored")
     MessageList messages(
@@ -124,25 +118,7 @@ class ChatController {
             @RequestParam(required = false) String limit,
             @RequestParam(required = false) String order,
             WebRequest request) {
-        PageRequest page = PageRequest.parse(offset, limit, order, 50, true);
-        if (request.getHeader(HttpHeaders.IF_NONE_MATCH) != null
-                && request.checkNotModified(
-                        pageTag(chatId, chats.chat(tenant.id(), chatId).messageCount(), page))) {
-            // messages are never changed, only added: the chat's count names the page; the page is not read
-            return null;
-        }
-        Page<ChatMessage> found = chats.messages(tenant.id(), chatId, page);
-        request.checkNotModified(pageTag(chatId, found.total(), page));
-        return new MessageList(
-                found.items().stream().map(MessageBody::of).toList(),
-                found.total(),
-                page.offset(),
-                page.limit(),
-                page.hasMore(found.total(), found.items().size()));
-    }
-
-    private static String pageTag(UUID chatId, long total, PageRequest page) {
-        return EntityTags.of(chatId, total, page.offset(), page.limit(), page.ascending());
+        return reads.messages(tenant.id(), chatId, ChatReads.page(offset, limit, order), request);
     }
 
     @PatchMapping(path = "/{chat_id}", consumes = MediaType.APPLICATION_JSON_VALUE)

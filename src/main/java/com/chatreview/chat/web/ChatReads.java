@@ -1,0 +1,67 @@
+package com.chatreview.chat.web;
+
+import com.chatreview.chat.Chat;
+import com.chatreview.chat.ChatManagement;
+import com.chatreview.chat.ChatMessage;
+import com.chatreview.chat.web.ChatBodies.ChatBody;
+import com.chatreview.chat.web.ChatBodies.MessageBody;
+import com.chatreview.chat.web.ChatBodies.MessageList;
+import com.chatreview.web.EntityTags;
+import com.chatreview.web.Page;
+import com.chatreview.web.PageRequest;
+import java.util.UUID;
+import org.springframework.http.HttpHeaders;
+import org.springframework.stereotype.Component;
+import org.springframework.web.context.request.WebRequest;
+
+/**
+ * Get-chat and a page of messages, the two hot reads, as both their ways in answer them: {@link HotChatReads} ahead
+ * of Spring MVC, {@link ChatController} for every request the hot path leaves to it. Each carries a strong
+ * {@code ETag}; {@code If-None-Match} with the current tag is 304 (decisions: conditional reads), and then the
+ * answer is {@code null}.
+ */
+@Component
+class ChatReads {
+
+    private final ChatManagement chats;
+
+    ChatReads(ChatManagement chats) {
+        this.chats = chats;
+    }
+
+    /** The chat's body, or {@code null} when the request's tag is current (304). */
+    ChatBody chat(UUID tenantId, UUID chatId, WebRequest request) {
+        Chat chat = chats.chat(tenantId, chatId);
+        if (request.checkNotModified(EntityTags.of(chat))) {
+            return null;
+        }
+        return ChatBody.full(chat);
+    }
+
+    /** The page's body, or {@code null} when the request's tag is current (304, and the page is not read). */
+    MessageList messages(UUID tenantId, UUID chatId, PageRequest page, WebRequest request) {
+        if (request.getHeader(HttpHeaders.IF_NONE_MATCH) != null
+                && request.checkNotModified(
+                        pageTag(chatId, chats.chat(tenantId, chatId).messageCount(), page))) {
+            // messages are never changed, only added: the chat's count names the page; the page is not read
+            return null;
+        }
+        Page<ChatMessage> found = chats.messages(tenantId, chatId, page);
+        request.checkNotModified(pageTag(chatId, found.total(), page));
+        return new MessageList(
+                found.items().stream().map(MessageBody::of).toList(),
+                found.total(),
+                page.offset(),
+                page.limit(),
+                page.hasMore(found.total(), found.items().size()));
+    }
+
+    /** A page of messages as the query names it: the default 50, oldest first. */
+    static PageRequest page(String offset, String limit, String order) {
+        return PageRequest.parse(offset, limit, order, 50, true);
+    }
+
+    private static String pageTag(UUID chatId, long total, PageRequest page) {
+        return EntityTags.of(chatId, total, page.offset(), page.limit(), page.ascending());
+    }
+}

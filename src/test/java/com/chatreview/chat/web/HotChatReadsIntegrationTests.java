@@ -1,0 +1,228 @@
+package com.chatreview.chat.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.chatreview.chat.ChatManagement;
+import com.chatreview.chat.NewMessage;
+import com.chatreview.support.Api;
+import com.chatreview.support.Api.Reply;
+import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.Tenants;
+import com.chatreview.tenancy.Tenancy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.mock.web.MockFilterChain;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+
+/**
+ * Get-chat and a page of messages served ahead of Spring MVC ({@link HotChatReads}): it answers the plain requests
+ * itself and leaves every other one to Spring MVC; either way the answer is the same, and neither the tenant's quota
+ * nor the address's failure budget is spent twice for one request.
+ */
+@IntegrationTest
+class HotChatReadsIntegrationTests {
+
+    private static final String ODD_CONTENT = "\"quoted\" \\ back\\slash, ünïcödé 😀 <b>tag</b>\n\ttab \u0001";
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    Tenancy tenancy;
+
+    @Autowired
+    ChatManagement chats;
+
+    @Autowired
+    HotChatReads hotReads;
+
+    Tenants.TestTenant tenant;
+    Api api;
+    String chatId;
+
+    @BeforeEach
+    void aChatWithMessages() {
+        tenant = Tenants.create(tenancy, "hot reads");
+        api = tenant.chats(new Api(port));
+        chatId = api.post("/api/v1/chats", "{\"user_id\": \"student\", \"metadata\": {\"course\": \"algebra\"}}")
+                .json()
+                .get("id")
+                .asString();
+        UUID tenantId = UUID.fromString(tenant.id());
+        for (int i = 0; i < 5; i++) {
+            chats.append(
+                    tenantId,
+                    UUID.fromString(chatId),
+                    i % 2 == 0
+                            ? NewMessage.fromUser(ODD_CONTENT + i, Map.of("n", i, "s", "ä\""), "client-" + i)
+                            : NewMessage.fromAssistant("answer " + i, Map.of()));
+        }
+    }
+
+    @Test
+    void servesThePlainReadsItselfAndLeavesEveryOtherToSpringMvc() {
+        String chat = "/api/v1/chats/" + chatId;
+        assertThat(servedItself(get(chat))).isTrue();
+        assertThat(servedItself(get(chat + "/messages"))).isTrue();
+        assertThat(servedItself(get(chat + "/messages", "offset=1&limit=2&order=desc")))
+                .isTrue();
+        assertThat(servedItself(get(chat, r -> r.addHeader("Accept", "application/json"))))
+                .isTrue();
+        String tag = api.get(chat).header("ETag");
+        MockHttpServletRequest conditional = get(chat, r -> r.addHeader("If-None-Match", tag));
+        MockHttpServletResponse notModified = new MockHttpServletResponse();
+        assertThat(servedItself(conditional, notModified)).isTrue();
+        assertThat(notModified.getStatus()).isEqualTo(304);
+
+        Tenants.TestTenant other = Tenants.create(tenancy, "someone else");
+        List<MockHttpServletRequest> passedOn = new ArrayList<>(List.of(
+                get("/api/v1/chats/" + UUID.randomUUID()),
+                get("/api/v1/chats/" + chatId.toUpperCase()),
+                get(chat + "/"),
+                get(chat + "/messages/"),
+                get(chat, "order=desc"),
+                get(chat + "/messages", "limit=0"),
+                get(chat + "/messages", "limit=1&limit=2"),
+                get(chat + "/messages", "limit=%zz"),
+                get(chat + "/messages", "page=2"),
+                get(chat, r -> r.addHeader("Accept", "text/html")),
+                get(chat, r -> r.removeHeader("X-API-Key")),
+                get(chat, withKey("crs_not-a-key")),
+                get(chat, withKey(other.apiKey())),
+                get(chat, r -> r.setMethod("HEAD"))));
+        for (MockHttpServletRequest request : passedOn) {
+            assertThat(servedItself(request))
+                    .as("%s %s?%s", request.getMethod(), request.getRequestURI(), request.getQueryString())
+                    .isFalse();
+        }
+    }
+
+    @Test
+    void theAnswerIsTheSameAsSpringMvcGivesByteForByte() {
+        String chat = "/api/v1/chats/" + chatId;
+        for (String path : List.of(
+                chat,
+                chat + "/messages",
+                chat + "/messages?offset=1&limit=3&order=desc",
+                chat + "/messages?limit=100&order=asc",
+                chat + "/messages?offset=9")) {
+            Reply hot = api.with("Accept", "application/json").get(path);
+            Reply framework = api.with("Accept", "application/json, text/plain").get(path);
+            assertThat(hot.status()).as(path).isEqualTo(200);
+            assertThat(hot.text()).as(path).isEqualTo(framework.text());
+            for (String header : List.of("Content-Type", "ETag", "X-RateLimit-Limit", "RateLimit-Policy")) {
+                assertThat(hot.header(header)).as(path + " " + header).isEqualTo(framework.header(header));
+            }
+            assertThat(hot.header("X-Request-Id")).isNotBlank();
+
+            Reply unchanged = api.with("If-None-Match", hot.header("ETag")).get(path);
+            Reply unchangedByFramework = api.with("If-None-Match", hot.header("ETag"))
+                    .with("Accept", "application/json, text/plain")
+                    .get(path);
+            assertThat(unchanged.status()).as(path).isEqualTo(304);
+            assertThat(unchangedByFramework.status()).as(path).isEqualTo(304);
+            assertThat(unchanged.header("ETag")).isEqualTo(unchangedByFramework.header("ETag"));
+        }
+        assertThat(api.get(chat + "/messages?limit=1")
+                        .json()
+                        .get("messages")
+                        .get(0)
+                        .get("content")
+                        .asString())
+                .isEqualTo(ODD_CONTENT + 0);
+    }
+
+    @Test
+    void aRequestLeftToSpringMvcSpendsTheQuotaOnce() {
+        String chat = "/api/v1/chats/" + chatId;
+        List<Long> remaining = new ArrayList<>();
+        for (String path : List.of(
+                chat,
+                "/api/v1/chats/" + UUID.randomUUID(),
+                chat + "/messages",
+                chat + "/messages?limit=0",
+                chat,
+                "/api/v1/chats/" + UUID.randomUUID() + "/messages")) {
+            remaining.add(Long.parseLong(api.get(path).header("X-RateLimit-Remaining")));
+        }
+        for (int i = 1; i < remaining.size(); i++) {
+            assertThat(remaining.get(i))
+                    .as("after request %d of %s", i, remaining)
+                    .isEqualTo(remaining.get(i - 1) - 1);
+        }
+    }
+
+    @Test
+    void aWrongKeyCountsOnceAgainstTheAddress() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        Api guesser = new Api(port)
+                .with("X-Forwarded-For", "10.78." + random.nextInt(256) + "." + random.nextInt(1, 255))
+                .with("X-API-Key", "crs_not-a-key");
+        for (int i = 0; i < 60; i++) {
+            assertThat(guesser.get("/api/v1/chats/" + chatId).status())
+                    .as("failure %d of the address's 60 a minute", i + 1)
+                    .isEqualTo(401);
+        }
+        assertThat(guesser.get("/api/v1/chats/" + chatId + "/messages").status())
+                .isEqualTo(429);
+    }
+
+    private boolean servedItself(MockHttpServletRequest request) {
+        return servedItself(request, new MockHttpServletResponse());
+    }
+
+    private boolean servedItself(MockHttpServletRequest request, MockHttpServletResponse response) {
+        MockFilterChain chain = new MockFilterChain();
+        try {
+            hotReads.doFilter(request, response, chain);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        return chain.getRequest() == null;
+    }
+
+    private static Consumer<MockHttpServletRequest> withKey(String key) {
+        return request -> {
+            request.removeHeader("X-API-Key");
+            request.addHeader("X-API-Key", key);
+        };
+    }
+
+    private MockHttpServletRequest get(String path) {
+        return get(path, null, r -> {});
+    }
+
+    private MockHttpServletRequest get(String path, String query) {
+        return get(path, query, r -> {});
+    }
+
+    private MockHttpServletRequest get(String path, Consumer<MockHttpServletRequest> change) {
+        return get(path, null, change);
+    }
+
+    private MockHttpServletRequest get(String path, String query, Consumer<MockHttpServletRequest> change) {
+        MockHttpServletRequest request = new MockHttpServletRequest("GET", path);
+        request.setQueryString(query);
+        if (query != null) {
+            for (String pair : query.split("&")) {
+                String[] nameAndValue = pair.split("=", 2);
+                request.addParameter(nameAndValue[0], nameAndValue.length > 1 ? nameAndValue[1] : "");
+            }
+        }
+        // an address of its own: the requests with a wrong key spend no other test's budget
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        request.setRemoteAddr("10.79." + random.nextInt(256) + "." + random.nextInt(1, 255));
+        request.addHeader("X-API-Key", tenant.apiKey());
+        change.accept(request);
+        return request;
+    }
+}
