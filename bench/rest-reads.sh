@@ -14,7 +14,8 @@
 #   RUNS="get-chat messages-page1 messages-offset100000 messages-offset199950"   the measured runs to make
 #   JAVA_OPTS=...           extra JVM options (e.g. "-XX:+UseParallelGC -Xmx512m")
 #   DATABASE_POOL_SIZE=...  passed to the service (its default is 20)
-#   PROFILE=1               records a JFR profile of the service during the get-chat run
+#   PROFILE=1               records a JFR profile of the service during the get-chat run (PROFILE=<run> during
+#                           that run, e.g. PROFILE=messages-page1)
 #   KEEP_DB=1               keeps the database at the end (for looking at plans)
 #   LABEL=name              added to the results directory name
 #   QUIET_WAIT=120          before each measured run, wait up to that many seconds for the rest of the machine
@@ -255,7 +256,9 @@ run_wrk() {   # $1 = name, $2 = seconds, $3 = lua script, $4 = url, rest = scrip
   log "wrk $name: ${seconds}s, $CONNECTIONS connections, $THREADS threads ($url)"
   ( sleep $((seconds / 2)); top -b -n 1 -w 200 | head -15 > "$RUN_DIR/top-$name.txt" ) &
   local top_pid=$!
-  if [ "${PROFILE:-0}" = 1 ] && [ "$name" = get-chat ]; then
+  local profiled=${PROFILE:-}
+  [ "$profiled" = 1 ] && profiled=get-chat
+  if [ "$name" = "$profiled" ]; then
     jcmd "$SERVICE_PID" JFR.start name=bench settings=profile > "$RUN_DIR/jfr.txt" 2>&1
   fi
   svc0=$(service_cpu_ticks); pg0=$(postgres_cpu_ticks); all0=$(machine_busy_ticks)
@@ -264,7 +267,9 @@ run_wrk() {   # $1 = name, $2 = seconds, $3 = lua script, $4 = url, rest = scrip
       > "$out" 2>&1 ; } 2> "$RUN_DIR/.wrk-time" || { cat "$out" >&2; die "wrk $name failed"; }
   svc1=$(service_cpu_ticks); pg1=$(postgres_cpu_ticks); all1=$(machine_busy_ticks)
   wrk_cpu=$(awk '{printf "%.1f", $1 + $2}' "$RUN_DIR/.wrk-time")
-  if [ "${PROFILE:-0}" = 1 ] && [ "$name" = get-chat ]; then
+  local profiled=${PROFILE:-}
+  [ "$profiled" = 1 ] && profiled=get-chat
+  if [ "$name" = "$profiled" ]; then
     jcmd "$SERVICE_PID" JFR.stop name=bench filename="$RUN_DIR/get-chat.jfr" >> "$RUN_DIR/jfr.txt" 2>&1
     "$JAVA_HOME/bin/jfr" view --width 200 hot-methods "$RUN_DIR/get-chat.jfr" > "$RUN_DIR/jfr-hot-methods.txt" 2>&1 || true
     "$JAVA_HOME/bin/jfr" summary "$RUN_DIR/get-chat.jfr" > "$RUN_DIR/jfr-summary.txt" 2>&1 || true
