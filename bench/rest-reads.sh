@@ -267,14 +267,12 @@ run_wrk() {   # $1 = name, $2 = seconds, $3 = lua script, $4 = url, rest = scrip
       > "$out" 2>&1 ; } 2> "$RUN_DIR/.wrk-time" || { cat "$out" >&2; die "wrk $name failed"; }
   svc1=$(service_cpu_ticks); pg1=$(postgres_cpu_ticks); all1=$(machine_busy_ticks)
   wrk_cpu=$(awk '{printf "%.1f", $1 + $2}' "$RUN_DIR/.wrk-time")
-  local profiled=${PROFILE:-}
-  [ "$profiled" = 1 ] && profiled=get-chat
   if [ "$name" = "$profiled" ]; then
-    jcmd "$SERVICE_PID" JFR.stop name=bench filename="$RUN_DIR/get-chat.jfr" >> "$RUN_DIR/jfr.txt" 2>&1
-    "$JAVA_HOME/bin/jfr" view --width 200 hot-methods "$RUN_DIR/get-chat.jfr" > "$RUN_DIR/jfr-hot-methods.txt" 2>&1 || true
-    "$JAVA_HOME/bin/jfr" summary "$RUN_DIR/get-chat.jfr" > "$RUN_DIR/jfr-summary.txt" 2>&1 || true
-    python3 "$BENCH_DIR/jfr-top.py" "$RUN_DIR/get-chat.jfr" > "$RUN_DIR/jfr-top.txt" 2>&1 || true
-    log "JFR recording: $RUN_DIR/get-chat.jfr (jfr-hot-methods.txt, jfr-top.txt)"
+    jcmd "$SERVICE_PID" JFR.stop name=bench filename="$RUN_DIR/$name.jfr" >> "$RUN_DIR/jfr.txt" 2>&1
+    "$JAVA_HOME/bin/jfr" view --width 200 hot-methods "$RUN_DIR/$name.jfr" > "$RUN_DIR/jfr-hot-methods.txt" 2>&1 || true
+    "$JAVA_HOME/bin/jfr" summary "$RUN_DIR/$name.jfr" > "$RUN_DIR/jfr-summary.txt" 2>&1 || true
+    python3 "$BENCH_DIR/jfr-top.py" "$RUN_DIR/$name.jfr" > "$RUN_DIR/jfr-top.txt" 2>&1 || true
+    log "JFR recording: $RUN_DIR/$name.jfr (jfr-hot-methods.txt, jfr-top.txt)"
   fi
   {
     echo "service_cpu_seconds=$(secs $((svc1 - svc0)))"
