@@ -1,6 +1,9 @@
 package com.chatreview.web;
 
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
@@ -45,10 +48,49 @@ class JsonConventions {
                         .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail));
     }
 
+    /**
+     * Writes {@link #TIMESTAMP}'s text. The years 1000 to 9999 are written digit by digit (a page of messages
+     * holds fifty timestamps, and the formatter was a tenth of the CPU of serving it); any other goes to the
+     * formatter.
+     */
     static final class TimestampSerializer extends ValueSerializer<Instant> {
+
+        private static final long FIRST_SECOND =
+                LocalDate.of(1000, 1, 1).toEpochSecond(LocalTime.MIDNIGHT, ZoneOffset.UTC);
+        private static final long AFTER_LAST_SECOND =
+                LocalDate.of(10000, 1, 1).toEpochSecond(LocalTime.MIDNIGHT, ZoneOffset.UTC);
+
         @Override
         public void serialize(Instant value, JsonGenerator generator, SerializationContext context) {
-            generator.writeString(TIMESTAMP.format(value));
+            long seconds = value.getEpochSecond();
+            if (seconds < FIRST_SECOND || seconds >= AFTER_LAST_SECOND) {
+                generator.writeString(TIMESTAMP.format(value));
+                return;
+            }
+            char[] text = new char[24];
+            LocalDateTime time = LocalDateTime.ofEpochSecond(seconds, value.getNano(), ZoneOffset.UTC);
+            digits(text, 0, time.getYear(), 4);
+            text[4] = '-';
+            digits(text, 5, time.getMonthValue(), 2);
+            text[7] = '-';
+            digits(text, 8, time.getDayOfMonth(), 2);
+            text[10] = 'T';
+            digits(text, 11, time.getHour(), 2);
+            text[13] = ':';
+            digits(text, 14, time.getMinute(), 2);
+            text[16] = ':';
+            digits(text, 17, time.getSecond(), 2);
+            text[19] = '.';
+            digits(text, 20, value.getNano() / 1_000_000, 3);
+            text[23] = 'Z';
+            generator.writeString(text, 0, text.length);
+        }
+
+        private static void digits(char[] text, int at, int value, int count) {
+            for (int i = at + count - 1; i >= at; i--) {
+                text[i] = (char) ('0' + value % 10);
+                value /= 10;
+            }
         }
     }
 }

@@ -2,6 +2,7 @@ package com.chatreview.chat.web;
 
 import com.chatreview.chat.Chat;
 import com.chatreview.chat.ChatMessage;
+import com.chatreview.web.PlainTextSerializer;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonRawValue;
@@ -9,6 +10,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.annotation.JsonSerialize;
 
 /** The JSON of the chat endpoints, field for field as the interface names them (snake_case). */
 final class ChatBodies {
@@ -88,6 +90,8 @@ final class ChatBodies {
 
     record MessageBody(
             String id,
+
+            @JsonSerialize(using = PlainTextSerializer.class)
             String content,
 
             @JsonProperty("sender_role") @Schema(allowableValues = {"user", "assistant"})

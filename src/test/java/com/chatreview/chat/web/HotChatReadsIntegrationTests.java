@@ -119,7 +119,8 @@ class HotChatReadsIntegrationTests {
             Reply framework = api.with("Accept", "application/json, text/plain").get(path);
             assertThat(hot.status()).as(path).isEqualTo(200);
             assertThat(hot.text()).as(path).isEqualTo(framework.text());
-            for (String header : List.of("Content-Type", "ETag", "X-RateLimit-Limit", "RateLimit-Policy")) {
+            for (String header :
+                    List.of("Content-Type", "Content-Length", "ETag", "X-RateLimit-Limit", "RateLimit-Policy")) {
                 assertThat(hot.header(header)).as(path + " " + header).isEqualTo(framework.header(header));
             }
             assertThat(hot.header("X-Request-Id")).isNotBlank();
