@@ -71,8 +71,9 @@ class Messages {
                     long total = rs.getLong("total");
                     List<ChatMessage> items = new ArrayList<>(page.limit());
                     do {
-                        if (rs.getObject("id") != null) {
-                            items.add(message(rs, items.size()));
+                        ChatMessage message = messageAt(rs, 2);
+                        if (message != null) { // null: the chat's one row when no message is in the range
+                            items.add(message);
                         }
                     } while (rs.next());
                     return Optional.of(new Page<>(items, total));
@@ -134,17 +135,29 @@ class Messages {
     }
 
     private static ChatMessage message(ResultSet rs, int row) throws SQLException {
+        return messageAt(rs, 1);
+    }
+
+    /**
+     * The message in the {@link #COLUMNS} that start at column {@code first}, read by position (by name, the
+     * driver's look-ups were a tenth of reading a page); {@code null} when its id is (an outer join's empty row).
+     */
+    private static ChatMessage messageAt(ResultSet rs, int first) throws SQLException {
+        UUID id = rs.getObject(first, UUID.class);
+        if (id == null) {
+            return null;
+        }
         return new ChatMessage(
-                rs.getObject("id", UUID.class),
-                rs.getObject("chat_id", UUID.class),
-                rs.getInt("position"),
-                SenderRole.of(rs.getString("sender_role")),
-                rs.getString("content"),
-                rs.getString("media_type"),
-                rs.getString("media_url"),
-                rs.getString("metadata"),
-                rs.getString("client_message_id"),
-                Sql.instant(rs, "created_at"),
-                rs.getObject("event_seq", Long.class));
+                id,
+                rs.getObject(first + 1, UUID.class),
+                rs.getInt(first + 2),
+                SenderRole.of(rs.getString(first + 3)),
+                rs.getString(first + 4),
+                rs.getString(first + 5),
+                rs.getString(first + 6),
+                rs.getString(first + 7),
+                rs.getString(first + 8),
+                Sql.instant(rs, first + 9),
+                rs.getObject(first + 10, Long.class));
     }
 }

@@ -21,4 +21,10 @@ public final class Sql {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();
     }
+
+    /** A {@code timestamptz} column, by position, as an instant; {@code null} when the column is. */
+    public static Instant instant(ResultSet rs, int column) throws SQLException {
+        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
 }
