@@ -57,6 +57,7 @@ class JsonConventionsTests {
                 "",
                 "plain ASCII, with punctuation: ;:!?()[]{}<>&'=+*~`^|#@$%",
                 "a/b",
+                "what is 1+1? two?",
                 "\"quoted\"",
                 "back\\slash",
                 "line\nbreak\ttab\rreturn\b\f",
