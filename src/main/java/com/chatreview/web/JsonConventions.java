@@ -19,6 +19,7 @@ import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.module.SimpleModule;
 import tools.jackson.databind.type.LogicalType;
+import tools.jackson.module.blackbird.BlackbirdModule;
 
 /**
  * JSON as the interface writes it (decisions §3): timestamps in UTC with {@code Z} and always three digits of
@@ -35,6 +36,7 @@ class JsonConventions {
         SimpleModule timestamps =
                 new SimpleModule("timestamps").addSerializer(Instant.class, new TimestampSerializer());
         return builder -> builder.addModule(timestamps)
+                .addModule(new BlackbirdModule())
                 .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
