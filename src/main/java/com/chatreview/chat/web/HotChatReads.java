@@ -2,6 +2,7 @@ package com.chatreview.chat.web;
 
 import com.chatreview.tenancy.RestAuthentication;
 import com.chatreview.tenancy.Tenant;
+import com.chatreview.web.Ids;
 import com.chatreview.web.PageRequest;
 import com.chatreview.web.QueryStrings;
 import jakarta.servlet.FilterChain;
@@ -155,14 +156,8 @@ class HotChatReads extends OncePerRequestFilter {
         if (path.length() < start + ID_LENGTH) {
             return null;
         }
-        for (int i = start; i < start + ID_LENGTH; i++) {
-            char c = path.charAt(i);
-            boolean dash = i - start == 8 || i - start == 13 || i - start == 18 || i - start == 23;
-            if (dash ? c != '-' : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-                return null;
-            }
-        }
-        return UUID.fromString(path.substring(start, start + ID_LENGTH));
+        String text = path.substring(start, start + ID_LENGTH);
+        return Ids.uuid(text).filter(id -> id.toString().equals(text)).orElse(null);
     }
 
     private static boolean acceptsJson(String accept) {
