@@ -2,6 +2,12 @@ package com.chatreview.assistant;
 
 import com.chatreview.assistant.Conversation.ContextDocument;
 import com.chatreview.assistant.Conversation.Turn;
+import com.chatreview.assistant.ReviewRequest.ReviewDocument;
+import com.chatreview.grading.Grader;
+import com.chatreview.grading.Homework;
+import com.chatreview.grading.Homework.HomeworkFile;
+import com.chatreview.grading.Stopwords;
+import com.chatreview.grading.Verdict;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -34,20 +40,12 @@ class OfflineAssistant implements Assistant {
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}_]{3,}");
     private static final Pattern PIECE = Pattern.compile("\\S+\\s*|\\s+");
     private static final Pattern CODE = Pattern.compile("[{};]|\\bdef\\b|\\bclass\\b|\\breturn\\b|=>|\\bimport\\b");
-    static final Set<String> STOPWORDS = Set.of(
-            "the", "and", "for", "are", "but", "not", "you", "your", "with", "this", "that", "have", "has", "was",
-            "were", "what", "when", "where", "which", "who", "why", "how", "can", "could", "would", "should", "will",
-            "does", "did", "from", "into", "about", "there", "their", "them", "they", "then", "than", "just", "also",
-            "any", "all", "some", "more", "most", "other", "such", "only", "own", "same", "very", "too", "its", "our",
-            "out", "off", "over", "under", "again", "here", "please", "thanks", "thank", "hello", "need", "want",
-            "know", "like", "get", "got", "one", "two", "use", "used", "using", "make", "made", "let", "der", "die",
-            "das", "und", "ist", "ich", "wie", "les", "des", "est", "une", "que");
     private static final int MAX_KEYWORDS = 5;
     private static final int MAX_QUOTES = 2;
     private static final int QUOTE_LENGTH = 160;
 
     private final Duration tokenDelay;
-    private final OfflineReviewer reviewer = new OfflineReviewer();
+    private final Grader grader = new Grader();
 
     OfflineAssistant(Duration tokenDelay) {
         this.tokenDelay = tokenDelay;
@@ -59,7 +57,7 @@ class OfflineAssistant implements Assistant {
      */
     @Override
     public Review review(ReviewRequest request, Consumer<String> tokens) {
-        OfflineReviewer.Result result = reviewer.review(request);
+        Verdict result = grader.review(homework(request));
         int pieces = stream(result.analysis(), tokens);
         int prompt = wordCount(request.task())
                 + wordCount(request.solution())
@@ -73,6 +71,27 @@ class OfflineAssistant implements Assistant {
                         REVIEW_MODEL,
                         "stop",
                         new AssistantReply.Usage(prompt, pieces, prompt + pieces)));
+    }
+
+    private static Homework homework(ReviewRequest request) {
+        return new Homework(
+                request.assignment(),
+                request.subject(),
+                files(request.task()),
+                files(request.solution()),
+                files(request.restrictions()),
+                files(request.submission()));
+    }
+
+    private static List<HomeworkFile> files(List<ReviewDocument> documents) {
+        return documents.stream()
+                .map(document -> new HomeworkFile(
+                        document.name(),
+                        document.contentType(),
+                        document.text(),
+                        document.truncated(),
+                        document.notOpened()))
+                .toList();
     }
 
     @Override
@@ -98,7 +117,7 @@ class OfflineAssistant implements Assistant {
         return pieces;
     }
 
-    private static int wordCount(List<ReviewRequest.ReviewDocument> documents) {
+    private static int wordCount(List<ReviewDocument> documents) {
         return documents.stream()
                 .mapToInt(document -> wordCount(document.text()))
                 .sum();
@@ -215,7 +234,7 @@ class OfflineAssistant implements Assistant {
         Matcher matcher = WORD.matcher(text.toLowerCase(Locale.ROOT));
         while (matcher.find()) {
             String word = matcher.group();
-            if (!STOPWORDS.contains(word) && !word.chars().allMatch(Character::isDigit)) {
+            if (!Stopwords.EVERYDAY.contains(word) && !word.chars().allMatch(Character::isDigit)) {
                 counts.merge(word, 1, Integer::sum);
             }
         }

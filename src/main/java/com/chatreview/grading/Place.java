@@ -1,4 +1,4 @@
-package com.chatreview.assistant;
+package com.chatreview.grading;
 
 /**
  * Where something is in a file of a review, with the line as written, for pointing a reader to it.

@@ -1,15 +1,15 @@
-package com.chatreview.assistant;
+package com.chatreview.grading;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import com.chatreview.assistant.RestrictionRules.AnyWord;
-import com.chatreview.assistant.RestrictionRules.Import;
-import com.chatreview.assistant.RestrictionRules.Outcome;
-import com.chatreview.assistant.RestrictionRules.Polarity;
-import com.chatreview.assistant.RestrictionRules.Recursion;
-import com.chatreview.assistant.RestrictionRules.Rule;
-import com.chatreview.assistant.RestrictionRules.Words;
+import com.chatreview.grading.RestrictionRules.AnyWord;
+import com.chatreview.grading.RestrictionRules.Import;
+import com.chatreview.grading.RestrictionRules.Outcome;
+import com.chatreview.grading.RestrictionRules.Polarity;
+import com.chatreview.grading.RestrictionRules.Recursion;
+import com.chatreview.grading.RestrictionRules.Rule;
+import com.chatreview.grading.RestrictionRules.Words;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** How the offline reviewer reads restriction files, and where it finds a rule broken. */
-class OfflineRestrictionRulesTests {
+class RestrictionRulesTests {
 
     static final String READABLE = """
             Do not use `eval`.                          => FORBIDDEN => `eval`

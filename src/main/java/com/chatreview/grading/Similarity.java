@@ -1,7 +1,7 @@
-package com.chatreview.assistant;
+package com.chatreview.grading;
 
-import com.chatreview.assistant.SourceFile.Kind;
-import com.chatreview.assistant.SourceFile.Token;
+import com.chatreview.grading.SourceFile.Kind;
+import com.chatreview.grading.SourceFile.Token;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -1,11 +1,11 @@
-package com.chatreview.assistant;
+package com.chatreview.grading;
 
-import com.chatreview.assistant.GraderAddressed.Finding;
-import com.chatreview.assistant.RestrictionRules.Check;
-import com.chatreview.assistant.RestrictionRules.Outcome;
-import com.chatreview.assistant.ReviewRequest.ReviewDocument;
-import com.chatreview.assistant.SourceFile.Kind;
-import com.chatreview.assistant.SourceFile.Token;
+import com.chatreview.grading.GraderAddressed.Finding;
+import com.chatreview.grading.Homework.HomeworkFile;
+import com.chatreview.grading.RestrictionRules.Check;
+import com.chatreview.grading.RestrictionRules.Outcome;
+import com.chatreview.grading.SourceFile.Kind;
+import com.chatreview.grading.SourceFile.Token;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -19,12 +19,12 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * The offline provider's review: what the task asks, which files there are, which restriction rules the
+ * The rule-based review of a homework: what the task asks, which files there are, which restriction rules the
  * submission breaks, how close it is to the reference solution and what in it is addressed to the grader, then
  * a grade that follows from these by the rubric of {@code docs/review-rubric.md}. No model and no randomness:
  * the same request gives the same text and the same grade.
  */
-final class OfflineReviewer {
+public final class Grader {
 
     static final String INTRODUCTION = "I am this service's offline reviewer, not a language model: I review by"
             + " fixed rules you can check by hand (the restriction files, a similarity to the reference solution,"
@@ -117,16 +117,15 @@ final class OfflineReviewer {
         NOT_OPENED
     }
 
-    private record Student(ReviewDocument document, Status status, SourceFile source) {}
+    private record Student(HomeworkFile document, Status status, SourceFile source) {}
 
     /** One letter lower, and why. */
     private record Deduction(String reason) {}
 
-    record Result(String grade, String analysis) {}
-
-    Result review(ReviewRequest request) {
+    /** Reviews the homework: the analysis (Markdown) and the letter that follows from it. */
+    public Verdict review(Homework request) {
         List<Student> students =
-                request.submission().stream().map(OfflineReviewer::student).toList();
+                request.submission().stream().map(Grader::student).toList();
         List<SourceFile> readable = students.stream()
                 .filter(student -> student.status() == Status.READ)
                 .map(Student::source)
@@ -187,12 +186,12 @@ final class OfflineReviewer {
             sections.add(findingsSection(findings));
         }
         sections.add("## Why " + grade + "\n\n" + bullets(why));
-        return new Result(grade, String.join("\n\n", sections));
+        return new Verdict(grade, String.join("\n\n", sections));
     }
 
     // --- reading
 
-    private static Student student(ReviewDocument document) {
+    private static Student student(HomeworkFile document) {
         if (!document.opened()) {
             return new Student(document, Status.NOT_OPENED, null);
         }
@@ -202,7 +201,7 @@ final class OfflineReviewer {
         return new Student(document, Status.READ, SourceFile.read(document));
     }
 
-    private static List<SourceFile> readableFiles(List<ReviewDocument> documents) {
+    private static List<SourceFile> readableFiles(List<HomeworkFile> documents) {
         return documents.stream()
                 .filter(document -> document.opened() && !document.text().isBlank())
                 .map(SourceFile::read)
@@ -248,7 +247,7 @@ final class OfflineReviewer {
         Matcher matcher = WORD.matcher(text.toLowerCase(Locale.ROOT));
         while (matcher.find()) {
             String word = matcher.group();
-            if (!OfflineAssistant.STOPWORDS.contains(word) && !TASK_WORDS.contains(word)) {
+            if (!Stopwords.EVERYDAY.contains(word) && !TASK_WORDS.contains(word)) {
                 counts.merge(word, 1, Integer::sum);
             }
         }
@@ -384,7 +383,7 @@ final class OfflineReviewer {
 
     // --- writing
 
-    private static String headline(ReviewRequest request, String grade) {
+    private static String headline(Homework request, String grade) {
         StringBuilder line = new StringBuilder("**Grade: ").append(grade).append("**");
         if (request.assignment() != null && !request.assignment().isBlank()) {
             line.append(" for assignment ").append(Place.code(Place.shorten(request.assignment())));
@@ -396,7 +395,7 @@ final class OfflineReviewer {
     }
 
     private static String taskSection(
-            List<ReviewDocument> taskDocuments,
+            List<HomeworkFile> taskDocuments,
             List<SourceFile> tasks,
             List<String> terms,
             List<String> covered,
@@ -405,7 +404,7 @@ final class OfflineReviewer {
         if (taskDocuments.isEmpty()) {
             lines.add("No task file came with the assignment.");
         }
-        for (ReviewDocument document : taskDocuments) {
+        for (HomeworkFile document : taskDocuments) {
             if (!document.opened()) {
                 lines.add(document.name() + " could not be read (" + document.notOpened() + ").");
             }
@@ -448,7 +447,7 @@ final class OfflineReviewer {
             lines.add("No file was submitted.");
         }
         for (Student student : students.stream().limit(MAX_FILES).toList()) {
-            ReviewDocument document = student.document();
+            HomeworkFile document = student.document();
             lines.add(
                     switch (student.status()) {
                         case NOT_OPENED -> document.name() + ": not opened (" + document.notOpened() + ").";
@@ -475,12 +474,12 @@ final class OfflineReviewer {
     }
 
     private static String restrictionSection(
-            List<ReviewDocument> documents, RestrictionRules rules, List<Outcome> outcomes, boolean nothingRead) {
+            List<HomeworkFile> documents, RestrictionRules rules, List<Outcome> outcomes, boolean nothingRead) {
         List<String> lines = new ArrayList<>();
         if (documents.isEmpty()) {
             lines.add("The assignment has no restriction files.");
         }
-        for (ReviewDocument document : documents) {
+        for (HomeworkFile document : documents) {
             if (!document.opened()) {
                 lines.add(document.name() + " could not be read (" + document.notOpened() + ").");
             }

@@ -1,4 +1,4 @@
-package com.chatreview.assistant;
+package com.chatreview.grading;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
-package com.chatreview.assistant;
+package com.chatreview.grading;
 
-import com.chatreview.assistant.ReviewRequest.ReviewDocument;
+import com.chatreview.grading.Homework.HomeworkFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -92,7 +92,7 @@ final class SourceFile {
         this.tokens = tokens;
     }
 
-    static SourceFile read(ReviewDocument document) {
+    static SourceFile read(HomeworkFile document) {
         return read(document.name(), document.contentType(), document.text());
     }
 

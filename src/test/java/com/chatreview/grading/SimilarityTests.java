@@ -1,15 +1,15 @@
-package com.chatreview.assistant;
+package com.chatreview.grading;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import com.chatreview.assistant.SourceFile.Kind;
-import com.chatreview.assistant.SourceFile.Token;
+import com.chatreview.grading.SourceFile.Kind;
+import com.chatreview.grading.SourceFile.Token;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The offline reviewer's similarity: the Dice coefficient over token 3-grams, and what it points to. */
-class OfflineSimilarityTests {
+class SimilarityTests {
 
     private static final String REFERENCE = """
             def add(a, b):

@@ -1,0 +1,50 @@
+package com.chatreview.grading;
+
+import java.util.List;
+
+/**
+ * What a review grades: the assignment as the teacher published it and the student's files, all as text. The
+ * grading engine's own description of a homework, so that it knows nothing of who asks (the offline assistant
+ * maps its review request to it).
+ *
+ * @param assignment the assignment's id as the teacher named it ({@code fractions-1}), or {@code null}
+ * @param subject the assignment's subject, or {@code null}
+ * @param task the task files: what the student was asked to do
+ * @param solution the reference solution files; empty when the teacher gave none
+ * @param restrictions the restriction files: rules a submission must keep
+ * @param submission the student's files, in the order they were uploaded
+ */
+public record Homework(
+        String assignment,
+        String subject,
+        List<HomeworkFile> task,
+        List<HomeworkFile> solution,
+        List<HomeworkFile> restrictions,
+        List<HomeworkFile> submission) {
+
+    public Homework {
+        task = List.copyOf(task);
+        solution = List.copyOf(solution);
+        restrictions = List.copyOf(restrictions);
+        submission = List.copyOf(submission);
+    }
+
+    /**
+     * A file of the homework, as text.
+     *
+     * @param contentType the type detected from the file's bytes ({@code text/x-python}, {@code image/png}...)
+     * @param text the file's text; empty when it has none or was not opened
+     * @param truncated whether {@code text} stops at the size budget before the file's end
+     * @param notOpened why the file's text is not there, or {@code null} when it was read
+     */
+    public record HomeworkFile(String name, String contentType, String text, boolean truncated, String notOpened) {
+
+        public HomeworkFile {
+            text = text == null ? "" : text;
+        }
+
+        boolean opened() {
+            return notOpened == null;
+        }
+    }
+}
