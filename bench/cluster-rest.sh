@@ -54,55 +54,28 @@ SERVICE_PID=""
 # shellcheck source=bench/lib.sh
 . "$BENCH_DIR/lib.sh"
 
-for tool in curl jq psql wrk redis-server redis-cli nginx; do
-  command -v "$tool" >/dev/null || die "$tool is needed (apt-get install -y wrk redis-server nginx-light jq curl)"
-done
-# shellcheck source=../bin/find-java
-. "$ROOT/bin/find-java"
-JAR="$ROOT/target/chat-review-service.jar"
-[ -f "$JAR" ] || { log "building the jar"; ./mvnw -B -q -DskipTests -Djacoco.skip=true package; }
+need_tools curl jq psql wrk redis-server redis-cli nginx
+find_jdk
+build_jar_if_missing -B -q -DskipTests -Djacoco.skip=true package
 mkdir -p "$RUN_DIR"
-
-stop_pid() {   # $1 = pid
-  [ -n "$1" ] && kill -0 "$1" 2>/dev/null || return 0
-  kill -TERM "$1"
-  for _ in $(seq 1 60); do kill -0 "$1" 2>/dev/null || break; sleep 0.5; done
-  kill -0 "$1" 2>/dev/null && kill -KILL "$1"
-  wait "$1" 2>/dev/null || true
-}
 
 cleanup() {
   stop_pid "$NGINX_PID"; stop_pid "$NODE_A_PID"; stop_pid "$NODE_B_PID"; stop_pid "$REDIS_PID"
-  psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" \
-    >/dev/null 2>&1 || true
+  drop_database 2>/dev/null || true
 }
 trap cleanup EXIT
 
 # A node of the jar: $1 = port, $2 = REDIS_URL ("" for none), $3 = log name. Prints its pid.
 start_node() {
   local port=$1 redis_url=$2 name=$3
-  SERVER_PORT="$port" DATABASE_URL="jdbc:postgresql://$PGHOST:$PGPORT/$DB" DATABASE_USER="$PGUSER" \
-    REDIS_URL="$redis_url" ADMIN_TOKEN="$ADMIN_TOKEN" TRUSTED_PROXIES=127.0.0.1 \
-    RATE_LIMIT_REST_PER_MINUTE=1000000000 DATA_DIR="$RUN_DIR/data-$name" \
-    "$JAVA_HOME/bin/java" $SERVICE_OPTS -jar "$JAR" > "$RUN_DIR/$name.log" 2>&1 &
+  # shellcheck disable=SC2086
+  start_jar "$port" "$RUN_DIR/$name.log" REDIS_URL="$redis_url" TRUSTED_PROXIES=127.0.0.1 \
+    RATE_LIMIT_REST_PER_MINUTE=1000000000 DATA_DIR="$RUN_DIR/data-$name" $SERVICE_OPTS
   echo $!
 }
 
-await_up() {   # $1 = port, $2 = pid
-  for _ in $(seq 1 1200); do
-    kill -0 "$2" 2>/dev/null || { tail -30 "$RUN_DIR"/*.log >&2; die "a node exited during start-up"; }
-    curl -s --max-time 1 "http://127.0.0.1:$1/actuator/health" | grep -q '"status":"UP"' && return 0
-    sleep 0.1
-  done
-  die "the node on port $1 was not UP within 120 s"
-}
-
-cpu_ticks() {   # $@ = pids: their user + system clock ticks, summed
-  local total=0 pid
-  for pid in "$@"; do
-    total=$(( total + $(awk '{print $14 + $15}' "/proc/$pid/stat") ))
-  done
-  echo "$total"
+await_up() {   # $1 = port, $2 = pid, $3 = log name (as start_node's)
+  await_health 120 "http://127.0.0.1:$1" "$2" "$RUN_DIR/$3.log" "the node on port $1"
 }
 
 switches() {   # $@ = pids: context switches (voluntary and not) of all their threads, summed
@@ -110,10 +83,6 @@ switches() {   # $@ = pids: context switches (voluntary and not) of all their th
   for pid in "$@"; do
     cat /proc/"$pid"/task/*/status 2>/dev/null | awk '/ctxt_switches/ {s += $2} END {print s}'
   done | awk '{s += $1} END {print s}'
-}
-
-redis_stat() {   # $1 = INFO section field: prints its value (0 when absent)
-  redis-cli -p "$REDIS_PORT" info all | tr -d '\r' | awk -F: -v k="$1" '$1 == k {print $2; found=1} END {if (!found) print 0}'
 }
 
 redis_calls() {   # the commands a client sent (EVALSHA, EXISTS, ... : what the scripts run inside is not counted)
@@ -125,7 +94,7 @@ redis_calls() {   # the commands a client sent (EVALSHA, EXISTS, ... : what the 
 measure() {
   local label=$1 url=$2; shift 2
   local pids=("$@") hz ticks0 ticks1 switches0 switches1 requests rps p50 p99 redis_cpu0 redis_cpu1 commands
-  hz=$(getconf CLK_TCK)
+  hz=$CLK_TCK
   log "$label: warm-up ${WARMUP}s"
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "$BENCH_DIR/fixed.lua" "$url/api/v1/chats/$CHAT_ID" -- "$API_KEY" \
     > "$RUN_DIR/$label-warmup.txt" 2>&1
@@ -134,7 +103,7 @@ measure() {
   switches0=$(switches "${pids[@]}")
   if [ -n "$REDIS_PID" ]; then
     redis_calls > "$RUN_DIR/$label-redis-before.txt"
-    redis_cpu0=$(redis_stat used_cpu_user)+$(redis_stat used_cpu_sys)
+    redis_cpu0=$(redis_info "$REDIS_PORT" all used_cpu_user)+$(redis_info "$REDIS_PORT" all used_cpu_sys)
   fi
   log "$label: measuring ${DURATION}s"
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$BENCH_DIR/fixed.lua" \
@@ -149,7 +118,7 @@ measure() {
   local per_request="-" redis_us="-"
   if [ -n "$REDIS_PID" ]; then
     redis_calls > "$RUN_DIR/$label-redis-after.txt"
-    redis_cpu1=$(redis_stat used_cpu_user)+$(redis_stat used_cpu_sys)
+    redis_cpu1=$(redis_info "$REDIS_PORT" all used_cpu_user)+$(redis_info "$REDIS_PORT" all used_cpu_sys)
     per_request=$(join "$RUN_DIR/$label-redis-before.txt" "$RUN_DIR/$label-redis-after.txt" |
       awk -v n="$requests" '{d = $3 - $2; if (d > 0) printf "%s %.2f, ", $1, d / n}' | sed 's/, $//')
     redis_us=$(echo "(($redis_cpu1) - ($redis_cpu0)) * 1000000 / $requests" | bc -l | xargs printf '%.1f')
@@ -168,17 +137,13 @@ printf 'run\treq/s\tp50\tp99\tservice CPU µs/request\tthread switches/request\t
   > "$RUN_DIR/summary.tsv"
 
 # Redis of the run's own
-redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
-  > "$RUN_DIR/redis.log" 2>&1 &
-REDIS_PID=$!
-for _ in $(seq 1 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+start_redis "$REDIS_PORT" "$RUN_DIR"
 
 # The data: a tenant and one chat with a message, made through the first node
 NODE_A_PID=$(start_node "$PORT_A" "" "a-alone")
 SERVICE_PID=$NODE_A_PID
-await_up "$PORT_A" "$NODE_A_PID"
-API_KEY=$(curl -s -X POST -H "X-Admin-Token: $ADMIN_TOKEN" -H 'Content-Type: application/json' \
-  -d '{"name": "bench"}' "$BASE/admin/v1/tenants" | jq -r .api_key)
+await_up "$PORT_A" "$NODE_A_PID" a-alone
+create_tenant bench
 CHAT_ID=$(curl -s -X POST -H "X-API-Key: $API_KEY" -H 'Content-Type: application/json' \
   -d '{"user_id": "student", "title": "A chat to read"}' "$BASE/api/v1/chats" | jq -r .id)
 [ -n "$CHAT_ID" ] && [ "$CHAT_ID" != null ] || die "no chat was created"
@@ -191,12 +156,12 @@ stop_pid "$NODE_A_PID"
 
 # (2) one node, Redis
 NODE_A_PID=$(start_node "$PORT_A" "redis://127.0.0.1:$REDIS_PORT" "a-redis")
-await_up "$PORT_A" "$NODE_A_PID"
+await_up "$PORT_A" "$NODE_A_PID" a-redis
 measure "1-node-redis" "$BASE" "$NODE_A_PID"
 
 # (3) two nodes, Redis, nginx
 NODE_B_PID=$(start_node "$PORT_B" "redis://127.0.0.1:$REDIS_PORT" "b-redis")
-await_up "$PORT_B" "$NODE_B_PID"
+await_up "$PORT_B" "$NODE_B_PID" b-redis
 mkdir -p "$RUN_DIR/nginx"
 sed -e "s/\${LISTEN}/127.0.0.1:$NGINX_PORT/" \
   -e "s/\${UPSTREAM_SERVERS}/server 127.0.0.1:$PORT_A; server 127.0.0.1:$PORT_B;/" \
@@ -228,7 +193,7 @@ stop_pid "$NGINX_PID"; NGINX_PID=""
 stop_pid "$NODE_B_PID"; NODE_B_PID=""
 stop_pid "$NODE_A_PID"
 NODE_A_PID=$(start_node "$PORT_A" "" "a-alone-again")
-await_up "$PORT_A" "$NODE_A_PID"
+await_up "$PORT_A" "$NODE_A_PID" a-alone-again
 REDIS_SAVED=$REDIS_PID; REDIS_PID=""
 measure "1-node-no-redis-again" "$BASE" "$NODE_A_PID"
 REDIS_PID=$REDIS_SAVED

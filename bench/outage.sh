@@ -28,37 +28,25 @@ BASE="http://127.0.0.1:$PORT"
 RUN_DIR="$BENCH_DIR/results/$(date +%Y%m%d-%H%M%S)-outage${LABEL:+-$LABEL}"
 SERVICE_PID=""
 CLIENT_PID=""
-log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { log "ERROR: $*"; exit 1; }
+ADMIN_TOKEN=bench
 
-for tool in curl jq; do command -v "$tool" >/dev/null || die "$tool is needed"; done
+# shellcheck source=bench/lib.sh
+. "$BENCH_DIR/lib.sh"
+
+need_tools curl jq
 PG_BIN="/usr/lib/postgresql/$(ls /usr/lib/postgresql | sort -V | tail -1)/bin"
 [ -x "$PG_BIN/initdb" ] || die "no PostgreSQL server binaries under /usr/lib/postgresql"
 # PostgreSQL refuses to run as root: as root, the cluster belongs to the postgres user
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-! curl -s -o /dev/null "$BASE/" 2>/dev/null || die "something already answers on $BASE; choose another BENCH_PORT"
-
-# shellcheck source=../bin/find-java
-. "$ROOT/bin/find-java"
-JAR="$ROOT/target/chat-review-service.jar"
-if [ ! -f "$JAR" ]; then
-  log "building $JAR"
-  ./mvnw -q -o -DskipTests -Dspotless.check.skip=true package || ./mvnw -q -DskipTests -Dspotless.check.skip=true package
-fi
+check_port_free "$BASE" BENCH_PORT
+find_jdk
+build_jar_if_missing
 
 mkdir -p "$RUN_DIR"
 PG_DIR="$(mktemp -d)"
 [ "$(id -u)" = 0 ] && chown postgres "$PG_DIR"
 log "results in $RUN_DIR; PostgreSQL cluster in $PG_DIR on port $PG_PORT"
 
-stop_pid() {
-  local pid=$1
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid"
-  for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
-  wait "$pid" 2>/dev/null || true
-}
 pg_start() { as_pg "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1" start >/dev/null; }
 pg_stop() { as_pg "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null; }
 cleanup() {
@@ -91,16 +79,12 @@ log "starting the service on $BASE"
 # shellcheck disable=SC2086
 SERVER_PORT="$PORT" SERVER_ADDRESS=127.0.0.1 \
 DATABASE_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/postgres" DATABASE_USER=postgres \
-ADMIN_TOKEN=bench RATE_LIMIT_REST_PER_MINUTE=100000000 RATE_LIMIT_WS_MESSAGES_PER_SECOND=100 \
+ADMIN_TOKEN="$ADMIN_TOKEN" RATE_LIMIT_REST_PER_MINUTE=100000000 RATE_LIMIT_WS_MESSAGES_PER_SECOND=100 \
   "$JAVA_HOME/bin/java" $SERVICE_OPTS -jar "$JAR" > "$RUN_DIR/service.log" 2>&1 &
 SERVICE_PID=$!
-for _ in $(seq 1 240); do
-  kill -0 "$SERVICE_PID" 2>/dev/null || { tail -30 "$RUN_DIR/service.log" >&2; die "the service exited"; }
-  curl -s --max-time 1 "$BASE/actuator/health" | grep -q '"status":"UP"' && break
-  sleep 0.5
-done
-KEY=$(curl -sf -XPOST -H 'X-Admin-Token: bench' -H 'Content-Type: application/json' "$BASE/admin/v1/tenants" \
-  -d '{"name":"outage"}' | jq -r .api_key)
+wait_healthy 120
+create_tenant outage
+KEY=$API_KEY
 CHAT=$(curl -sf -XPOST -H "X-API-Key: $KEY" -H 'Content-Type: application/json' "$BASE/api/v1/chats" \
   -d '{"user_id":"outage"}' | jq -r .id)
 

@@ -50,7 +50,7 @@ STAMP="$(date +%Y%m%d-%H%M%S)"
 RUN_DIR="$BENCH_DIR/results/$STAMP-redis-memory"
 SERVICE_PID=""
 CLIENT_PID=""
-REDIS_STARTED=""
+REDIS_PID=""
 
 # shellcheck source=bench/lib.sh
 . "$BENCH_DIR/lib.sh"
@@ -58,60 +58,34 @@ REDIS_STARTED=""
 # ---------------------------------------------------------------------------------------------------------
 # 0. Tools, ports, the jar
 # ---------------------------------------------------------------------------------------------------------
-case "$DB" in *[!a-z0-9_]*) die "BENCH_DB must be a plain lower-case name, not '$DB'" ;; esac
-for tool in curl jq psql redis-server redis-cli; do
-  command -v "$tool" >/dev/null || die "$tool is needed"
-done
-ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-[ "$(ulimit -n)" -ge $((2 * CHATS + 1000)) ] || die "ulimit -n is $(ulimit -n); $CHATS connections need more"
-
-# shellcheck source=../bin/find-java
-. "$ROOT/bin/find-java"
-JAR="$ROOT/target/chat-review-service.jar"
+need_tools curl jq psql redis-server redis-cli
+raise_fd_limit $((2 * CHATS + 1000)) "$CHATS connections"
+find_jdk
 if [ ! -f "$JAR" ]; then
   # a shared 2-core machine: never two Maven builds at once
   while pgrep -f org.codehaus.plexus.classworlds >/dev/null; do log "waiting for another Maven build to end"; sleep 10; done
-  log "building $JAR (not there yet)"
-  ./mvnw -B -q -o -DskipTests -Djacoco.skip=true package || ./mvnw -B -q -DskipTests -Djacoco.skip=true package
 fi
-[ -f "$JAR" ] || die "the build did not produce $JAR"
-
-curl -s -o /dev/null "$BASE/" 2>/dev/null && die "something already answers on $BASE; choose another BENCH_PORT"
+build_jar_if_missing -B -q -DskipTests -Djacoco.skip=true package
+check_port_free "$BASE" BENCH_PORT
 redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && die "something already answers on Redis port $REDIS_PORT; choose another REDIS_PORT"
-pg_isready -q -h "$PGHOST" -p "$PGPORT" || die "no PostgreSQL on $PGHOST:$PGPORT"
+check_database
 
 mkdir -p "$RUN_DIR/control"
 log "results in $RUN_DIR"
 R() { redis-cli -p "$REDIS_PORT" "$@"; }
-
-stop_pid() {   # $1 = pid: TERM, wait up to 30 s, then KILL
-  local pid=$1
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid"
-  for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
-  wait "$pid" 2>/dev/null || true
-}
 
 cleanup() {
   local status=$?
   set +e
   touch "$RUN_DIR/control/stop" 2>/dev/null
   if [ -n "$CLIENT_PID" ]; then stop_pid "$CLIENT_PID"; fi
-  if [ -n "$SERVICE_PID" ] && kill -0 "$SERVICE_PID" 2>/dev/null; then
-    log "stopping the service (pid $SERVICE_PID)"
-    stop_pid "$SERVICE_PID"
-  fi
-  if [ -n "$REDIS_STARTED" ]; then
-    local rpid
-    rpid=$(cat "$RUN_DIR/redis.pid" 2>/dev/null)
-    log "stopping the private Redis (pid $rpid)"
-    if [ -n "$rpid" ] && kill -TERM "$rpid" 2>/dev/null; then
-      for _ in $(seq 1 50); do kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
-    fi
+  stop_service
+  if [ -n "$REDIS_PID" ]; then
+    log "stopping the private Redis (pid $REDIS_PID)"
+    stop_pid "$REDIS_PID"
   fi
   log "dropping database $DB"
-  psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
+  drop_database
   exit "$status"
 }
 trap cleanup EXIT
@@ -263,36 +237,21 @@ breakdown_table() {   # $1 = label
 # ---------------------------------------------------------------------------------------------------------
 # 1. A private Redis, a fresh database, the service, a tenant, the chats
 # ---------------------------------------------------------------------------------------------------------
-redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
-  --dir "$RUN_DIR" --pidfile "$RUN_DIR/redis.pid" --logfile "$RUN_DIR/redis.log"
-REDIS_STARTED=1
-for _ in $(seq 1 50); do R ping >/dev/null 2>&1 && break; sleep 0.1; done
-R ping >/dev/null || die "the private Redis did not start (see $RUN_DIR/redis.log)"
+start_redis "$REDIS_PORT" "$RUN_DIR"
 memory empty
 
 recreate_database
-ADMIN_TOKEN="bench-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+ADMIN_TOKEN=$(random_token)
 log "starting the service on $BASE with REDIS_URL=redis://127.0.0.1:$REDIS_PORT and $SERVICE_OPTS"
 # shellcheck disable=SC2086
-SERVER_PORT="$PORT" \
-SERVER_ADDRESS=127.0.0.1 \
-DATABASE_URL="jdbc:postgresql://$PGHOST:$PGPORT/$DB" \
-DATABASE_USER="$PGUSER" \
-REDIS_URL="redis://127.0.0.1:$REDIS_PORT" \
-ADMIN_TOKEN="$ADMIN_TOKEN" \
-RATE_LIMIT_REST_PER_MINUTE=100000000 \
-RATE_LIMIT_WS_MESSAGES_PER_SECOND=100000 \
-LIMIT_WS_CONNECTIONS_PER_TENANT=100000 \
-  "$JAVA_HOME/bin/java" $SERVICE_OPTS -jar "$JAR" > "$RUN_DIR/service.log" 2>&1 &
+start_jar "$PORT" "$RUN_DIR/service.log" REDIS_URL="redis://127.0.0.1:$REDIS_PORT" \
+  RATE_LIMIT_WS_MESSAGES_PER_SECOND=100000 LIMIT_WS_CONNECTIONS_PER_TENANT=100000 $SERVICE_OPTS
 SERVICE_PID=$!
 wait_healthy 180
 sleep 2
 memory started   # (a) the service up, nothing done
 
-TENANT_JSON=$(curl -sf -X POST "$BASE/admin/v1/tenants" -H "X-Admin-Token: $ADMIN_TOKEN" \
-  -H 'Content-Type: application/json' -d '{"name":"redis memory bench tenant"}') || die "the admin API did not create the tenant"
-API_KEY=$(jq -r .api_key <<<"$TENANT_JSON")
-[[ "$API_KEY" == crs_* ]] || die "no api_key in $TENANT_JSON"
+create_tenant "redis memory bench tenant"
 log "creating $CHATS chats"
 "$JAVA_HOME/bin/java" "$BENCH_DIR/WsLoad.java" chats base="$BASE" key="$API_KEY" n="$CHATS" file="$RUN_DIR/chats.txt" \
   limit=300 > "$RUN_DIR/chats-result.txt" || die "creating the chats failed"
@@ -337,7 +296,7 @@ send_round() {   # $1 = control file (send, send2), $2 = client line suffix ("" 
   : > "$RUN_DIR/used-memory-while-$streaming.txt"
   sample() {
     local u t
-    u=$(R INFO memory | tr -d '\r' | awk -F: '$1 == "used_memory" {print $2}')
+    u=$(redis_info "$REDIS_PORT" memory used_memory)
     t=$(( ($(date +%s%N) - T0) / 1000000 ))
     echo "$t $u" >> "$RUN_DIR/used-memory-while-$streaming.txt"
     if [ "$u" -gt "${PEAK[$streaming]}" ]; then PEAK[$streaming]=$u; PEAK_AT[$streaming]=$t; fi
@@ -405,14 +364,13 @@ CLIENT_PID=""
 sleep 3
 memory closed
 breakdown closed
-log "stopping the service (pid $SERVICE_PID)"
-stop_pid "$SERVICE_PID"
+stop_service
 SERVICE_PID=""
 
 : > "$RUN_DIR/fill.txt"
 for rate in $RATES; do
   n=$(( rate * RETENTION / 16 ))
-  before=$(R INFO memory | tr -d '\r' | awk -F: '$1 == "used_memory" {print $2}')
+  before=$(redis_info "$REDIS_PORT" memory used_memory)
   got=$(R EVAL "
     local src = redis.call('XRANGE', KEYS[1], ARGV[2], '+')
     local n = tonumber(ARGV[1])
@@ -424,7 +382,7 @@ for rate in $RATES; do
     end
     return redis.call('XLEN', KEYS[2])" 2 'crs:events:{0}' "bench:fill:$rate" "$n" "$ROUND2_MS")
   bytes=$(R MEMORY USAGE "bench:fill:$rate" SAMPLES 0)
-  after=$(R INFO memory | tr -d '\r' | awk -F: '$1 == "used_memory" {print $2}')
+  after=$(redis_info "$REDIS_PORT" memory used_memory)
   echo "$rate $got $bytes $(( after - before ))" >> "$RUN_DIR/fill.txt"
   log "rate $rate/s: one shard $got entries, $bytes B (MEMORY USAGE), used_memory +$(( after - before )) B"
   R DEL "bench:fill:$rate" >/dev/null
@@ -467,7 +425,7 @@ R EVAL "
 # ---------------------------------------------------------------------------------------------------------
 mb() { awk -v b="$1" 'BEGIN {printf "%.2f", b / 1048576}'; }
 d() { echo $(( ${MEM[$1.used_memory]} - ${MEM[$2.used_memory]} )); }
-per() { awk -v a="$1" -v n="$2" 'BEGIN {printf "%.0f", a / n}'; }
+per() { div "$1" "$2" %.0f; }   # $1 / $2, rounded
 {
   echo "# Redis memory per $CHATS live chats, $(date -Is)"
   echo

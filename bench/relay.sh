@@ -72,24 +72,15 @@ TOP_PID=""
 # ---------------------------------------------------------------------------------------------------------
 # 0. Tools, ports
 # ---------------------------------------------------------------------------------------------------------
-case "$DB" in *[!a-z0-9_]*) die "BENCH_DB must be a plain lower-case name, not '$DB'" ;; esac
-for tool in curl jq psql ss redis-server redis-cli; do
-  command -v "$tool" >/dev/null || die "$tool is needed (apt-get install -y ${tool/redis-*/redis-server})"
-done
+need_tools curl jq psql ss redis-server redis-cli
 for n in "$STREAMS" "$WARMUP" "$DURATION" "$ROUNDS" "$DRAIN"; do
   [[ "$n" =~ ^[0-9]+$ ]] || die "STREAMS, WARMUP, DURATION, ROUNDS and DRAIN are whole numbers, not '$n'"
 done
 [ "$STREAMS" -ge 1 ] || die "STREAMS must be at least 1"
-ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-
-# shellcheck source=../bin/find-java
-. "$ROOT/bin/find-java"
-JAR="$ROOT/target/chat-review-service.jar"
-if [ ! -f "$JAR" ]; then
-  log "building $JAR (not there yet)"
-  ./mvnw -q -o -DskipTests -Dspotless.check.skip=true package || ./mvnw -q -DskipTests -Dspotless.check.skip=true package
-fi
-[ -f "$JAR" ] || die "the build did not produce $JAR"
+# shellcheck disable=SC2119   # no count to check: only raised
+raise_fd_limit
+find_jdk
+build_jar_if_missing
 
 listening() { [ -n "$(ss -Htln "sport = :$1" 2>/dev/null)" ]; }
 for p in "$PORT_A" "$PORT_B"; do
@@ -102,19 +93,10 @@ for _ in $(seq 1 50); do
   REDIS_PORT=$((REDIS_PORT + 1))
 done
 listening "$REDIS_PORT" && die "no free port for Redis near ${REDIS_PORT}"
-pg_isready -q -h "$PGHOST" -p "$PGPORT" || die "no PostgreSQL on $PGHOST:$PGPORT"
+check_database
 
 mkdir -p "$RUN_DIR"
 log "results in $RUN_DIR"
-
-stop_pid() {   # $1 = pid: TERM, wait up to 30 s, then KILL
-  local pid=$1
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid"
-  for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
-  wait "$pid" 2>/dev/null || true
-}
 
 cleanup() {
   local status=$?
@@ -131,12 +113,7 @@ cleanup() {
     log "stopping Redis (pid $REDIS_PID)"
     stop_pid "$REDIS_PID"
   fi
-  if [ "${KEEP_DB:-0}" = 1 ]; then
-    log "keeping database $DB (KEEP_DB=1)"
-  else
-    log "dropping database $DB"
-    psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
-  fi
+  drop_or_keep_database
   exit "$status"
 }
 trap cleanup EXIT
@@ -160,96 +137,64 @@ recreate_database
 
 mkdir -p "$RUN_DIR/redis"
 log "starting Redis on 127.0.0.1:$REDIS_PORT"
-redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$RUN_DIR/redis" \
-  > "$RUN_DIR/redis.log" 2>&1 &
-REDIS_PID=$!
-echo "$REDIS_PID" > "$RUN_DIR/redis.pid"
+start_redis "$REDIS_PORT" "$RUN_DIR/redis"
 rcli() { redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@"; }
-for _ in $(seq 1 100); do
-  kill -0 "$REDIS_PID" 2>/dev/null || { cat "$RUN_DIR/redis.log" >&2; die "redis-server exited"; }
-  [ "$(rcli ping 2>/dev/null)" = PONG ] && break
-  sleep 0.1
-done
-[ "$(rcli ping 2>/dev/null)" = PONG ] || die "Redis did not answer on port $REDIS_PORT"
 
-ADMIN_TOKEN="bench-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+ADMIN_TOKEN=$(random_token)
 
-start_node() {   # $1 = name (a|b), $2 = port; the node's pid is then in $!
+start_node() {   # $1 = name (a|b), $2 = port; the node's pid is then in $! (and in node-<name>.pid)
   local name=$1 port=$2
   # shellcheck disable=SC2086
-  SERVER_PORT="$port" \
-  SERVER_ADDRESS=127.0.0.1 \
-  DATABASE_URL="jdbc:postgresql://$PGHOST:$PGPORT/$DB" \
-  DATABASE_USER="$PGUSER" \
-  REDIS_URL="redis://127.0.0.1:$REDIS_PORT" \
-  ADMIN_TOKEN="$ADMIN_TOKEN" \
-  ASSISTANT_OFFLINETOKENDELAY="$TOKEN_DELAY" \
-  RATE_LIMIT_REST_PER_MINUTE=100000000 \
-  RATE_LIMIT_WS_MESSAGES_PER_SECOND="${RATE_LIMIT_WS_MESSAGES_PER_SECOND:-100000}" \
-  LIMIT_WS_CONNECTIONS_PER_TENANT="${LIMIT_WS_CONNECTIONS_PER_TENANT:-100000}" \
-    "$JAVA_HOME/bin/java" $SERVICE_OPTS -Xlog:gc:file="$RUN_DIR/gc-node-$name.log":time,uptime,level,tags \
-    -Xlog:safepoint:file="$RUN_DIR/safepoint-node-$name.log":time,uptime,level,tags -jar "$JAR" \
-    > "$RUN_DIR/node-$name.log" 2>&1 &
+  start_jar "$port" "$RUN_DIR/node-$name.log" \
+    REDIS_URL="redis://127.0.0.1:$REDIS_PORT" \
+    ASSISTANT_OFFLINETOKENDELAY="$TOKEN_DELAY" \
+    RATE_LIMIT_WS_MESSAGES_PER_SECOND="${RATE_LIMIT_WS_MESSAGES_PER_SECOND:-100000}" \
+    LIMIT_WS_CONNECTIONS_PER_TENANT="${LIMIT_WS_CONNECTIONS_PER_TENANT:-100000}" \
+    $SERVICE_OPTS -Xlog:gc:file="$RUN_DIR/gc-node-$name.log":time,uptime,level,tags \
+    -Xlog:safepoint:file="$RUN_DIR/safepoint-node-$name.log":time,uptime,level,tags
 }
 
 wait_node() {   # $1 = name, $2 = pid, $3 = base URL, $4 = seconds at most
-  local name=$1 pid=$2 base=$3 tries=$(( $4 * 20 ))
-  for _ in $(seq 1 "$tries"); do
-    kill -0 "$pid" 2>/dev/null || { tail -40 "$RUN_DIR/node-$name.log" >&2; die "node $name exited during start-up"; }
-    curl -s --max-time 1 "$base/actuator/health" 2>/dev/null | grep -q '"status":"UP"' && return 0
-    sleep 0.05
-  done
-  die "node $name was not healthy after $4 s (see $RUN_DIR/node-$name.log)"
+  await_health "$4" "$3" "$2" "$RUN_DIR/node-$1.log" "node $1"
 }
 
 log "starting node A on $BASE_A ($SERVICE_OPTS, token delay $TOKEN_DELAY)"
 START_NS=$(date +%s%N)
 start_node a "$PORT_A"
 NODE_A_PID=$!
-echo "$NODE_A_PID" > "$RUN_DIR/node-a.pid"
 wait_node a "$NODE_A_PID" "$BASE_A" 180
 log "node A healthy after $(( ($(date +%s%N) - START_NS) / 1000000 )) ms; starting node B on $BASE_B"
 START_NS=$(date +%s%N)
 start_node b "$PORT_B"
 NODE_B_PID=$!
-echo "$NODE_B_PID" > "$RUN_DIR/node-b.pid"
 wait_node b "$NODE_B_PID" "$BASE_B" 180
 log "node B healthy after $(( ($(date +%s%N) - START_NS) / 1000000 )) ms"
 # each node holds a dedicated connection for its event reader (and one for commands): both must be on this Redis
 rcli client list > "$RUN_DIR/redis-clients.txt"
 [ "$(grep -vc 'cmd=client|list' "$RUN_DIR/redis-clients.txt")" -ge 2 ] || die "the nodes are not connected to the Redis on port $REDIS_PORT"
 
-TENANT_JSON=$(curl -sf -X POST "$BASE_A/admin/v1/tenants" -H "X-Admin-Token: $ADMIN_TOKEN" \
-  -H 'Content-Type: application/json' -d '{"name":"relay bench tenant"}') || die "the admin API did not create the tenant"
-API_KEY=$(jq -r .api_key <<<"$TENANT_JSON")
-[[ "$API_KEY" == crs_* ]] || die "no api_key in $TENANT_JSON"
-log "tenant $(jq -r .id <<<"$TENANT_JSON")"
+create_tenant "relay bench tenant" "$BASE_A"
+log "tenant $TENANT_ID"
 
 # ---------------------------------------------------------------------------------------------------------
 # 2. The run
 # ---------------------------------------------------------------------------------------------------------
 # "label pid" lines for the client to read CPU from /proc
-{
-  echo "node_a $NODE_A_PID"
-  echo "node_b $NODE_B_PID"
-  echo "redis $REDIS_PID"
-  psql -X -At -d postgres -c "SELECT 'postgres ' || pid FROM pg_stat_activity
-    WHERE datname = '$DB' OR backend_type IN ('walwriter', 'checkpointer', 'background writer', 'autovacuum launcher')"
-} > "$RUN_DIR/procs.txt"
+write_procs "$RUN_DIR/procs.txt" node_a "$NODE_A_PID" node_b "$NODE_B_PID" redis "$REDIS_PID"
 
 rcli info commandstats > "$RUN_DIR/redis-commandstats-before.txt"
 rcli info stats > "$RUN_DIR/redis-stats-before.txt"
 load_line >> "$RUN_DIR/load.txt"
 MEASURE_DESC=$([ "$ROUNDS" -gt 0 ] && echo "$ROUNDS frames per chat" || echo "${DURATION}s")
 log "$STREAMS streams (sockets on A and B), warm-up ${WARMUP}s, measure $MEASURE_DESC, content \"$CONTENT\""
-( sleep $((WARMUP + (ROUNDS > 0 ? 5 : DURATION / 2))); top -b -n 1 -w 200 | head -20 > "$RUN_DIR/top-during.txt" ) &
+top_snapshot during $((WARMUP + (ROUNDS > 0 ? 5 : DURATION / 2)))
 TOP_PID=$!
 # shellcheck disable=SC2086
 "$JAVA_HOME/bin/java" $CLIENT_OPTS -Xlog:gc:file="$RUN_DIR/gc-client.log":time,uptime,level,tags \
   -Xlog:safepoint:file="$RUN_DIR/safepoint-client.log":time,uptime,level,tags "$BENCH_DIR/RelayLoad.java" \
   base_a="$BASE_A" base_b="$BASE_B" key="$API_KEY" streams="$STREAMS" warmup="$WARMUP" duration="$DURATION" \
   rounds="$ROUNDS" max_measure="$MAX_MEASURE" drain="$DRAIN" content="$CONTENT" threads="$CLIENT_THREADS" \
-  procs="$RUN_DIR/procs.txt" clk_tck="$(getconf CLK_TCK)" chats="$RUN_DIR/chats.txt" \
+  procs="$RUN_DIR/procs.txt" clk_tck="$CLK_TCK" chats="$RUN_DIR/chats.txt" \
   raw="$RUN_DIR/events.tsv.gz" out="$RUN_DIR/relay-result.txt" \
   limit=$((WARMUP + (ROUNDS > 0 ? MAX_MEASURE : DURATION) + DRAIN + 300)) \
   > "$RUN_DIR/relay-client.out" 2> "$RUN_DIR/relay-client.err" &
@@ -265,10 +210,7 @@ rcli info memory > "$RUN_DIR/redis-memory-after.txt"
 grep '^problem' "$RUN_DIR/relay-client.err" | head -10 >&2 || true
 
 declare -A R
-while IFS='=' read -r k v; do
-  [ -n "$k" ] && R[$k]="$v"
-done < <(grep -E '^[a-z_0-9]+=' "$RUN_DIR/relay-result.txt")
-fld() { tr ',' '\n' <<<"${R[$1]:-}" | awk -F= -v k="$2" '$1 == k {print $2}'; }
+read_results "$RUN_DIR/relay-result.txt"
 # Redis commands over the whole run (warm-up included): a command's calls or usec between the two snapshots
 redis_stat() {   # $1 = command, $2 = field (calls, usec)
   awk -F'[:=,]' -v c="cmdstat_$1" -v k="$2" '
@@ -285,10 +227,6 @@ redis_line() {
       "$(awk -v u="$(redis_stat $c usec)" -v n="$(redis_stat $c calls)" 'BEGIN {if (n > 0) printf "%.1f", u / n; else printf "n/a"}')"
   done
 }
-gc_line() {   # $1 = gc log
-  awk '/Pause Young/ {v = $NF; sub("ms", "", v); n++; s += v; if (v + 0 > 50) big++; if (v + 0 > m) m = v + 0}
-    END {printf "%d young pauses, %.0f ms in all, %d over 50 ms, longest %.0f ms", n, s, big, m}' "$1"
-}
 # Stop-the-world time of a JVM from its safepoint log (any collector): within the measure, if given its wall-clock bounds
 safepoint_line() {   # $1 = log, $2 = from, $3 = to (ISO, as the log's time decoration: 2026-01-01T10:00:00.000)
   awk -v from="$2" -v to="$3" '
@@ -301,8 +239,7 @@ safepoint_line() {   # $1 = log, $2 = from, $3 = to (ISO, as the log's time deco
     END {printf "%d safepoints, %.0f ms stopped in all, %d over 10 ms, longest %.1f ms (%s)", n, s, big, m, what}' "$1"
 }
 for name in a b; do
-  grep -E ' (ERROR|WARN) ' "$RUN_DIR/node-$name.log" | sed -E 's/^[^ ]+ +//' | cut -c1-300 | sort | uniq -c | sort -rn \
-    | head -20 > "$RUN_DIR/node-$name-warnings.txt" || true
+  warning_summary "$RUN_DIR/node-$name.log" "$RUN_DIR/node-$name-warnings.txt"
 done
 
 # ---------------------------------------------------------------------------------------------------------
@@ -314,10 +251,10 @@ M_START_S=$(date -d "${R[${p}_measure_start_wall]}" +%s.%N)
 M_FROM=$(date -d "@$M_START_S" +%Y-%m-%dT%H:%M:%S.%3N)
 M_TO=$(date -d "@$(awk -v s="$M_START_S" -v d="${R[${p}_measure_s]}" 'BEGIN {printf "%.3f", s + d}')" +%Y-%m-%dT%H:%M:%S.%3N)
 row() {   # $1 = label, $2 = key (signed), prints a table row
-  echo "| $1 | $(fld "$2" n) | $(fld "$2" min) | $(fld "$2" p1) | $(fld "$2" p50) | $(fld "$2" p90) | $(fld "$2" p99) | $(fld "$2" p999) | $(fld "$2" max) |"
+  echo "| $1 | $(part "$2" n) | $(part "$2" min) | $(part "$2" p1) | $(part "$2" p50) | $(part "$2" p90) | $(part "$2" p99) | $(part "$2" p999) | $(part "$2" max) |"
 }
 arow() {   # $1 = label, $2 = key (unsigned)
-  echo "| $1 | $(fld "$2" n) | | | $(fld "$2" p50) | $(fld "$2" p90) | $(fld "$2" p99) | $(fld "$2" p999) | $(fld "$2" max) |"
+  echo "| $1 | $(part "$2" n) | | | $(part "$2" p50) | $(part "$2" p90) | $(part "$2" p99) | $(part "$2" p999) | $(part "$2" max) |"
 }
 {
   echo "# Token relay across two nodes, $(date -Is)"
@@ -365,8 +302,8 @@ arow() {   # $1 = label, $2 = key (unsigned)
     "load average at the measure's start/end ${R[${p}_loadavg_start_end]}"
   echo "Redis over the whole run (warm-up included): $(redis_line)" \
     "$(awk -v a="$XADD_CALLS" -v b="$XREAD_CALLS" 'BEGIN {if (b > 0) printf "so a node reader got %.1f entries per XREAD call on average (2 readers read every entry)", 2 * a / b}')"
-  echo "GC node A (whole run): $(gc_line "$RUN_DIR/gc-node-a.log")"
-  echo "GC node B (whole run): $(gc_line "$RUN_DIR/gc-node-b.log")"
+  echo "GC node A (whole run): $(gc_summary "$RUN_DIR/gc-node-a.log")"
+  echo "GC node B (whole run): $(gc_summary "$RUN_DIR/gc-node-b.log")"
   echo "stopped during the measure: node A $(safepoint_line "$RUN_DIR/safepoint-node-a.log" "$M_FROM" "$M_TO");" \
     "node B $(safepoint_line "$RUN_DIR/safepoint-node-b.log" "$M_FROM" "$M_TO");" \
     "client $(safepoint_line "$RUN_DIR/safepoint-client.log" "$M_FROM" "$M_TO")"

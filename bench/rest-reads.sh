@@ -51,49 +51,20 @@ SERVICE_PID=""
 # ---------------------------------------------------------------------------------------------------------
 # 0. Tools
 # ---------------------------------------------------------------------------------------------------------
-case "$DB" in *[!a-z0-9_]*) die "BENCH_DB must be a plain lower-case name, not '$DB'" ;; esac
-for tool in curl jq psql; do
-  command -v "$tool" >/dev/null || die "$tool is needed (apt-get install -y ${tool/psql/postgresql-client})"
-done
-if ! command -v wrk >/dev/null; then
-  die "wrk is not installed: install it with 'apt-get install -y wrk' and run again"
-fi
-
-# shellcheck source=../bin/find-java
-. "$ROOT/bin/find-java"
-JAR="$ROOT/target/chat-review-service.jar"
-if [ ! -f "$JAR" ]; then
-  log "building $JAR (not there yet)"
-  ./mvnw -q -o -DskipTests -Dspotless.check.skip=true package || ./mvnw -q -DskipTests -Dspotless.check.skip=true package
-fi
-[ -f "$JAR" ] || die "the build did not produce $JAR"
-
-if curl -s -o /dev/null "$BASE/" 2>/dev/null; then
-  die "something already answers on $BASE; choose another BENCH_PORT"
-fi
-pg_isready -q -h "$PGHOST" -p "$PGPORT" || die "no PostgreSQL on $PGHOST:$PGPORT"
+need_tools curl jq psql wrk
+find_jdk
+build_jar_if_missing
+check_port_free "$BASE" BENCH_PORT
+check_database
 
 mkdir -p "$RUN_DIR"
 log "results in $RUN_DIR"
 
-psql_db() { psql -X -q -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
-
 cleanup() {
   local status=$?
   set +e
-  if [ -n "$SERVICE_PID" ] && kill -0 "$SERVICE_PID" 2>/dev/null; then
-    log "stopping the service (pid $SERVICE_PID)"
-    kill -TERM "$SERVICE_PID"
-    for _ in $(seq 1 60); do kill -0 "$SERVICE_PID" 2>/dev/null || break; sleep 0.5; done
-    kill -0 "$SERVICE_PID" 2>/dev/null && kill -KILL "$SERVICE_PID"
-    wait "$SERVICE_PID" 2>/dev/null
-  fi
-  if [ "${KEEP_DB:-0}" = 1 ]; then
-    log "keeping database $DB (KEEP_DB=1)"
-  else
-    log "dropping database $DB"
-    psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
-  fi
+  stop_service
+  drop_or_keep_database
   exit "$status"
 }
 trap cleanup EXIT
@@ -115,19 +86,12 @@ recreate_database
 # ---------------------------------------------------------------------------------------------------------
 # 2. The service, timed from process start to /actuator/health UP
 # ---------------------------------------------------------------------------------------------------------
-ADMIN_TOKEN="bench-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+ADMIN_TOKEN=$(random_token)
 log "starting the service on $BASE"
 START_NS=$(date +%s%N)
 # shellcheck disable=SC2086
-SERVER_PORT="$PORT" \
-SERVER_ADDRESS=127.0.0.1 \
-DATABASE_URL="jdbc:postgresql://$PGHOST:$PGPORT/$DB" \
-DATABASE_USER="$PGUSER" \
-ADMIN_TOKEN="$ADMIN_TOKEN" \
-RATE_LIMIT_REST_PER_MINUTE=100000000 \
-  "$JAVA_HOME/bin/java" ${JAVA_OPTS:-} -jar "$JAR" > "$RUN_DIR/service.log" 2>&1 &
+start_jar "$PORT" "$RUN_DIR/service.log" ${JAVA_OPTS:-}
 SERVICE_PID=$!
-echo "$SERVICE_PID" > "$RUN_DIR/service.pid"
 
 wait_healthy 60
 STARTUP_MS=$(( ($(date +%s%N) - START_NS) / 1000000 ))
@@ -146,7 +110,7 @@ memory_at_rest() {   # $1 = label; prints "rss_mib heap_used_mib nonheap_used_mi
     echo "== $label $(date -Is)"
     grep -E '^(VmRSS|VmHWM|RssAnon|RssFile|Threads)' "/proc/$SERVICE_PID/status"
     jcmd "$SERVICE_PID" GC.heap_info
-    curl -s -H 'Accept: text/plain' "$BASE/actuator/prometheus" | grep -E '^jvm_(memory_(used|committed)_bytes|threads_live|gc_)'
+    prom | grep -E '^jvm_(memory_(used|committed)_bytes|threads_live|gc_)'
   } > "$out" 2>&1
   local rss heap nonheap
   rss=$(awk '/^VmRSS/ {printf "%.0f", $2/1024}' "/proc/$SERVICE_PID/status")
@@ -161,11 +125,7 @@ log "at rest after start-up: RSS ${RSS_START} MiB, heap used ${HEAP_START} MiB, 
 # ---------------------------------------------------------------------------------------------------------
 # 3. A tenant, through the admin API
 # ---------------------------------------------------------------------------------------------------------
-TENANT_JSON=$(curl -sf -X POST "$BASE/admin/v1/tenants" -H "X-Admin-Token: $ADMIN_TOKEN" \
-  -H 'Content-Type: application/json' -d '{"name":"bench tenant"}') || die "the admin API did not create the tenant"
-TENANT_ID=$(jq -r .id <<<"$TENANT_JSON")
-API_KEY=$(jq -r .api_key <<<"$TENANT_JSON")
-[[ "$API_KEY" == crs_* ]] || die "no api_key in $TENANT_JSON"
+create_tenant "bench tenant"
 log "tenant $TENANT_ID"
 
 # ---------------------------------------------------------------------------------------------------------
@@ -213,18 +173,7 @@ log "at rest before the load: RSS ${RSS_SEEDED} MiB, heap used ${HEAP_SEEDED} Mi
 # ---------------------------------------------------------------------------------------------------------
 # 5. Load
 # ---------------------------------------------------------------------------------------------------------
-service_cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVICE_PID/stat"; }
-machine_busy_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
-postgres_cpu_ticks() {   # the server processes serving the bench database (the service's pool)
-  local pid total=0 t
-  for pid in $(psql -X -At -d postgres -c "SELECT pid FROM pg_stat_activity WHERE datname = '$DB'"); do
-    t=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)
-    total=$((total + t))
-  done
-  echo "$total"
-}
-TICKS=$(getconf CLK_TCK)
-secs() { awk -v a="$1" -v t="$TICKS" 'BEGIN {printf "%.1f", a / t}'; }
+secs() { cpu_seconds "$1" %.1f; }   # clock ticks -> CPU seconds, as the summary shows them
 
 # With QUIET_WAIT=<seconds>, waits (at most that long) until the rest of the machine uses less than
 # QUIET_BUSY (default 25) % of the CPUs, sampled over 3 s while the bench is idle: a shared machine is noisy.
@@ -233,7 +182,7 @@ wait_quiet() {
   [ "$limit" -gt 0 ] || return 0
   while :; do
     a=$(machine_busy_ticks); sleep 3; b=$(machine_busy_ticks)
-    busy=$(awk -v d=$((b - a)) -v t="$TICKS" -v n="$(nproc)" 'BEGIN {printf "%d", 100 * d / t / 3 / n}')
+    busy=$(awk -v d=$((b - a)) -v t="$CLK_TCK" -v n="$(nproc)" 'BEGIN {printf "%d", 100 * d / t / 3 / n}')
     if [ "$busy" -lt "$max" ]; then
       echo "$(date -Is) quiet enough: machine ${busy}% busy (waited ${waited}s)" >> "$RUN_DIR/load.txt"
       return 0
@@ -254,18 +203,18 @@ run_wrk() {   # $1 = name, $2 = seconds, $3 = lua script, $4 = url, rest = scrip
   case "$name" in warmup-*) ;; *) wait_quiet ;; esac
   load_line >> "$RUN_DIR/load.txt"
   log "wrk $name: ${seconds}s, $CONNECTIONS connections, $THREADS threads ($url)"
-  ( sleep $((seconds / 2)); top -b -n 1 -w 200 | head -15 > "$RUN_DIR/top-$name.txt" ) &
+  top_snapshot "$name" $((seconds / 2)) 15
   local top_pid=$!
   local profiled=${PROFILE:-}
   [ "$profiled" = 1 ] && profiled=get-chat
   if [ "$name" = "$profiled" ]; then
     jcmd "$SERVICE_PID" JFR.start name=bench settings=profile > "$RUN_DIR/jfr.txt" 2>&1
   fi
-  svc0=$(service_cpu_ticks); pg0=$(postgres_cpu_ticks); all0=$(machine_busy_ticks)
+  svc0=$(cpu_ticks "$SERVICE_PID"); pg0=$(postgres_cpu_ticks); all0=$(machine_busy_ticks)
   local TIMEFORMAT='%U %S'
   { time wrk -t "$THREADS" -c "$CONNECTIONS" -d "${seconds}s" --timeout 5s --latency -s "$script" "$url" -- "$@" \
       > "$out" 2>&1 ; } 2> "$RUN_DIR/.wrk-time" || { cat "$out" >&2; die "wrk $name failed"; }
-  svc1=$(service_cpu_ticks); pg1=$(postgres_cpu_ticks); all1=$(machine_busy_ticks)
+  svc1=$(cpu_ticks "$SERVICE_PID"); pg1=$(postgres_cpu_ticks); all1=$(machine_busy_ticks)
   wrk_cpu=$(awk '{printf "%.1f", $1 + $2}' "$RUN_DIR/.wrk-time")
   if [ "$name" = "$profiled" ]; then
     jcmd "$SERVICE_PID" JFR.stop name=bench filename="$RUN_DIR/$name.jfr" >> "$RUN_DIR/jfr.txt" 2>&1
@@ -295,7 +244,6 @@ run_wrk warmup-get-chat "$WARMUP" "$BENCH_DIR/chats.lua" "$BASE" "$IDS_FILE" "$A
 run_wrk warmup-messages "$WARMUP" "$BENCH_DIR/fixed.lua" "$MSG_URL" "$API_KEY"
 sleep 2
 
-wanted() { case " $RUNS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 wanted get-chat && run_wrk get-chat "$DURATION" "$BENCH_DIR/chats.lua" "$BASE" "$IDS_FILE" "$API_KEY" && sleep 2
 wanted messages-page1 && run_wrk messages-page1 "$DURATION" "$BENCH_DIR/fixed.lua" "$MSG_URL" "$API_KEY" && sleep 2
 wanted messages-offset100000 \
@@ -311,9 +259,6 @@ log "at rest after the load: RSS ${RSS_AFTER} MiB (peak ${VMHWM} MiB), heap used
 # 6. Summary
 # ---------------------------------------------------------------------------------------------------------
 field() { { grep -o "$2=[0-9.]*" "$RUN_DIR/wrk-$1.txt" 2>/dev/null || true; } | head -1 | cut -d= -f2; }
-ge() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a >= b)}'; }
-lt() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a < b)}'; }
-verdict() { if "$@"; then echo met; else echo MISSED; fi; }
 
 P1=$(field messages-page1 rps)
 row() {   # name, target text, verdict

@@ -68,62 +68,32 @@ SAMPLER_PID=""
 
 # shellcheck source=bench/lib.sh
 . "$BENCH_DIR/lib.sh"
-wanted() { case " $RUNS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 # ---------------------------------------------------------------------------------------------------------
 # 0. Tools
 # ---------------------------------------------------------------------------------------------------------
-case "$DB" in *[!a-z0-9_]*) die "BENCH_DB must be a plain lower-case name, not '$DB'" ;; esac
-for tool in curl jq psql; do
-  command -v "$tool" >/dev/null || die "$tool is needed (apt-get install -y ${tool/psql/postgresql-client})"
-done
+need_tools curl jq psql
 for config in $CONFIGS; do
   [[ "$config" =~ ^[0-9]+(ms|s)/[0-9]+$ ]] || die "CONFIGS entries are DELAY/CONCURRENCY, e.g. 15ms/4, not '$config'"
 done
 
-# shellcheck source=../bin/find-java
-. "$ROOT/bin/find-java"
-JAR="$ROOT/target/chat-review-service.jar"
-if [ ! -f "$JAR" ]; then
-  log "building $JAR (not there yet)"
-  ./mvnw -q -o -DskipTests -Dspotless.check.skip=true package || ./mvnw -q -DskipTests -Dspotless.check.skip=true package
-fi
-[ -f "$JAR" ] || die "the build did not produce $JAR"
-
-if curl -s -o /dev/null "$BASE/" 2>/dev/null; then
-  die "something already answers on $BASE; choose another BENCH_PORT"
-fi
-pg_isready -q -h "$PGHOST" -p "$PGPORT" || die "no PostgreSQL on $PGHOST:$PGPORT"
+find_jdk
+build_jar_if_missing
+check_port_free "$BASE" BENCH_PORT
+check_database
 
 mkdir -p "$RUN_DIR"
 log "results in $RUN_DIR"
 
-psql_db() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
-
-stop_pid() {   # $1 = pid: TERM, wait up to 45 s (the service waits up to 30 s for reviews in progress), then KILL
-  local pid=$1
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid"
-  for _ in $(seq 1 90); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
-  wait "$pid" 2>/dev/null || true
-}
+STOP_WAIT=45   # seconds stop_pid waits before KILL (lib.sh): the service waits up to 30 s for reviews in progress
 
 cleanup() {
   local status=$?
   set +e
   if [ -n "$SAMPLER_PID" ]; then stop_pid "$SAMPLER_PID"; fi
   if [ -n "$CLIENT_PID" ]; then stop_pid "$CLIENT_PID"; fi
-  if [ -n "$SERVICE_PID" ] && kill -0 "$SERVICE_PID" 2>/dev/null; then
-    log "stopping the service (pid $SERVICE_PID)"
-    stop_pid "$SERVICE_PID"
-  fi
-  if [ "${KEEP_DB:-0}" = 1 ]; then
-    log "keeping database $DB (KEEP_DB=1)"
-  else
-    log "dropping database $DB"
-    psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
-  fi
+  stop_service
+  drop_or_keep_database
   exit "$status"
 }
 trap cleanup EXIT
@@ -147,10 +117,8 @@ client() {   # runs bench/ReviewLoad.java with the client options and the submis
   # shellcheck disable=SC2086
   "$JAVA_HOME/bin/java" $CLIENT_OPTS "$BENCH_DIR/ReviewLoad.java" "$@" solution="$BENCH_DIR/review-solution.py" \
     seed="$SEED" files="$FILES" file_kb="$FILE_KB" base="$BASE" key="$API_KEY" homework="$HOMEWORK" \
-    procs="$CFG_DIR/procs.txt" clk_tck="$(getconf CLK_TCK)"
+    procs="$CFG_DIR/procs.txt" clk_tck="$CLK_TCK"
 }
-
-prom() { curl -s -H 'Accept: text/plain' "$BASE/actuator/prometheus"; }
 
 memory_at_rest() {   # $1 = file; prints "rss_mib heap_used_mib nonheap_used_mib threads"
   local out=$1
@@ -171,25 +139,7 @@ memory_at_rest() {   # $1 = file; prints "rss_mib heap_used_mib nonheap_used_mib
   echo "$rss $heap $nonheap $threads"
 }
 
-# "label pid" lines for the client to read CPU from /proc: the service, the PostgreSQL backends of the bench
-# database (the pool) and the cluster's background processes (WAL writer, checkpointer, background writer)
-write_procs() {
-  {
-    echo "service $SERVICE_PID"
-    psql -X -At -d postgres -c "SELECT 'postgres ' || pid FROM pg_stat_activity
-      WHERE datname = '$DB' OR backend_type IN ('walwriter', 'checkpointer', 'background writer', 'autovacuum launcher')"
-  } > "$CFG_DIR/procs.txt"
-}
-
 declare -A R   # results of every configuration, keys prefixed with the configuration's tag
-read_results() {   # $1 = file of key=value lines, $2 = prefix for the keys
-  local k v
-  while IFS='=' read -r k v; do
-    [ -n "$k" ] && R[$2$k]="$v"
-  done < <(grep -E '^[a-z_0-9]+=' "$1")
-}
-lat() { tr ',' '\n' <<<"${R[$1]:-}" | awk -F= -v k="$2" '$1 == k {print $2}'; }
-div() { awk -v a="$1" -v b="$2" -v f="${3:-%.1f}" 'BEGIN {if (b > 0) printf f, a / b; else printf "n/a"}'; }
 
 # Once a second while a latency run measures: the review jobs running (picked) and due but waiting
 start_job_sampler() {   # $1 = file
@@ -214,7 +164,7 @@ sampler_range() {   # $1 = file, $2 = field: "min-max" of the field over the sam
 # review job scheduled from now on due in a day instead of at once. The upload does exactly the same work (the job
 # is inserted in its transaction, the node is told to look for due jobs); only the review does not run.
 hold_reviews_back() {
-  psql_db <<'SQL'
+  psql_db -At <<'SQL'
 SET client_min_messages = warning;
 CREATE OR REPLACE FUNCTION bench_hold_back() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -227,7 +177,7 @@ UPDATE scheduled_tasks SET execution_time = now() + interval '1 day' WHERE NOT p
 SQL
   local running
   for _ in $(seq 1 240); do   # the reviews in progress finish (at most 2 minutes)
-    running=$(psql_db -c "SELECT count(*) FROM scheduled_tasks WHERE picked")
+    running=$(psql_db -At -c "SELECT count(*) FROM scheduled_tasks WHERE picked")
     [ "$running" = 0 ] && return 0
     sleep 0.5
   done
@@ -235,7 +185,7 @@ SQL
 }
 
 release_reviews() {   # prints the number of jobs released
-  psql_db <<'SQL'
+  psql_db -At <<'SQL'
 SET client_min_messages = warning;
 DROP TRIGGER IF EXISTS bench_hold_back ON scheduled_tasks;
 WITH released AS (UPDATE scheduled_tasks SET execution_time = now()
@@ -277,11 +227,7 @@ read -r -d '' RESTRICTIONS <<'EOF' || true
 EOF
 
 setup_homework() {   # sets API_KEY, COURSE, HOMEWORK
-  local tenant
-  tenant=$(curl -sf -X POST "$BASE/admin/v1/tenants" -H "X-Admin-Token: $ADMIN_TOKEN" \
-    -H 'Content-Type: application/json' -d '{"name":"review bench tenant"}') || die "the admin API did not create the tenant"
-  API_KEY=$(jq -r .api_key <<<"$tenant")
-  [[ "$API_KEY" == crs_* ]] || die "no api_key in $tenant"
+  create_tenant "review bench tenant"
   COURSE=$(curl -sf -X POST "$BASE/v1/courses" -H "x-tenant-api-secret: $API_KEY" -H 'Content-Type: application/json' \
     -d '{"teacherId":"teacher-bench","name":"Programming 1"}' | jq -r .id) || die "creating the course failed"
   HOMEWORK=$(jq -n --arg course "$COURSE" --arg task "$TASK" --arg restrictions "$RESTRICTIONS" \
@@ -293,7 +239,7 @@ setup_homework() {   # sets API_KEY, COURSE, HOMEWORK
     | curl -sf -X POST "$BASE/v1/homeworks" -H "x-tenant-api-secret: $API_KEY" -H 'Content-Type: application/json' -d @- \
     | jq -r .id) || die "publishing the homework failed"
   [[ "$HOMEWORK" =~ ^[0-9a-f-]{36}$ ]] || die "no homework id: $HOMEWORK"
-  log "tenant $(jq -r .id <<<"$tenant"), course $COURSE, homework $HOMEWORK"
+  log "tenant $TENANT_ID, course $COURSE, homework $HOMEWORK"
 }
 
 # ---------------------------------------------------------------------------------------------------------
@@ -309,25 +255,17 @@ run_config() {   # $1 = DELAY/CONCURRENCY
   R[${k}concurrency]=$concurrency
   log "=== configuration $tag: ASSISTANT_OFFLINETOKENDELAY=$delay REVIEW_CONCURRENCY=$concurrency"
   recreate_database
-  ADMIN_TOKEN="bench-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+  ADMIN_TOKEN=$(random_token)
   local start_ns
   start_ns=$(date +%s%N)
   # shellcheck disable=SC2086
-  SERVER_PORT="$PORT" \
-  SERVER_ADDRESS=127.0.0.1 \
-  DATABASE_URL="jdbc:postgresql://$PGHOST:$PGPORT/$DB" \
-  DATABASE_USER="$PGUSER" \
-  ADMIN_TOKEN="$ADMIN_TOKEN" \
-  RATE_LIMIT_REST_PER_MINUTE=100000000 \
-  ASSISTANT_OFFLINETOKENDELAY="$delay" \
-  REVIEW_CONCURRENCY="$concurrency" \
-    "$JAVA_HOME/bin/java" $SERVICE_OPTS -Xlog:gc:file="$CFG_DIR/gc.log" -jar "$JAR" > "$CFG_DIR/service.log" 2>&1 &
+  start_jar "$PORT" "$CFG_DIR/service.log" ASSISTANT_OFFLINETOKENDELAY="$delay" REVIEW_CONCURRENCY="$concurrency" \
+    $SERVICE_OPTS -Xlog:gc:file="$CFG_DIR/gc.log"
   SERVICE_PID=$!
-  echo "$SERVICE_PID" > "$CFG_DIR/service.pid"
-  wait_healthy 180
+  wait_healthy 180 "$CFG_DIR/service.log"
   log "healthy after $(( ($(date +%s%N) - start_ns) / 1000000 )) ms"
   setup_homework
-  write_procs
+  write_procs "$CFG_DIR/procs.txt" service "$SERVICE_PID"
 
   if wanted throughput; then
     if [ "$TP_WARMUP" -gt 0 ]; then
@@ -353,7 +291,7 @@ run_config() {   # $1 = DELAY/CONCURRENCY
     prom > "$CFG_DIR/prometheus-after-throughput.txt"
     read_results "$CFG_DIR/throughput-result.txt" "$k"
     # how long the analyses are (the offline provider streams them a word at a time, ASSISTANT_OFFLINETOKENDELAY each)
-    R[${k}tp_words_avg]=$(psql_db -c "SELECT coalesce(round(avg(array_length(regexp_split_to_array(btrim(analysis), '\\s+'), 1))), 0)
+    R[${k}tp_words_avg]=$(psql_db -At -c "SELECT coalesce(round(avg(array_length(regexp_split_to_array(btrim(analysis), '\\s+'), 1))), 0)
       FROM submissions WHERE review_state = 'done' AND student_id NOT LIKE 'student-9000%'")
     # the service's own timer of one review attempt (job start -> review stored), over the measured run only
     R[${k}attempt_s_avg]=$(awk '
@@ -373,7 +311,7 @@ run_config() {   # $1 = DELAY/CONCURRENCY
       # (a) the reviews held back: no review runs during the window
       log "latency round $round (a): reviews held back; $CLIENTS uploaders, warm-up ${LAT_WARMUP}s, measure ${DURATION}s"
       hold_reviews_back
-      write_procs
+      write_procs "$CFG_DIR/procs.txt" service "$SERVICE_PID"
       load_line >> "$RUN_DIR/load.txt"
       start_job_sampler "$CFG_DIR/jobs-$held.txt"
       client latency clients="$CLIENTS" warmup="$LAT_WARMUP" duration="$DURATION" first_index=$((100000 * round)) \
@@ -388,7 +326,7 @@ run_config() {   # $1 = DELAY/CONCURRENCY
       R[${k}${running}_backlog_at_start]=$released
       log "latency round $round (b): $released reviews released; reviews running; the same uploads again"
       sleep 3
-      write_procs
+      write_procs "$CFG_DIR/procs.txt" service "$SERVICE_PID"
       load_line >> "$RUN_DIR/load.txt"
       start_job_sampler "$CFG_DIR/jobs-$running.txt"
       client latency clients="$CLIENTS" warmup="$LAT_WARMUP" duration="$DURATION" first_index=$((100000 * round + 50000)) \
@@ -399,11 +337,11 @@ run_config() {   # $1 = DELAY/CONCURRENCY
       read_results "$CFG_DIR/$running-result.txt" "$k"
       R[${k}${running}_jobs_running]=$(sampler_range "$CFG_DIR/jobs-$running.txt" running)
       local ws=${R[${k}${running}_window_start]} we=${R[${k}${running}_window_end]}
-      R[${k}${running}_reviews_in_window]=$(psql_db -c "SELECT count(*) FROM submissions
+      R[${k}${running}_reviews_in_window]=$(psql_db -At -c "SELECT count(*) FROM submissions
         WHERE reviewed_at >= '$ws' AND reviewed_at < '$we'")
-      R[${k}${running}_failed_attempts_in_window]=$(psql_db -c "SELECT count(*) FROM submissions
+      R[${k}${running}_failed_attempts_in_window]=$(psql_db -At -c "SELECT count(*) FROM submissions
         WHERE review_state <> 'done' AND review_attempts > 0 AND updated_at >= '$ws' AND updated_at < '$we'")
-      R[${k}${running}_pending_at_end]=$(psql_db -c "SELECT count(*) FROM submissions WHERE review_state = 'pending'")
+      R[${k}${running}_pending_at_end]=$(psql_db -At -c "SELECT count(*) FROM submissions WHERE review_state = 'pending'")
       for ph in "$held" "$running"; do
         log "latency $tag $ph: ${R[${k}${ph}_uploads_per_s]} uploads/s, upload ms ${R[${k}${ph}_upload_ms]}," \
           "statuses ${R[${k}${ph}_statuses]}, review jobs running ${R[${k}${ph}_jobs_running]}"
@@ -416,13 +354,11 @@ run_config() {   # $1 = DELAY/CONCURRENCY
   R[${k}rss_peak_mib]=$(awk '/^VmHWM/ {printf "%.0f", $2/1024}' "$CFG_DIR/memory-end.txt")
   R[${k}gc]=$(awk '/Pause Young/ {v = $NF; sub("ms", "", v); n++; s += v; if (v + 0 > m) m = v + 0}
     END {printf "%d young pauses, %.0f ms in all, longest %.0f ms", n, s, m}' "$CFG_DIR/gc.log")
-  grep -E ' (ERROR|WARN) ' "$CFG_DIR/service.log" | sed -E 's/^[^ ]+ +//' | cut -c1-300 | sort | uniq -c | sort -rn | head -20 \
-    > "$CFG_DIR/service-warnings.txt" || true
+  warning_summary "$CFG_DIR/service.log" "$CFG_DIR/service-warnings.txt"
   R[${k}log_errors]=$(grep -c ' ERROR ' "$CFG_DIR/service.log" || true)
   R[${k}log_warnings]=$(grep -c ' WARN ' "$CFG_DIR/service.log" || true)
-  R[${k}stored_mib]=$(psql_db -c "SELECT round(pg_database_size('$DB') / 1048576.0)")
-  log "stopping the service (pid $SERVICE_PID)"
-  stop_pid "$SERVICE_PID"
+  R[${k}stored_mib]=$(psql_db -At -c "SELECT round(pg_database_size('$DB') / 1048576.0)")
+  stop_service
   SERVICE_PID=""
 }
 
@@ -446,7 +382,7 @@ done
     for config in $CONFIGS; do
       k="d${config%/*}-c${config#*/}:"
       [ -n "${R[${k}tp_n]:-}" ] || continue
-      echo "| ${config%/*} / ${config#*/} | ${R[${k}tp_upload_seconds]} s | ${R[${k}tp_done]} / ${R[${k}tp_failed]} / ${R[${k}tp_pending_at_end]} | ${R[${k}tp_seconds_first_upload_to_last_review]:-n/a} s | **${R[${k}tp_reviews_per_min]:-n/a}** | ${R[${k}tp_reviews_per_min_server]:-n/a} | $(div "$(lat ${k}tp_created_to_reviewed_ms p50)" 1000) / $(div "$(lat ${k}tp_created_to_reviewed_ms max)" 1000) | ${R[${k}attempt_s_avg]} | ${R[${k}tp_grades]} | ${R[${k}tp_failed_attempts_total]} | ${R[${k}tp_cpu_s_service]:-?} / ${R[${k}tp_cpu_s_postgres]:-?} / ${R[${k}tp_cpu_s_client]} / ${R[${k}tp_cpu_s_other]} (${R[${k}tp_wall_s]}) | $(div "${R[${k}tp_cpu_s_service]:-0}" "${R[${k}tp_done]}" %.2f) | ${R[${k}tp_loadavg_start_end]} |"
+      echo "| ${config%/*} / ${config#*/} | ${R[${k}tp_upload_seconds]} s | ${R[${k}tp_done]} / ${R[${k}tp_failed]} / ${R[${k}tp_pending_at_end]} | ${R[${k}tp_seconds_first_upload_to_last_review]:-n/a} s | **${R[${k}tp_reviews_per_min]:-n/a}** | ${R[${k}tp_reviews_per_min_server]:-n/a} | $(div "$(part ${k}tp_created_to_reviewed_ms p50)" 1000) / $(div "$(part ${k}tp_created_to_reviewed_ms max)" 1000) | ${R[${k}attempt_s_avg]} | ${R[${k}tp_grades]} | ${R[${k}tp_failed_attempts_total]} | ${R[${k}tp_cpu_s_service]:-?} / ${R[${k}tp_cpu_s_postgres]:-?} / ${R[${k}tp_cpu_s_client]} / ${R[${k}tp_cpu_s_other]} (${R[${k}tp_wall_s]}) | $(div "${R[${k}tp_cpu_s_service]:-0}" "${R[${k}tp_done]}" %.2f) | ${R[${k}tp_loadavg_start_end]} |"
     done
     echo
     for config in $CONFIGS; do
@@ -468,7 +404,7 @@ done
           [ -n "${R[${k}${ph}_uploads]:-}" ] || continue
           m="${k}${ph}_upload_ms"
           what=$([ "${ph%%[0-9]*}" = held ] && echo "held back" || echo "running (backlog ${R[${k}${ph}_backlog_at_start]} at start, ${R[${k}${ph}_pending_at_end]} pending at end)")
-          echo "| ${config%/*} / ${config#*/} | $ph | $what | ${R[${k}${ph}_jobs_running]} | ${R[${k}${ph}_uploads_per_s]} | ${R[${k}${ph}_uploads_201]} / $(( ${R[${k}${ph}_uploads]} - ${R[${k}${ph}_uploads_201]} )) | $(lat $m p50) / $(lat $m p90) / **$(lat $m p99)** / $(lat $m max) | ${R[${k}${ph}_reviews_in_window]:-0} | ${R[${k}${ph}_cpu_s_service]:-?} / ${R[${k}${ph}_cpu_s_postgres]:-?} / ${R[${k}${ph}_cpu_s_client]} / ${R[${k}${ph}_cpu_s_other]} (${R[${k}${ph}_wall_s]}) | ${R[${k}${ph}_loadavg_start_end]} |"
+          echo "| ${config%/*} / ${config#*/} | $ph | $what | ${R[${k}${ph}_jobs_running]} | ${R[${k}${ph}_uploads_per_s]} | ${R[${k}${ph}_uploads_201]} / $(( ${R[${k}${ph}_uploads]} - ${R[${k}${ph}_uploads_201]} )) | $(part $m p50) / $(part $m p90) / **$(part $m p99)** / $(part $m max) | ${R[${k}${ph}_reviews_in_window]:-0} | ${R[${k}${ph}_cpu_s_service]:-?} / ${R[${k}${ph}_cpu_s_postgres]:-?} / ${R[${k}${ph}_cpu_s_client]} / ${R[${k}${ph}_cpu_s_other]} (${R[${k}${ph}_wall_s]}) | ${R[${k}${ph}_loadavg_start_end]} |"
         done
       done
     done

@@ -9,30 +9,26 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-. "$ROOT/bin/find-java"
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
+find_jdk
 PORT="${BENCH_PORT:-18182}"
 DB="${BENCH_DB:-crs_bench_startup}"
 ROUNDS="${ROUNDS:-2}"
 export PGHOST=127.0.0.1 PGPORT="${PGPORT:-5432}" PGUSER="${PGUSER:-postgres}"
 RUN_DIR="$ROOT/bench/results/$(date +%Y%m%d-%H%M%S)-startup"
 WORK="$RUN_DIR/app"
-JAR="$ROOT/target/chat-review-service.jar"
-[ -f "$JAR" ] || ./mvnw -q -o -DskipTests -Dspotless.check.skip=true package
+build_jar_if_missing
 mkdir -p "$RUN_DIR"
 PID=""
 
 cleanup() {
   set +e
-  [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null && { kill -TERM "$PID"; wait "$PID" 2>/dev/null; }
-  psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
+  stop_pid "$PID"
+  drop_database
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-
-fresh_db() {
-  psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
-  psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null
-}
 
 # env execs java, so $! of "env ... java &" is the JVM itself
 SERVICE_ENV=(env SERVER_PORT="$PORT" SERVER_ADDRESS=127.0.0.1 DATABASE_URL="jdbc:postgresql://$PGHOST:$PGPORT/$DB"
@@ -41,20 +37,14 @@ SERVICE_ENV=(env SERVER_PORT="$PORT" SERVER_ADDRESS=127.0.0.1 DATABASE_URL="jdbc
 time_start() {   # $1 = label, rest = java arguments; prints the milliseconds to health UP
   local label=$1
   shift
-  fresh_db
+  recreate_database
   local t0 t1
   t0=$(date +%s%N)
   "${SERVICE_ENV[@]}" "$JAVA_HOME/bin/java" "$@" > "$RUN_DIR/$label.log" 2>&1 &
   PID=$!
-  for _ in $(seq 1 1800); do
-    if curl -s --max-time 1 "http://127.0.0.1:$PORT/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; then
-      break
-    fi
-    kill -0 "$PID" 2>/dev/null || { echo "$label exited" >&2; tail -20 "$RUN_DIR/$label.log" >&2; exit 1; }
-    sleep 0.05
-  done
+  await_health 90 "http://127.0.0.1:$PORT" "$PID" "$RUN_DIR/$label.log" "$label"
   t1=$(date +%s%N)
-  kill -TERM "$PID"; wait "$PID" 2>/dev/null || true
+  stop_pid "$PID"
   PID=""
   if curl -s --max-time 1 -o /dev/null "http://127.0.0.1:$PORT/actuator/health"; then
     echo "the $label service still answers after it was stopped" >&2; exit 1
@@ -67,7 +57,7 @@ echo "extracting the jar into $WORK" >&2
 EXTRACTED="$WORK/$(basename "$JAR")"
 
 echo "training run for the AOT cache" >&2
-fresh_db
+recreate_database
 "${SERVICE_ENV[@]}" "$JAVA_HOME/bin/java" -XX:AOTCacheOutput="$WORK/app.aot" -Dspring.context.exit=onRefresh \
   -jar "$EXTRACTED" > "$RUN_DIR/aot-training.log" 2>&1 || true
 [ -f "$WORK/app.aot" ] || { echo "no AOT cache written (see aot-training.log)" >&2; }

@@ -56,55 +56,24 @@ CLIENT_PID=""
 # ---------------------------------------------------------------------------------------------------------
 # 0. Tools, limits
 # ---------------------------------------------------------------------------------------------------------
-case "$DB" in *[!a-z0-9_]*) die "BENCH_DB must be a plain lower-case name, not '$DB'" ;; esac
-for tool in curl jq psql; do
-  command -v "$tool" >/dev/null || die "$tool is needed"
-done
+need_tools curl jq psql
 [ $((CONNECTIONS % TENANTS)) = 0 ] || die "CONNECTIONS ($CONNECTIONS) must be a multiple of TENANTS ($TENANTS)"
 # CONNECTIONS sockets on each side (the service inherits this limit), plus the turned-away ones being closed
-ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-[ "$(ulimit -n)" -ge $((CONNECTIONS + 2000)) ] || die "ulimit -n is $(ulimit -n); $CONNECTIONS connections need more"
-
-# shellcheck source=../bin/find-java
-. "$ROOT/bin/find-java"
-JAR="$ROOT/target/chat-review-service.jar"
-if [ ! -f "$JAR" ]; then
-  log "building $JAR (not there yet)"
-  ./mvnw -q -o -DskipTests -Dspotless.check.skip=true package || ./mvnw -q -DskipTests -Dspotless.check.skip=true package
-fi
-[ -f "$JAR" ] || die "the build did not produce $JAR"
-
-if curl -s -o /dev/null "$BASE/" 2>/dev/null; then
-  die "something already answers on $BASE; choose another BENCH_PORT"
-fi
-pg_isready -q -h "$PGHOST" -p "$PGPORT" || die "no PostgreSQL on $PGHOST:$PGPORT"
+raise_fd_limit $((CONNECTIONS + 2000)) "$CONNECTIONS connections"
+find_jdk
+build_jar_if_missing
+check_port_free "$BASE" BENCH_PORT
+check_database
 
 mkdir -p "$RUN_DIR"
 log "results in $RUN_DIR"
-
-stop_pid() {   # $1 = pid: TERM, wait up to 30 s, then KILL
-  local pid=$1
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid"
-  for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
-  wait "$pid" 2>/dev/null || true
-}
 
 cleanup() {
   local status=$?
   set +e
   if [ -n "$CLIENT_PID" ]; then stop_pid "$CLIENT_PID"; fi
-  if [ -n "$SERVICE_PID" ] && kill -0 "$SERVICE_PID" 2>/dev/null; then
-    log "stopping the service (pid $SERVICE_PID)"
-    stop_pid "$SERVICE_PID"
-  fi
-  if [ "${KEEP_DB:-0}" = 1 ]; then
-    log "keeping database $DB (KEEP_DB=1)"
-  else
-    log "dropping database $DB"
-    psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
-  fi
+  stop_service
+  drop_or_keep_database
   exit "$status"
 }
 trap cleanup EXIT
@@ -125,18 +94,11 @@ echo "before: $UPTIME_BEFORE" > "$RUN_DIR/uptime.txt"
 # ---------------------------------------------------------------------------------------------------------
 recreate_database
 
-ADMIN_TOKEN="bench-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+ADMIN_TOKEN=$(random_token)
 log "starting the service on $BASE with $SERVICE_OPTS"
 # shellcheck disable=SC2086
-SERVER_PORT="$PORT" \
-SERVER_ADDRESS=127.0.0.1 \
-DATABASE_URL="jdbc:postgresql://$PGHOST:$PGPORT/$DB" \
-DATABASE_USER="$PGUSER" \
-ADMIN_TOKEN="$ADMIN_TOKEN" \
-RATE_LIMIT_REST_PER_MINUTE=100000000 \
-  "$JAVA_HOME/bin/java" $SERVICE_OPTS -Xlog:gc:file="$RUN_DIR/gc.log" -jar "$JAR" > "$RUN_DIR/service.log" 2>&1 &
+start_jar "$PORT" "$RUN_DIR/service.log" $SERVICE_OPTS -Xlog:gc:file="$RUN_DIR/gc.log"
 SERVICE_PID=$!
-echo "$SERVICE_PID" > "$RUN_DIR/service.pid"
 wait_healthy 120
 log "healthy"
 
@@ -159,7 +121,7 @@ sleep 5   # let the set-up's load settle
 UPTIME_START="$(uptime)"
 echo "storm start: $UPTIME_START" >> "$RUN_DIR/uptime.txt"
 log "storm: $CONNECTIONS connects at $RATE/s, $TRIES tries each, hold $HOLD s"
-( sleep $((CONNECTIONS / RATE / 2)); top -b -n 1 -w 200 | head -20 > "$RUN_DIR/top-storm.txt" ) &
+top_snapshot storm $((CONNECTIONS / RATE / 2))
 client storm ws="$WS" chats="$CHATS_FILE" n="$CONNECTIONS" rate="$RATE" tries="$TRIES" hold="$HOLD" \
   limit=$((CONNECTIONS / RATE + HOLD + 400)) out="$RUN_DIR/storm-result.txt" \
   > "$RUN_DIR/storm-client.out" 2> "$RUN_DIR/storm-client.err" &
@@ -180,8 +142,7 @@ UPTIME_AFTER="$(uptime)"
 echo "after: $UPTIME_AFTER" >> "$RUN_DIR/uptime.txt"
 
 declare -A R
-while IFS='=' read -r k v; do [ -n "$k" ] && R[$k]="$v"; done < <(grep -E '^[a-z_0-9]+=' "$RUN_DIR/storm-result.txt")
-field() { tr ',' '\n' <<<"${R[$1]:-}" | awk -F'[=:]' -v k="$2" '$1 == k {print $2}'; }
+read_results "$RUN_DIR/storm-result.txt"
 SERVICE_ERRORS=$(grep -ciE ' ERROR |Exception' "$RUN_DIR/service.log" || true)
 grep -iE ' ERROR |Exception' "$RUN_DIR/service.log" | head -50 > "$RUN_DIR/service-errors.txt" || true
 SERVICE_WARN_ADMIT=$(grep -c 'could not be admitted' "$RUN_DIR/service.log" || true)
@@ -190,8 +151,6 @@ GC_PAUSES=$(grep -c 'Pause' "$RUN_DIR/gc.log" || true)
 # ---------------------------------------------------------------------------------------------------------
 # 3. Summary
 # ---------------------------------------------------------------------------------------------------------
-verdict() { if "$@"; then echo met; else echo MISSED; fi; }
-lt() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a != "" && a < b)}'; }
 {
   echo "# Handshake storm, $(date -Is)"
   echo
@@ -199,13 +158,13 @@ lt() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a != "" && a < b)}'; }
   echo
   echo "| connects | rate | tenants | established | gave up after $TRIES tries | other refusals | timeouts (tries) | failed tries | 1011 closes | turned away (tries) / closed 1013 | peak handshakes in flight | connect p50 / p90 / p99 / max ms (admitted) | admitted/s mean / during the starts / peak | last admitted at |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-  echo "| ${R[requested]} | ${R[rate_per_s]}/s (starts took ${R[starts_seconds]} s) | $TENANTS | ${R[established]} | ${R[gave_up_after_all_tries]} | ${R[other_refusals]} | ${R[timeouts_total]} | ${R[failed_tries_total]} | ${R[closes_1011]} | ${R[turned_away_total]} / ${R[turned_away_closed_1013]} | ${R[peak_handshakes_in_flight]} | $(field connect_ms_admitted p50) / $(field connect_ms_admitted p90) / $(field connect_ms_admitted p99) / $(field connect_ms_admitted max) | ${R[admitted_per_s_mean]} / ${R[admitted_per_s_during_starts]} / ${R[admitted_per_s_peak]} | ${R[last_admitted_at_s]} s |"
+  echo "| ${R[requested]} | ${R[rate_per_s]}/s (starts took ${R[starts_seconds]} s) | $TENANTS | ${R[established]} | ${R[gave_up_after_all_tries]} | ${R[other_refusals]} | ${R[timeouts_total]} | ${R[failed_tries_total]} | ${R[closes_1011]} | ${R[turned_away_total]} / ${R[turned_away_closed_1013]} | ${R[peak_handshakes_in_flight]} | $(part connect_ms_admitted p50) / $(part connect_ms_admitted p90) / $(part connect_ms_admitted p99) / $(part connect_ms_admitted max) | ${R[admitted_per_s_mean]} / ${R[admitted_per_s_during_starts]} / ${R[admitted_per_s_peak]} | ${R[last_admitted_at_s]} s |"
   echo
   echo "| try | started | admitted | turned away (SERVICE_UNAVAILABLE) | timeouts | failed |"
   echo "|---|---|---|---|---|---|"
   for t in $(seq 1 "$TRIES"); do
     v="${R[try$t]:-}"
-    echo "| $t | $(field try$t started) | $(field try$t admitted) | $(field try$t turned_away) | $(field try$t timeouts) | $(field try$t failed) |"
+    echo "| $t | $(part try$t started) | $(part try$t admitted) | $(part try$t turned_away) | $(part try$t timeouts) | $(part try$t failed) |"
   done
   echo
   echo "connect ms, admitted at the first try: ${R[connect_ms_first_try]}; after retries: ${R[connect_ms_after_retries]}"
@@ -218,7 +177,7 @@ lt() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a != "" && a < b)}'; }
   echo "close codes: ${R[close_codes]}"
   echo "service log: $SERVICE_ERRORS lines with ERROR/Exception, $SERVICE_WARN_ADMIT 'could not be admitted'; GC pauses logged: $GC_PAUSES; client heap ${R[client_heap_used_mib]} MiB"
   echo
-  echo "targets: all $CONNECTIONS established within the tries, none 1011: $(verdict eval '[ "${R[established]}" = "$CONNECTIONS" ] && [ "${R[closes_1011]}" = 0 ]'); median connect of the admitted under 1 s: $(verdict lt "$(field connect_ms_admitted p50)" 1000)"
+  echo "targets: all $CONNECTIONS established within the tries, none 1011: $(verdict eval '[ "${R[established]}" = "$CONNECTIONS" ] && [ "${R[closes_1011]}" = 0 ]'); median connect of the admitted under 1 s: $(verdict lt "$(part connect_ms_admitted p50)" 1000)"
   echo
   echo "uptime before: $UPTIME_BEFORE"
   echo "uptime storm start: $UPTIME_START"

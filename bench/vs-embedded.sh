@@ -10,23 +10,23 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CEILING=${CEILING_DIR:-$ROOT/../shared/bench/ceiling}
 cd "$ROOT"
-. bin/find-java
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
+find_jdk
 ./mvnw -q -B -o -DskipTests package >/dev/null 2>&1 || ./mvnw -q -B -DskipTests package >/dev/null
-jar=$ROOT/target/chat-review-service.jar
 port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
 work=$(mktemp -d /tmp/vs-embedded.XXXX)
-admin=vs-$RANDOM$RANDOM
-env -u DATABASE_URL SERVER_PORT=$port DATA_DIR=$work/data ADMIN_TOKEN=$admin RATE_LIMIT_REST_PER_MINUTE=1000000000 \
-  ${SERVICE_ENV:-} java ${JAVA_OPTS:-} -jar "$jar" >"$work/service.log" 2>&1 &
+ADMIN_TOKEN=vs-$RANDOM$RANDOM
+env -u DATABASE_URL SERVER_PORT=$port DATA_DIR=$work/data ADMIN_TOKEN=$ADMIN_TOKEN RATE_LIMIT_REST_PER_MINUTE=1000000000 \
+  ${SERVICE_ENV:-} java ${JAVA_OPTS:-} -jar "$JAR" >"$work/service.log" 2>&1 &
 pid=$!
-cleanup() { rc=$?; set +e; kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"; exit $rc; }
+cleanup() { rc=$?; set +e; stop_pid "$pid"; rm -rf "$work"; exit $rc; }
 trap cleanup EXIT
-for _ in $(seq 1 240); do curl -fsS "http://127.0.0.1:$port/actuator/health" >/dev/null 2>&1 && break; sleep 0.5; done
+await_health 120 "http://127.0.0.1:$port" "$pid" "$work/service.log" "the service"
 pg_port=$(sed -n 's/.*Embedded PostgreSQL started on port \([0-9]*\).*/\1/p' "$work/service.log" | head -1)
 [ -n "$pg_port" ] || { echo "the service did not start its embedded PostgreSQL"; tail -20 "$work/service.log"; exit 3; }
-t=$(curl -sf -X POST "http://127.0.0.1:$port/admin/v1/tenants" -H "X-Admin-Token: $admin" \
-  -H 'Content-Type: application/json' -d '{"name":"vs tenant"}')
-tid=$(jq -r .id <<<"$t"); key=$(jq -r .api_key <<<"$t")
+create_tenant "vs tenant" "http://127.0.0.1:$port"
+tid=$TENANT_ID key=$API_KEY
 psql -h 127.0.0.1 -p "$pg_port" -U postgres -X -q -v ON_ERROR_STOP=1 -d postgres -v tenant_id="$tid" \
   -v ids_file="$work/ids.txt" -f bench/seed.sql >"$work/seed.log" 2>&1 || { cat "$work/seed.log"; exit 3; }
 psql -h 127.0.0.1 -p "$pg_port" -U postgres -X -q -d postgres -c "VACUUM (ANALYZE) chats" \

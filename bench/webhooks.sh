@@ -50,49 +50,29 @@ STAMP="$(date +%Y%m%d-%H%M%S)"
 RUN_DIR="$BENCH_DIR/results/$STAMP-webhooks${LABEL:+-$LABEL}"
 SERVICE_PID=""
 NGINX_PID=""
-CLK_TCK=$(getconf CLK_TCK)
 
 # shellcheck source=bench/lib.sh
 . "$BENCH_DIR/lib.sh"
-wanted() { case " $RUNS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
-case "$DB" in *[!a-z0-9_]*) die "BENCH_DB must be a plain lower-case name, not '$DB'" ;; esac
-for tool in curl jq psql nginx; do
-  command -v "$tool" >/dev/null || die "$tool is needed"
-done
-# shellcheck source=../bin/find-java
-. "$ROOT/bin/find-java"
-JAR="$ROOT/target/chat-review-service.jar"
+need_tools curl jq psql nginx
+find_jdk
 [ -f "$JAR" ] || die "no $JAR: build it first (./mvnw -B -o -q package -DskipTests -Djacoco.skip=true)"
 for p in "$PORT" "$NGINX_PORT"; do
-  if curl -s -o /dev/null "http://127.0.0.1:$p/" 2>/dev/null; then die "something already answers on port $p; choose another BENCH_PORT"; fi
+  check_port_free "http://127.0.0.1:$p" BENCH_PORT
 done
-pg_isready -q -h "$PGHOST" -p "$PGPORT" || die "no PostgreSQL on $PGHOST:$PGPORT"
+check_database
 
 mkdir -p "$RUN_DIR"
 log "results in $RUN_DIR"
-psql_db() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
 
-stop_pid() {
-  local pid=$1
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid"
-  for _ in $(seq 1 90); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
-  wait "$pid" 2>/dev/null || true
-}
+STOP_WAIT=45   # seconds stop_pid waits before KILL (lib.sh): the service waits up to 30 s for reviews in progress
 
 cleanup() {
   local status=$?
   set +e
-  if [ -n "$SERVICE_PID" ]; then log "stopping the service (pid $SERVICE_PID)"; stop_pid "$SERVICE_PID"; fi
+  stop_service
   if [ -n "$NGINX_PID" ]; then log "stopping nginx (pid $NGINX_PID)"; stop_pid "$NGINX_PID"; fi
-  if [ "${KEEP_DB:-0}" = 1 ]; then
-    log "keeping database $DB (KEEP_DB=1)"
-  else
-    log "dropping database $DB"
-    psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
-  fi
+  drop_or_keep_database
   exit "$status"
 }
 trap cleanup EXIT
@@ -146,53 +126,35 @@ log "nginx (pid $NGINX_PID) answers 204 on $RECEIVER"
 # The service
 # ---------------------------------------------------------------------------------------------------------
 recreate_database
-ADMIN_TOKEN="bench-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+ADMIN_TOKEN=$(random_token)
 mkdir -p "$RUN_DIR/data"
 # shellcheck disable=SC2086
-SERVER_PORT="$PORT" \
-SERVER_ADDRESS=127.0.0.1 \
-DATABASE_URL="jdbc:postgresql://$PGHOST:$PGPORT/$DB" \
-DATABASE_USER="$PGUSER" \
-DATA_DIR="$RUN_DIR/data" \
-ADMIN_TOKEN="$ADMIN_TOKEN" \
-RATE_LIMIT_REST_PER_MINUTE=100000000 \
-WEBHOOK_ALLOW_HTTP=true \
-WEBHOOK_ALLOW_PRIVATE_NETWORKS=true \
-WEBHOOK_SECRET_KEY="$(head -c 32 /dev/urandom | base64)" \
-REVIEW_CONCURRENCY="$REVIEW_CONCURRENCY" \
-ASSISTANT_OFFLINETOKENDELAY="$ASSISTANT_OFFLINETOKENDELAY" \
-  "$JAVA_HOME/bin/java" $SERVICE_OPTS -Xlog:gc:file="$RUN_DIR/gc.log" -jar "$JAR" > "$RUN_DIR/service.log" 2>&1 &
+start_jar "$PORT" "$RUN_DIR/service.log" \
+  DATA_DIR="$RUN_DIR/data" \
+  WEBHOOK_ALLOW_HTTP=true \
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS=true \
+  WEBHOOK_SECRET_KEY="$(head -c 32 /dev/urandom | base64)" \
+  REVIEW_CONCURRENCY="$REVIEW_CONCURRENCY" \
+  ASSISTANT_OFFLINETOKENDELAY="$ASSISTANT_OFFLINETOKENDELAY" \
+  $SERVICE_OPTS -Xlog:gc:file="$RUN_DIR/gc.log"
 SERVICE_PID=$!
 wait_healthy 180
 log "service (pid $SERVICE_PID) healthy"
 
 new_tenant() {   # $1 = name: prints the api key
-  curl -sf -X POST "$BASE/admin/v1/tenants" -H "X-Admin-Token: $ADMIN_TOKEN" -H 'Content-Type: application/json' \
-    -d "{\"name\":\"$1\"}" | jq -r .api_key
+  create_tenant "$1"
+  echo "$API_KEY"
 }
 register() {   # $1 = api key, $2 = JSON array of event types: prints the endpoint's id
   curl -sf -X POST "$BASE/api/v1/webhooks" -H "X-API-Key: $1" -H 'Content-Type: application/json' \
     -d "{\"url\":\"$RECEIVER\",\"event_types\":$2}" | jq -r .id
 }
 client() { "$JAVA_HOME/bin/java" -Xmx512m "$BENCH_DIR/WebhookLoad.java" "$@"; }
-ticks() {   # $1 = pid: utime + stime in clock ticks
-  awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0
-}
-pg_ticks() {   # CPU ticks of the PostgreSQL backends of the bench database
-  local sum=0 pid
-  for pid in $(psql -X -At -d postgres -c "SELECT pid FROM pg_stat_activity WHERE datname = '$DB'"); do
-    sum=$((sum + $(ticks "$pid")))
-  done
-  echo "$sum"
-}
 nginx_ticks() {   # the nginx master and its worker
-  local sum=0 pid
-  for pid in "$NGINX_PID" $(pgrep -P "$NGINX_PID"); do sum=$((sum + $(ticks "$pid"))); done
-  echo "$sum"
+  # shellcheck disable=SC2046
+  cpu_ticks "$NGINX_PID" $(pgrep -P "$NGINX_PID")
 }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b - a) / 1e9}'; }
-cpu_s() { awk -v t="$1" -v h="$CLK_TCK" 'BEGIN {printf "%.2f", t / h}'; }
-per() { awk -v a="$1" -v b="$2" -v f="${3:-%.0f}" 'BEGIN {if (b > 0) printf f, a / b; else printf "n/a"}'; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b - a) / 1e9}'; }   # $1, $2 = nanoseconds: seconds between
 
 declare -A R
 
@@ -206,7 +168,7 @@ log "events tenant with endpoint $EP_EV -> $RECEIVER"
 # warm-up: 1,000 events produced and delivered (the JIT, the pool, the HttpClient's connections)
 client events base="$BASE" key="$KEY_EV" n=1000 concurrency="$CONCURRENCY" > "$RUN_DIR/warmup.txt"
 for _ in $(seq 1 120); do
-  [ "$(psql_db -c "SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'")" = 0 ] && break
+  [ "$(psql_db -At -c "SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'")" = 0 ] && break
   sleep 0.5
 done
 log "warm-up: $(tr '\n' ' ' < "$RUN_DIR/warmup.txt")"
@@ -216,7 +178,7 @@ log "warm-up: $(tr '\n' ' ' < "$RUN_DIR/warmup.txt")"
 #    day: the recording is the same work), then released at once; delivered rows per second until none is pending.
 # ---------------------------------------------------------------------------------------------------------
 if wanted drain; then
-  psql_db <<'SQL'
+  psql_db -At <<'SQL'
 SET client_min_messages = warning;
 CREATE OR REPLACE FUNCTION bench_hold_back() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -228,39 +190,39 @@ SQL
   log "drain: recording a backlog of $N chat.deleted events ($CONCURRENCY workers creating and deleting chats)"
   client events base="$BASE" key="$KEY_EV" n="$N" concurrency="$CONCURRENCY" > "$RUN_DIR/drain-produce.txt"
   log "drain: produced $(tr '\n' ' ' < "$RUN_DIR/drain-produce.txt")"
-  while IFS='=' read -r k v; do R[drain_$k]=$v; done < "$RUN_DIR/drain-produce.txt"
-  R[drain_backlog]=$(psql_db -c "SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'")
-  psql_db -c "VACUUM ANALYZE webhook_deliveries" 2>/dev/null || true
+  read_results "$RUN_DIR/drain-produce.txt" drain_
+  R[drain_backlog]=$(psql_db -At -c "SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'")
+  psql_db -At -c "VACUUM ANALYZE webhook_deliveries" 2>/dev/null || true
   sleep 3
   R[drain_load_start]=$(cut -d' ' -f1-3 /proc/loadavg)
-  s0=$(ticks "$SERVICE_PID"); p0=$(pg_ticks); nw0=$(nginx_ticks)
+  s0=$(cpu_ticks "$SERVICE_PID"); p0=$(postgres_cpu_ticks); nw0=$(nginx_ticks)
   t0=$(date +%s%N)
-  psql_db -c "DROP TRIGGER bench_hold_back ON webhook_deliveries" \
+  psql_db -At -c "DROP TRIGGER bench_hold_back ON webhook_deliveries" \
           -c "UPDATE webhook_deliveries SET next_attempt_at = now() WHERE status = 'pending'" >/dev/null
   : > "$RUN_DIR/drain-progress.txt"
   while true; do
-    pending=$(psql_db -c "SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'")
+    pending=$(psql_db -At -c "SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'")
     echo "$(date +%T.%N | cut -c1-12) pending=$pending" >> "$RUN_DIR/drain-progress.txt"
     [ "$pending" = 0 ] && break
     [ $(( ($(date +%s%N) - t0) / 1000000000 )) -gt 600 ] && { log "WARNING: still $pending pending after 600 s"; break; }
     sleep 0.25
   done
   t1=$(date +%s%N)
-  s1=$(ticks "$SERVICE_PID"); p1=$(pg_ticks); nw1=$(nginx_ticks)
+  s1=$(cpu_ticks "$SERVICE_PID"); p1=$(postgres_cpu_ticks); nw1=$(nginx_ticks)
   R[drain_load_end]=$(cut -d' ' -f1-3 /proc/loadavg)
   R[drain_wall_s]=$(secs "$t0" "$t1")
-  read -r R[drain_delivered] R[drain_failed] R[drain_server_s] R[drain_lat_p50] R[drain_lat_p99] < <(psql_db -F' ' -c "
+  read -r R[drain_delivered] R[drain_failed] R[drain_server_s] R[drain_lat_p50] R[drain_lat_p99] < <(psql_db -At -F' ' -c "
     SELECT count(*) FILTER (WHERE status = 'delivered'), count(*) FILTER (WHERE status <> 'delivered'),
            round(extract(epoch FROM max(delivered_at) - min(delivered_at))::numeric, 2),
            percentile_cont(0.5) WITHIN GROUP (ORDER BY last_latency_ms), percentile_cont(0.99) WITHIN GROUP (ORDER BY last_latency_ms)
     FROM webhook_deliveries WHERE seq > (SELECT max(seq) - ${R[drain_backlog]} FROM webhook_deliveries)")
-  R[drain_rate_wall]=$(per "${R[drain_delivered]}" "${R[drain_wall_s]}")
-  R[drain_rate_server]=$(per "${R[drain_delivered]}" "${R[drain_server_s]}")
-  R[drain_cpu_service]=$(cpu_s $((s1 - s0)))
-  R[drain_cpu_pg]=$(cpu_s $((p1 - p0)))
-  R[drain_cpu_nginx]=$(cpu_s $((nw1 - nw0)))
-  R[drain_cpu_ms_per_delivery]=$(per "$(( (s1 - s0) * 1000 ))" "$(( R[drain_delivered] * CLK_TCK ))" %.3f)
-  R[drain_pg_cpu_ms_per_delivery]=$(per "$(( (p1 - p0) * 1000 ))" "$(( R[drain_delivered] * CLK_TCK ))" %.3f)
+  R[drain_rate_wall]=$(div "${R[drain_delivered]}" "${R[drain_wall_s]}" %.0f)
+  R[drain_rate_server]=$(div "${R[drain_delivered]}" "${R[drain_server_s]}" %.0f)
+  R[drain_cpu_service]=$(cpu_seconds $((s1 - s0)))
+  R[drain_cpu_pg]=$(cpu_seconds $((p1 - p0)))
+  R[drain_cpu_nginx]=$(cpu_seconds $((nw1 - nw0)))
+  R[drain_cpu_ms_per_delivery]=$(div "$(( (s1 - s0) * 1000 ))" "$(( R[drain_delivered] * CLK_TCK ))" %.3f)
+  R[drain_pg_cpu_ms_per_delivery]=$(div "$(( (p1 - p0) * 1000 ))" "$(( R[drain_delivered] * CLK_TCK ))" %.3f)
   log "drain: ${R[drain_delivered]} delivered in ${R[drain_wall_s]} s (wall, from the release) = ${R[drain_rate_wall]}/s;" \
       "first->last delivered_at ${R[drain_server_s]} s = ${R[drain_rate_server]}/s; service CPU ${R[drain_cpu_service]} s" \
       "(${R[drain_cpu_ms_per_delivery]} ms/delivery), postgres ${R[drain_cpu_pg]} s, nginx ${R[drain_cpu_nginx]} s; load ${R[drain_load_end]}"
@@ -273,33 +235,33 @@ fi
 if wanted live; then
   sleep 3
   R[live_load_start]=$(cut -d' ' -f1-3 /proc/loadavg)
-  seq0=$(psql_db -c "SELECT coalesce(max(seq), 0) FROM webhook_deliveries")
-  s0=$(ticks "$SERVICE_PID"); p0=$(pg_ticks)
+  seq0=$(psql_db -At -c "SELECT coalesce(max(seq), 0) FROM webhook_deliveries")
+  s0=$(cpu_ticks "$SERVICE_PID"); p0=$(postgres_cpu_ticks)
   t0=$(date +%s%N)
   log "live: producing $LIVE_N chat.deleted events while the deliverer runs"
   ( while true; do
-      psql_db -c "SELECT to_char(clock_timestamp(), 'HH24:MI:SS.MS') || ' recorded=' || count(*) || ' pending=' || count(*) FILTER (WHERE status = 'pending')
+      psql_db -At -c "SELECT to_char(clock_timestamp(), 'HH24:MI:SS.MS') || ' recorded=' || count(*) || ' pending=' || count(*) FILTER (WHERE status = 'pending')
         FROM webhook_deliveries WHERE seq > $seq0" 2>/dev/null || true
       sleep 0.5
     done ) > "$RUN_DIR/live-progress.txt" &
   sampler=$!
   client events base="$BASE" key="$KEY_EV" n="$LIVE_N" concurrency="$CONCURRENCY" > "$RUN_DIR/live-produce.txt"
   t_prod=$(date +%s%N)
-  R[live_pending_when_produced]=$(psql_db -c "SELECT count(*) FROM webhook_deliveries WHERE seq > $seq0 AND status = 'pending'")
+  R[live_pending_when_produced]=$(psql_db -At -c "SELECT count(*) FROM webhook_deliveries WHERE seq > $seq0 AND status = 'pending'")
   for _ in $(seq 1 1200); do
-    [ "$(psql_db -c "SELECT count(*) FROM webhook_deliveries WHERE seq > $seq0 AND status = 'pending'")" = 0 ] && break
+    [ "$(psql_db -At -c "SELECT count(*) FROM webhook_deliveries WHERE seq > $seq0 AND status = 'pending'")" = 0 ] && break
     sleep 0.25
   done
   t1=$(date +%s%N)
   kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
-  s1=$(ticks "$SERVICE_PID"); p1=$(pg_ticks)
+  s1=$(cpu_ticks "$SERVICE_PID"); p1=$(postgres_cpu_ticks)
   R[live_load_end]=$(cut -d' ' -f1-3 /proc/loadavg)
-  while IFS='=' read -r k v; do R[live_$k]=$v; done < "$RUN_DIR/live-produce.txt"
+  read_results "$RUN_DIR/live-produce.txt" live_
   R[live_produce_s]=$(secs "$t0" "$t_prod")
   R[live_all_delivered_s]=$(secs "$t0" "$t1")
   R[live_tail_s]=$(secs "$t_prod" "$t1")
   R[live_max_pending]=$(grep -o 'pending=[0-9]*' "$RUN_DIR/live-progress.txt" | cut -d= -f2 | sort -n | tail -1)
-  read -r R[live_delivered] R[live_delivered_during] R[live_created_to_delivered_p50] R[live_created_to_delivered_p99] R[live_created_to_delivered_max] < <(psql_db -F' ' -c "
+  read -r R[live_delivered] R[live_delivered_during] R[live_created_to_delivered_p50] R[live_created_to_delivered_p99] R[live_created_to_delivered_max] < <(psql_db -At -F' ' -c "
     SELECT count(*) FILTER (WHERE status = 'delivered'),
            count(*) FILTER (WHERE delivered_at <= to_timestamp($t_prod / 1e9)),
            round(percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM delivered_at - created_at) * 1000)::numeric),
@@ -307,9 +269,9 @@ if wanted live; then
            round(max(extract(epoch FROM delivered_at - created_at) * 1000)::numeric)
     FROM webhook_deliveries WHERE seq > $seq0")
   # over the client's own window (from its first request: the JVM's start is not in it)
-  R[live_delivered_per_s_during]=$(per "${R[live_delivered_during]}" "${R[live_events_seconds]}")
-  R[live_cpu_service]=$(cpu_s $((s1 - s0)))
-  R[live_cpu_pg]=$(cpu_s $((p1 - p0)))
+  R[live_delivered_per_s_during]=$(div "${R[live_delivered_during]}" "${R[live_events_seconds]}" %.0f)
+  R[live_cpu_service]=$(cpu_seconds $((s1 - s0)))
+  R[live_cpu_pg]=$(cpu_seconds $((p1 - p0)))
   log "live: ${R[live_events_deleted]} events in ${R[live_produce_s]} s (${R[live_events_per_s]}/s produced);" \
       "${R[live_delivered_during]} delivered meanwhile (${R[live_delivered_per_s_during]}/s); max pending ${R[live_max_pending]};" \
       "all delivered ${R[live_tail_s]} s after production ended; created->delivered p50/p99/max ${R[live_created_to_delivered_p50]}/${R[live_created_to_delivered_p99]}/${R[live_created_to_delivered_max]} ms"
@@ -343,15 +305,14 @@ if wanted upload; then
     solution="$BENCH_DIR/review-solution.py" n="$UPLOADS" warmup="$UPLOAD_WARMUP" > "$RUN_DIR/upload.txt" 2> "$RUN_DIR/upload.err" \
     || { cat "$RUN_DIR/upload.err" >&2; die "the upload client failed"; }
   R[upload_load_end]=$(cut -d' ' -f1-3 /proc/loadavg)
-  while IFS='=' read -r k v; do R[upload_$k]=$v; done < "$RUN_DIR/upload.txt"
-  R[upload_deliveries]=$(psql_db -c "SELECT string_agg(event_type || ' ' || status || '=' || n, ', ') FROM (SELECT event_type, status, count(*) n
+  read_results "$RUN_DIR/upload.txt" upload_
+  R[upload_deliveries]=$(psql_db -At -c "SELECT string_agg(event_type || ' ' || status || '=' || n, ', ') FROM (SELECT event_type, status, count(*) n
     FROM webhook_deliveries WHERE endpoint_id = '$EP_B' GROUP BY 1, 2 ORDER BY 1, 2) x")
-  R[upload_reviews]=$(psql_db -c "SELECT string_agg(review_state || '=' || n, ', ') FROM (SELECT review_state, count(*) n FROM submissions GROUP BY 1 ORDER BY 1) x")
+  R[upload_reviews]=$(psql_db -At -c "SELECT string_agg(review_state || '=' || n, ', ') FROM (SELECT review_state, count(*) n FROM submissions GROUP BY 1 ORDER BY 1) x")
   log "upload: no webhook ${R[upload_none_ms]}; with a webhook ${R[upload_webhook_ms]}; deliveries ${R[upload_deliveries]}; reviews ${R[upload_reviews]}"
 fi
 
-grep -E ' (ERROR|WARN) ' "$RUN_DIR/service.log" | sed -E 's/^[^ ]+ +//' | cut -c1-300 | sort | uniq -c | sort -rn | head -20 \
-  > "$RUN_DIR/service-warnings.txt" || true
+warning_summary "$RUN_DIR/service.log" "$RUN_DIR/service-warnings.txt"
 
 # ---------------------------------------------------------------------------------------------------------
 # Summary

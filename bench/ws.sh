@@ -59,61 +59,29 @@ CLIENT_PID=""
 
 # shellcheck source=bench/lib.sh
 . "$BENCH_DIR/lib.sh"
-wanted() { case " $RUNS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 # ---------------------------------------------------------------------------------------------------------
 # 0. Tools, limits
 # ---------------------------------------------------------------------------------------------------------
-case "$DB" in *[!a-z0-9_]*) die "BENCH_DB must be a plain lower-case name, not '$DB'" ;; esac
-for tool in curl jq psql ss; do
-  command -v "$tool" >/dev/null || die "$tool is needed"
-done
+need_tools curl jq psql ss
 # 10,000 connections need 10,000 descriptors on each side (the service inherits this limit)
-ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-[ "$(ulimit -n)" -ge $((IDLE_CONNECTIONS + 1000)) ] || die "ulimit -n is $(ulimit -n); $IDLE_CONNECTIONS connections need more"
-
-# shellcheck source=../bin/find-java
-. "$ROOT/bin/find-java"
-JAR="$ROOT/target/chat-review-service.jar"
-if [ ! -f "$JAR" ]; then
-  log "building $JAR (not there yet)"
-  ./mvnw -q -o -DskipTests -Dspotless.check.skip=true package || ./mvnw -q -DskipTests -Dspotless.check.skip=true package
-fi
-[ -f "$JAR" ] || die "the build did not produce $JAR"
-
-if curl -s -o /dev/null "$BASE/" 2>/dev/null; then
-  die "something already answers on $BASE; choose another BENCH_PORT"
-fi
-pg_isready -q -h "$PGHOST" -p "$PGPORT" || die "no PostgreSQL on $PGHOST:$PGPORT"
+raise_fd_limit $((IDLE_CONNECTIONS + 1000)) "$IDLE_CONNECTIONS connections"
+find_jdk
+build_jar_if_missing
+check_port_free "$BASE" BENCH_PORT
+check_database
 
 mkdir -p "$RUN_DIR"
 log "results in $RUN_DIR"
 STOP_FILE="$RUN_DIR/idle.stop"
-
-stop_pid() {   # $1 = pid: TERM, wait up to 30 s, then KILL
-  local pid=$1
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid"
-  for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
-  wait "$pid" 2>/dev/null || true
-}
 
 cleanup() {
   local status=$?
   set +e
   touch "$STOP_FILE" 2>/dev/null
   if [ -n "$CLIENT_PID" ]; then stop_pid "$CLIENT_PID"; fi
-  if [ -n "$SERVICE_PID" ] && kill -0 "$SERVICE_PID" 2>/dev/null; then
-    log "stopping the service (pid $SERVICE_PID)"
-    stop_pid "$SERVICE_PID"
-  fi
-  if [ "${KEEP_DB:-0}" = 1 ]; then
-    log "keeping database $DB (KEEP_DB=1)"
-  else
-    log "dropping database $DB"
-    psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
-  fi
+  stop_service
+  drop_or_keep_database
   exit "$status"
 }
 trap cleanup EXIT
@@ -132,30 +100,21 @@ load_line > "$RUN_DIR/load.txt"
 # ---------------------------------------------------------------------------------------------------------
 recreate_database
 
-ADMIN_TOKEN="bench-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+ADMIN_TOKEN=$(random_token)
 log "starting the service on $BASE with $SERVICE_OPTS"
 START_NS=$(date +%s%N)
 # shellcheck disable=SC2086
-SERVER_PORT="$PORT" \
-SERVER_ADDRESS=127.0.0.1 \
-DATABASE_URL="jdbc:postgresql://$PGHOST:$PGPORT/$DB" \
-DATABASE_USER="$PGUSER" \
-ADMIN_TOKEN="$ADMIN_TOKEN" \
-RATE_LIMIT_REST_PER_MINUTE=100000000 \
-RATE_LIMIT_WS_MESSAGES_PER_SECOND="${RATE_LIMIT_WS_MESSAGES_PER_SECOND:-100000}" \
-LIMIT_WS_CONNECTIONS_PER_TENANT="${LIMIT_WS_CONNECTIONS_PER_TENANT:-100000}" \
-  "$JAVA_HOME/bin/java" $SERVICE_OPTS -Xlog:gc:file="$RUN_DIR/gc.log" -jar "$JAR" > "$RUN_DIR/service.log" 2>&1 &
+start_jar "$PORT" "$RUN_DIR/service.log" \
+  RATE_LIMIT_WS_MESSAGES_PER_SECOND="${RATE_LIMIT_WS_MESSAGES_PER_SECOND:-100000}" \
+  LIMIT_WS_CONNECTIONS_PER_TENANT="${LIMIT_WS_CONNECTIONS_PER_TENANT:-100000}" \
+  $SERVICE_OPTS -Xlog:gc:file="$RUN_DIR/gc.log"
 SERVICE_PID=$!
-echo "$SERVICE_PID" > "$RUN_DIR/service.pid"
 
 wait_healthy 120
 log "healthy after $(( ($(date +%s%N) - START_NS) / 1000000 )) ms"
 
-TENANT_JSON=$(curl -sf -X POST "$BASE/admin/v1/tenants" -H "X-Admin-Token: $ADMIN_TOKEN" \
-  -H 'Content-Type: application/json' -d '{"name":"ws bench tenant"}') || die "the admin API did not create the tenant"
-API_KEY=$(jq -r .api_key <<<"$TENANT_JSON")
-[[ "$API_KEY" == crs_* ]] || die "no api_key in $TENANT_JSON"
-log "tenant $(jq -r .id <<<"$TENANT_JSON")"
+create_tenant "ws bench tenant"
+log "tenant $TENANT_ID"
 
 client() {   # runs bench/WsLoad.java with the client options
   # shellcheck disable=SC2086
@@ -172,7 +131,6 @@ cat "$RUN_DIR/chats-result.txt" >&2
 # ---------------------------------------------------------------------------------------------------------
 # Measuring helpers
 # ---------------------------------------------------------------------------------------------------------
-prom() { curl -s -H 'Accept: text/plain' "$BASE/actuator/prometheus"; }
 memory_at_rest() {   # $1 = label; prints "rss_mib heap_used_mib nonheap_used_mib threads"
   local label=$1 out="$RUN_DIR/memory-$1.txt"
   sleep 2
@@ -195,30 +153,7 @@ memory_at_rest() {   # $1 = label; prints "rss_mib heap_used_mib nonheap_used_mi
   echo "$rss $heap $nonheap $threads"
 }
 
-# "label pid" lines for the client to read CPU from /proc: the service, the PostgreSQL backends of the bench
-# database (the pool) and the cluster's background processes (WAL writer, checkpointer, background writer)
-write_procs() {
-  {
-    echo "service $SERVICE_PID"
-    psql -X -At -d postgres -c "SELECT 'postgres ' || pid FROM pg_stat_activity
-      WHERE datname = '$DB' OR backend_type IN ('walwriter', 'checkpointer', 'background writer', 'autovacuum launcher')"
-  } > "$RUN_DIR/procs.txt"
-}
-
-top_snapshot() {   # $1 = name, $2 = seconds to wait first
-  ( sleep "$2"; top -b -n 1 -w 200 | head -20 > "$RUN_DIR/top-$1.txt" ) &
-}
-
 declare -A R   # results
-read_results() {   # $1 = file of key=value lines
-  local k v
-  while IFS='=' read -r k v; do
-    [ -n "$k" ] && R[$k]="$v"
-  done < <(grep -E '^[a-z_0-9]+=' "$1")
-}
-sub() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", a - b}'; }
-div() { awk -v a="$1" -v b="$2" -v f="${3:-%.1f}" 'BEGIN {if (b > 0) printf f, a / b; else printf "n/a"}'; }
-lat() { tr ',' '\n' <<<"${R[$1]:-}" | awk -F= -v k="$2" '$1 == k {print $2}'; }
 
 # ---------------------------------------------------------------------------------------------------------
 # 2. Idle connections: heap and RSS per connection
@@ -278,7 +213,7 @@ fi
 # ---------------------------------------------------------------------------------------------------------
 stream_run() {   # $1 = name, $2 = connections, $3 = first chat line (offset), $4 = warm-up s, $5 = measured s
   local name=$1 conns=$2 offset=$3 warm=$4 dur=$5
-  write_procs
+  write_procs "$RUN_DIR/procs.txt" service "$SERVICE_PID"
   sed -n "$((offset + 1)),$((offset + conns))p" "$CHATS_FILE" > "$RUN_DIR/chats-$name.txt"
   load_line >> "$RUN_DIR/load.txt"
   log "$name: $conns connections, warm-up ${warm}s, measure ${dur}s, content \"$CONTENT\""
@@ -289,7 +224,7 @@ stream_run() {   # $1 = name, $2 = connections, $3 = first chat line (offset), $
   fi
   client stream ws="$WS" key="$API_KEY" chats="$RUN_DIR/chats-$name.txt" conns="$conns" warmup="$warm" \
     duration="$dur" drain=60 content="$CONTENT" prefix="$name" procs="$RUN_DIR/procs.txt" \
-    clk_tck="$(getconf CLK_TCK)" limit=$((warm + dur + 240)) out="$RUN_DIR/$name-result.txt" \
+    clk_tck="$CLK_TCK" limit=$((warm + dur + 240)) out="$RUN_DIR/$name-result.txt" \
     > "$RUN_DIR/$name-client.out" 2> "$RUN_DIR/$name-client.err" &
   CLIENT_PID=$!
   wait "$CLIENT_PID" || { tail -20 "$RUN_DIR/$name-client.err" >&2; CLIENT_PID=""; die "the $name client failed"; }
@@ -339,17 +274,13 @@ read -r RSS9 HEAP9 NONHEAP9 THREADS9 < <(memory_at_rest end)
 VMHWM=$(awk '/^VmHWM/ {printf "%.0f", $2/1024}' "$RUN_DIR/memory-end.txt")
 GC_PAUSES=$(grep -c 'Pause' "$RUN_DIR/gc.log" || true)
 FULL_GCS=$(grep 'Pause Full' "$RUN_DIR/gc.log" | grep -vc 'System.gc\|Diagnostic Command\|Heap Inspection' || true)
-YOUNG=$(awk '/Pause Young/ {v = $NF; sub("ms", "", v); n++; s += v; if (v + 0 > 50) big++; if (v + 0 > m) m = v + 0}
-  END {printf "%d young pauses, %.0f ms in all, %d over 50 ms, longest %.0f ms", n, s, big, m}' "$RUN_DIR/gc.log")
+YOUNG=$(gc_summary "$RUN_DIR/gc.log")
 grep -iE 'ERROR|Exception' "$RUN_DIR/service.log" | head -50 > "$RUN_DIR/service-errors.txt" || true
 SERVICE_ERRORS=$(grep -ciE ' ERROR |Exception' "$RUN_DIR/service.log" || true)
 
 # ---------------------------------------------------------------------------------------------------------
 # 4. Summary
 # ---------------------------------------------------------------------------------------------------------
-verdict() { if "$@"; then echo met; else echo MISSED; fi; }
-lt() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a != "" && a < b)}'; }
-ge() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a != "" && a >= b)}'; }
 {
   echo "# WebSocket, $(date -Is)"
   echo
@@ -372,7 +303,7 @@ ge() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a != "" && a >= b)}'; }
   for n in tokens frames trace; do
     wanted "$n" || continue
     [ -n "${R[${n}_connections]:-}" ] || continue
-    echo "| $n | ${R[${n}_connections]} | ${R[${n}_frames_per_s]} | ${R[${n}_tokens_per_s]} | ${R[${n}_tokens_per_reply_avg]} (${R[${n}_tokens_per_reply_min]}-${R[${n}_tokens_per_reply_max]}) | $(lat ${n}_frame_ms p50) / $(lat ${n}_frame_ms p99) | $(lat ${n}_received_ms p50) / $(lat ${n}_received_ms p99) | $(lat ${n}_first_token_after_started_ms p50) / $(lat ${n}_first_token_after_started_ms p99) | $(lat ${n}_token_gap_ms p50) / $(lat ${n}_token_gap_ms p99) / $(lat ${n}_token_gap_ms p999) | $(lat ${n}_token_lag_vs_server_timestamp_ms p50) / $(lat ${n}_token_lag_vs_server_timestamp_ms p99) | ${R[${n}_seq_gaps]} / ${R[${n}_seq_repeats]} / ${R[${n}_content_mismatches]} / ${R[${n}_error_events]} / ${R[${n}_not_ended_after_drain]} | ${R[${n}_cpu_s_service]:-?} / ${R[${n}_cpu_s_postgres]:-?} / ${R[${n}_cpu_s_client]} / ${R[${n}_cpu_s_other]} (${R[${n}_cpu_s_available]}) | $(div "${R[${n}_cpu_s_service]:-0}" "$(awk -v f="${R[${n}_frames_per_s]}" -v d="${R[${n}_duration_s]}" 'BEGIN {print f * d / 1000}')" %.2f) / $(div "${R[${n}_cpu_s_postgres]:-0}" "$(awk -v f="${R[${n}_frames_per_s]}" -v d="${R[${n}_duration_s]}" 'BEGIN {print f * d / 1000}')" %.2f) |"
+    echo "| $n | ${R[${n}_connections]} | ${R[${n}_frames_per_s]} | ${R[${n}_tokens_per_s]} | ${R[${n}_tokens_per_reply_avg]} (${R[${n}_tokens_per_reply_min]}-${R[${n}_tokens_per_reply_max]}) | $(part ${n}_frame_ms p50) / $(part ${n}_frame_ms p99) | $(part ${n}_received_ms p50) / $(part ${n}_received_ms p99) | $(part ${n}_first_token_after_started_ms p50) / $(part ${n}_first_token_after_started_ms p99) | $(part ${n}_token_gap_ms p50) / $(part ${n}_token_gap_ms p99) / $(part ${n}_token_gap_ms p999) | $(part ${n}_token_lag_vs_server_timestamp_ms p50) / $(part ${n}_token_lag_vs_server_timestamp_ms p99) | ${R[${n}_seq_gaps]} / ${R[${n}_seq_repeats]} / ${R[${n}_content_mismatches]} / ${R[${n}_error_events]} / ${R[${n}_not_ended_after_drain]} | ${R[${n}_cpu_s_service]:-?} / ${R[${n}_cpu_s_postgres]:-?} / ${R[${n}_cpu_s_client]} / ${R[${n}_cpu_s_other]} (${R[${n}_cpu_s_available]}) | $(div "${R[${n}_cpu_s_service]:-0}" "$(awk -v f="${R[${n}_frames_per_s]}" -v d="${R[${n}_duration_s]}" 'BEGIN {print f * d / 1000}')" %.2f) / $(div "${R[${n}_cpu_s_postgres]:-0}" "$(awk -v f="${R[${n}_frames_per_s]}" -v d="${R[${n}_duration_s]}" 'BEGIN {print f * d / 1000}')" %.2f) |"
   done
   echo
   echo "load average start/end of each measure: tokens ${R[tokens_loadavg_start_end]:-} frames ${R[frames_loadavg_start_end]:-} trace ${R[trace_loadavg_start_end]:-}"
