@@ -7,9 +7,8 @@ import com.chatreview.support.Api;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.SharedTestConfiguration.HeldChats;
-import com.chatreview.support.Tenants;
-import com.chatreview.support.Tenants.TestTenant;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -20,7 +19,6 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
@@ -31,11 +29,7 @@ class ChatApiIntegrationTests {
     static final Pattern TIMESTAMP = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z");
     static final Pattern UUID_TEXT = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     @Autowired
     ChatManagement chatManagement;
@@ -50,9 +44,10 @@ class ChatApiIntegrationTests {
     Api api;
 
     @BeforeEach
-    void newTenant() {
-        tenant = Tenants.create(tenancy, "chat-tests");
-        api = tenant.chats(new Api(port));
+    void newTenant(TestService service) {
+        this.service = service;
+        tenant = service.newTenant("chat-tests");
+        api = tenant.chats();
     }
 
     @Test
@@ -88,8 +83,7 @@ class ChatApiIntegrationTests {
     @Test
     void getShowsMessageCountAndStatus() {
         String id = createChat("student-3");
-        chatManagement.append(
-                UUID.fromString(tenant.id()), UUID.fromString(id), NewMessage.fromUser("hi", Map.of(), null));
+        chatManagement.append(tenant.uuid(), UUID.fromString(id), NewMessage.fromUser("hi", Map.of(), null));
 
         Reply reply = api.get("/api/v1/chats/" + id);
 
@@ -118,7 +112,7 @@ class ChatApiIntegrationTests {
                 .json()
                 .get("id")
                 .asString();
-        UUID tenantId = UUID.fromString(tenant.id());
+        UUID tenantId = tenant.uuid();
         for (String id : List.of(generated, given)) {
             chatManagement.append(
                     tenantId,
@@ -189,13 +183,13 @@ class ChatApiIntegrationTests {
         Instant same = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         jdbc.sql("UPDATE chats SET created_at = :at WHERE tenant_id = :tenant")
                 .param("at", Sql.at(same))
-                .param("tenant", UUID.fromString(tenant.id()))
+                .param("tenant", tenant.uuid())
                 .update();
         createChat(userId);
         createChat(userId);
         jdbc.sql("UPDATE chats SET created_at = :at WHERE tenant_id = :tenant")
                 .param("at", Sql.at(same))
-                .param("tenant", UUID.fromString(tenant.id()))
+                .param("tenant", tenant.uuid())
                 .update();
 
         List<String> ascending =
@@ -237,7 +231,7 @@ class ChatApiIntegrationTests {
     @Test
     void pagesMessagesInStoredOrder() {
         String id = createChat("student-7");
-        UUID tenantId = UUID.fromString(tenant.id());
+        UUID tenantId = tenant.uuid();
         UUID chatId = UUID.fromString(id);
         List<String> stored = new ArrayList<>();
         for (int i = 1; i <= 7; i++) {
@@ -326,8 +320,7 @@ class ChatApiIntegrationTests {
     @Test
     void deleteRemovesTheChatAndItsMessages() {
         String id = createChat("student-10");
-        chatManagement.append(
-                UUID.fromString(tenant.id()), UUID.fromString(id), NewMessage.fromUser("bye", Map.of(), null));
+        chatManagement.append(tenant.uuid(), UUID.fromString(id), NewMessage.fromUser("bye", Map.of(), null));
 
         Reply deleted = api.delete("/api/v1/chats/" + id);
 
@@ -362,7 +355,7 @@ class ChatApiIntegrationTests {
     @Test
     void aRepeatedClientMessageIdIsStoredOnce() {
         UUID chatId = UUID.fromString(createChat("student-12"));
-        UUID tenantId = UUID.fromString(tenant.id());
+        UUID tenantId = tenant.uuid();
 
         AppendedMessage first = chatManagement.append(tenantId, chatId, NewMessage.fromUser("once", Map.of(), "c-1"));
         AppendedMessage again = chatManagement.append(tenantId, chatId, NewMessage.fromUser("once", Map.of(), "c-1"));

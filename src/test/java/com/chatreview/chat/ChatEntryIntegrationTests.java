@@ -3,8 +3,7 @@ package com.chatreview.chat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.support.IntegrationTest;
-import com.chatreview.support.Tenants;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestTenant;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -19,17 +18,14 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 class ChatEntryIntegrationTests {
 
     @Autowired
-    Tenancy tenancy;
-
-    @Autowired
     ChatManagement chats;
 
     @Autowired
     JdbcClient jdbc;
 
     @Test
-    void aNewUserIsCreatedOnceAndTheLatestSeqIsTheStoredMessagesHighest() {
-        UUID tenant = UUID.fromString(Tenants.create(tenancy, "entry").id());
+    void aNewUserIsCreatedOnceAndTheLatestSeqIsTheStoredMessagesHighest(TestTenant fresh) {
+        UUID tenant = fresh.uuid();
         Chat chat = chats.create(tenant, new NewChat("owner", null, Map.of(), null));
         chats.append(
                 tenant, chat.id(), NewMessage.fromUser("one", Map.of(), null).withEventSeq(7L));
@@ -49,9 +45,9 @@ class ChatEntryIntegrationTests {
     }
 
     @Test
-    void anotherTenantsChatOrNoChatIsEmptyAndCreatesNoUser() {
-        UUID tenant = UUID.fromString(Tenants.create(tenancy, "entry-owner").id());
-        UUID other = UUID.fromString(Tenants.create(tenancy, "entry-other").id());
+    void anotherTenantsChatOrNoChatIsEmptyAndCreatesNoUser(TestTenant owner, TestTenant stranger) {
+        UUID tenant = owner.uuid();
+        UUID other = stranger.uuid();
         Chat chat = chats.create(tenant, new NewChat("owner", null, Map.of(), null));
 
         assertThat(chats.enter(other, chat.id(), "intruder")).isEmpty();

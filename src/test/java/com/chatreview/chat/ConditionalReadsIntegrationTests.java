@@ -5,14 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.chatreview.support.Api;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
-import com.chatreview.support.Tenants;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * Conditional reads (decisions: "Conditional reads"): a chat and a page of its messages carry an {@code ETag}; the
@@ -22,11 +21,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @IntegrationTest
 class ConditionalReadsIntegrationTests {
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     @Autowired
     ChatManagement chats;
@@ -36,10 +31,11 @@ class ConditionalReadsIntegrationTests {
     String chatId;
 
     @BeforeEach
-    void newChat() {
-        Tenants.TestTenant tenant = Tenants.create(tenancy, "conditional");
-        tenantId = UUID.fromString(tenant.id());
-        api = tenant.chats(new Api(port));
+    void newChat(TestService service) {
+        this.service = service;
+        TestTenant tenant = service.newTenant("conditional");
+        tenantId = tenant.uuid();
+        api = tenant.chats();
         chatId = api.post("/api/v1/chats", "{\"user_id\": \"student\"}")
                 .json()
                 .get("id")
@@ -108,7 +104,7 @@ class ConditionalReadsIntegrationTests {
     @Test
     void aTagDoesNotHideThatTheChatIsGoneOrAnothersTenants() {
         String tag = api.get("/api/v1/chats/" + chatId).header("ETag");
-        Api stranger = Tenants.create(tenancy, "conditional-stranger").chats(new Api(port));
+        Api stranger = service.newTenant("conditional-stranger").chats();
 
         assertThat(stranger.with("If-None-Match", tag)
                         .get("/api/v1/chats/" + chatId)

@@ -10,9 +10,8 @@ import com.chatreview.support.Browser;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.RequiresChromium;
 import com.chatreview.support.SharedTestConfiguration;
-import com.chatreview.support.Tenants;
-import com.chatreview.support.Tenants.TestTenant;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +30,6 @@ import org.openqa.selenium.Keys;
 import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.WebElement;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import tools.jackson.databind.JsonNode;
 
@@ -45,11 +43,7 @@ class ChatUiBrowserTests {
 
     static Browser browser;
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     @Autowired
     ChatManagement chats;
@@ -73,9 +67,10 @@ class ChatUiBrowserTests {
     }
 
     @BeforeEach
-    void newTenant() {
-        tenant = Tenants.create(tenancy, "browser-tests");
-        api = tenant.chats(new Api(port));
+    void newTenant(TestService service) {
+        this.service = service;
+        tenant = service.newTenant("browser-tests");
+        api = tenant.chats();
         browser.size(1280, 800);
     }
 
@@ -97,7 +92,7 @@ class ChatUiBrowserTests {
         assertThat(assistantTexts()).containsExactly(replyText);
         assertThat(storedMessages(chatId)).hasSize(2);
 
-        assertThat(requestedOrigins()).allMatch(origin -> origin.equals("http://127.0.0.1:" + port));
+        assertThat(requestedOrigins()).allMatch(origin -> origin.equals("http://127.0.0.1:" + service.port()));
         browser.screenshot("chat-desktop");
         browser.size(320, 640);
         browser.await(d -> ((Number) browser.script("return window.innerWidth;")).intValue() <= 320);
@@ -112,7 +107,7 @@ class ChatUiBrowserTests {
 
     @Test
     void aSubmissionsChatIframeUrlShowsItsReviewRenderedAndTakesQuestions() throws Exception {
-        Api homework = tenant.homework(new Api(port));
+        Api homework = tenant.homework();
         String courseId = homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Python\"}")
                 .json()
                 .get("id")
@@ -159,7 +154,7 @@ class ChatUiBrowserTests {
     void markupInMessagesIsShownAsTextAndNeverRuns() {
         String chatId = createChat("student-2");
         chats.append(
-                UUID.fromString(tenant.id()),
+                tenant.uuid(),
                 UUID.fromString(chatId),
                 NewMessage.fromAssistant(
                         "**Bold** and `x = 1`\n\n```python\nprint(\"<b>hi</b>\")\n```\n\n<script>window.pwned = 'md'"
@@ -218,10 +213,7 @@ class ChatUiBrowserTests {
     void aLongChatShowsItsLatestMessagesAndTheEarlierOnesOnRequest() {
         String chatId = createChat("student-8");
         for (int i = 0; i < 510; i++) {
-            chats.append(
-                    UUID.fromString(tenant.id()),
-                    UUID.fromString(chatId),
-                    NewMessage.fromUser("line " + i, Map.of(), null));
+            chats.append(tenant.uuid(), UUID.fromString(chatId), NewMessage.fromUser("line " + i, Map.of(), null));
         }
         openChat(chatId);
         assertThat(userTexts()).hasSize(500).startsWith("line 10").endsWith("line 509");
@@ -315,7 +307,7 @@ class ChatUiBrowserTests {
     }
 
     private String pageUrl(String chatId) {
-        return "http://127.0.0.1:" + port + "/chat/?chat_id=" + chatId;
+        return "http://127.0.0.1:" + service.port() + "/chat/?chat_id=" + chatId;
     }
 
     private void type(String text) {

@@ -7,9 +7,8 @@ import com.chatreview.chat.NewMessage;
 import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
-import com.chatreview.support.Tenants;
-import com.chatreview.support.Tenants.TestTenant;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +19,6 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -30,11 +28,7 @@ import tools.jackson.databind.JsonNode;
 @IntegrationTest
 class ChatUiIntegrationTests {
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     @Autowired
     EmbedTokens tokens;
@@ -47,10 +41,11 @@ class ChatUiIntegrationTests {
     Api anonymous;
 
     @BeforeEach
-    void newTenant() {
-        tenant = Tenants.create(tenancy, "chat-ui-tests");
-        api = tenant.chats(new Api(port));
-        anonymous = new Api(port);
+    void newTenant(TestService service) {
+        this.service = service;
+        tenant = service.newTenant("chat-ui-tests");
+        api = tenant.chats();
+        anonymous = service.api();
     }
 
     @Test
@@ -112,10 +107,7 @@ class ChatUiIntegrationTests {
     void aLongHistoryComesInPagesOfFiveHundredTheLatestFirst() {
         String chatId = createChat("owner");
         for (int i = 0; i < 520; i++) {
-            chats.append(
-                    UUID.fromString(tenant.id()),
-                    UUID.fromString(chatId),
-                    NewMessage.fromUser("message " + i, Map.of(), null));
+            chats.append(tenant.uuid(), UUID.fromString(chatId), NewMessage.fromUser("message " + i, Map.of(), null));
         }
 
         JsonNode latest = anonymous.get("/chat-ui/api/chats/" + chatId).json();
@@ -165,7 +157,8 @@ class ChatUiIntegrationTests {
             assertThat(socket.next().get("error_code").asString()).isEqualTo("CHAT_NOT_FOUND");
             assertThat(socket.awaitClose()).isEqualTo(4404);
         }
-        try (ChatSocket socket = ChatSocket.to(port).path("/ws/chat-ui").connect()) {
+        try (ChatSocket socket =
+                ChatSocket.to(service.port()).path("/ws/chat-ui").connect()) {
             assertThat(socket.next().get("error_code").asString()).isEqualTo("AUTH_ERROR");
             assertThat(socket.awaitClose()).isEqualTo(4401);
         }
@@ -207,8 +200,8 @@ class ChatUiIntegrationTests {
         assertThat(anonymous.get("/chat/?chat_id=" + chatId).header("Content-Security-Policy"))
                 .endsWith("frame-ancestors 'none'");
 
-        String otherTenantsChat = Tenants.create(tenancy, "other")
-                .chats(new Api(port))
+        String otherTenantsChat = service.newTenant("other")
+                .chats()
                 .post("/api/v1/chats", "{\"user_id\": \"u\"}")
                 .json()
                 .get("id")
@@ -235,7 +228,7 @@ class ChatUiIntegrationTests {
         assertThat(expiresAt)
                 .isBetween(Instant.now().plusSeconds(590), Instant.now().plusSeconds(610));
         assertThat(minted.json().get("chat_ui_url").asString())
-                .isEqualTo("http://127.0.0.1:" + port + "/chat/?chat_id=" + chatId + "&token=" + token);
+                .isEqualTo("http://127.0.0.1:" + service.port() + "/chat/?chat_id=" + chatId + "&token=" + token);
 
         assertThat(anonymous
                         .get("/chat-ui/api/chats/" + chatId + "?token=" + token)
@@ -260,9 +253,7 @@ class ChatUiIntegrationTests {
                 .isEqualTo("EMBED_TOKEN_INVALID");
 
         String expired = tokens.mint(
-                        UUID.fromString(tenant.id()),
-                        UUID.fromString(chatId),
-                        Instant.now().minusSeconds(1))
+                        tenant.uuid(), UUID.fromString(chatId), Instant.now().minusSeconds(1))
                 .token();
         Api.Reply late = anonymous.get("/chat-ui/api/chats/" + chatId + "?token=" + expired);
         assertThat(late.status()).isEqualTo(401);
@@ -283,9 +274,7 @@ class ChatUiIntegrationTests {
         }
 
         String shortLived = tokens.mint(
-                        UUID.fromString(tenant.id()),
-                        UUID.fromString(chatId),
-                        Instant.now().plusSeconds(2))
+                        tenant.uuid(), UUID.fromString(chatId), Instant.now().plusSeconds(2))
                 .token();
         try (ChatSocket socket = page(chatId).query("token", shortLived).connect()) {
             assertThat(socket.next().get("event_type").asString()).isEqualTo("connection_established");
@@ -299,8 +288,8 @@ class ChatUiIntegrationTests {
     @Test
     void embedTokensAreMintedOnlyForTheTenantsOwnChatsAndSensibleLifetimes() {
         String chatId = createChat("owner");
-        TestTenant other = Tenants.create(tenancy, "other");
-        assertThat(other.chats(new Api(port))
+        TestTenant other = service.newTenant("other");
+        assertThat(other.chats()
                         .post("/api/v1/chats/" + chatId + "/embed-token", "{}")
                         .status())
                 .isEqualTo(404);
@@ -333,7 +322,7 @@ class ChatUiIntegrationTests {
             assertThat(refused.get("details").get("fix").asString()).isNotBlank();
             assertThat(socket.awaitClose()).isEqualTo(4403);
         }
-        for (String origin : new String[] {"https://lms.example.org", "http://127.0.0.1:" + port}) {
+        for (String origin : new String[] {"https://lms.example.org", "http://127.0.0.1:" + service.port()}) {
             try (ChatSocket socket = page(chatId).header("Origin", origin).connect()) {
                 assertThat(socket.next().get("event_type").asString()).isEqualTo("connection_established");
             }
@@ -363,7 +352,7 @@ class ChatUiIntegrationTests {
                 assertThat(sixth.awaitClose()).isEqualTo(4429);
             }
             try (ChatSocket otherChat = page(createChat("owner")).connect();
-                    ChatSocket withKey = ChatSocket.connect(port, tenant.apiKey(), "teacher", chatId)) {
+                    ChatSocket withKey = tenant.socket("teacher", chatId)) {
                 assertThat(otherChat.next().get("event_type").asString()).isEqualTo("connection_established");
                 assertThat(withKey.next().get("event_type").asString()).isEqualTo("connection_established");
             }
@@ -393,7 +382,7 @@ class ChatUiIntegrationTests {
             JsonNode again = socket.awaitEvent("message_received");
             assertThat(again.get("content").asString()).isEqualTo("first");
         }
-        try (ChatSocket tenantSide = ChatSocket.connect(port, tenant.apiKey(), "teacher", chatId)) {
+        try (ChatSocket tenantSide = tenant.socket("teacher", chatId)) {
             tenantSide.next();
             tenantSide.next();
             tenantSide.sendContent("second");
@@ -415,7 +404,7 @@ class ChatUiIntegrationTests {
     }
 
     private ChatSocket.Options page(String chatId) {
-        return ChatSocket.to(port).path("/ws/chat-ui").query("chat_id", chatId);
+        return ChatSocket.to(service.port()).path("/ws/chat-ui").query("chat_id", chatId);
     }
 
     private void putSettings(String json) {

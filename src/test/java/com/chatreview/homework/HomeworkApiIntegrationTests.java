@@ -6,9 +6,8 @@ import com.chatreview.database.Sql;
 import com.chatreview.support.Api;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
-import com.chatreview.support.Tenants;
-import com.chatreview.support.Tenants.TestTenant;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -21,7 +20,6 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
@@ -35,11 +33,7 @@ class HomeworkApiIntegrationTests {
     static final List<String> FILE_FIELDS =
             List.of("id", "homeworkId", "fileType", "fileName", "filePath", "content", "createdAt", "updatedAt");
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     @Autowired
     HomeworkCatalog catalog;
@@ -51,9 +45,10 @@ class HomeworkApiIntegrationTests {
     Api api;
 
     @BeforeEach
-    void newTenant() {
-        tenant = Tenants.create(tenancy, "homework-tests");
-        api = tenant.homework(new Api(port));
+    void newTenant(TestService service) {
+        this.service = service;
+        tenant = service.newTenant("homework-tests");
+        api = tenant.homework();
     }
 
     @Test
@@ -114,8 +109,8 @@ class HomeworkApiIntegrationTests {
         assertThat(idsOf(api.get("/v1/courses").json().get("data"))).containsExactlyInAnyOrder(first, second, other);
         assertThat(api.get("/v1/courses?teacherId=nobody").json().get("data").size())
                 .isZero();
-        TestTenant stranger = Tenants.create(tenancy, "homework-stranger");
-        assertThat(stranger.homework(new Api(port))
+        TestTenant stranger = service.newTenant("homework-stranger");
+        assertThat(stranger.homework()
                         .get("/v1/courses?teacherId=teacher-a")
                         .json()
                         .get("data")
@@ -217,8 +212,8 @@ class HomeworkApiIntegrationTests {
     @Test
     void aHomeworkNeedsACourseOfThisTenant() {
         String mine = createCourse("teacher-1", "Algebra");
-        TestTenant other = Tenants.create(tenancy, "homework-other");
-        String theirs = other.homework(new Api(port))
+        TestTenant other = service.newTenant("homework-other");
+        String theirs = other.homework()
                 .post("/v1/courses", "{\"teacherId\": \"teacher-1\", \"name\": \"Theirs\"}")
                 .json()
                 .get("id")
@@ -280,7 +275,7 @@ class HomeworkApiIntegrationTests {
     @Test
     void aHomeworkOfAnotherTenantOrUnknownIsNotFound() {
         String id = createHomework(createCourse("teacher-1", "Algebra"), "hw-1", null);
-        Api stranger = Tenants.create(tenancy, "homework-stranger").homework(new Api(port));
+        Api stranger = service.newTenant("homework-stranger").homework();
 
         for (Reply reply : List.of(
                 api.get("/v1/homeworks/" + UUID.randomUUID()),
@@ -298,7 +293,7 @@ class HomeworkApiIntegrationTests {
 
     @Test
     void homeworkEndpointsNeedTheTenantKey() {
-        Api anonymous = new Api(port);
+        Api anonymous = service.api();
         assertThat(anonymous.get("/v1/homeworks").status()).isEqualTo(401);
         assertThat(anonymous.get("/v1/courses").status()).isEqualTo(401);
         assertThat(anonymous
@@ -353,7 +348,7 @@ class HomeworkApiIntegrationTests {
         Instant same = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         jdbc.sql("UPDATE homeworks SET created_at = :at WHERE tenant_id = :tenant")
                 .param("at", Sql.at(same))
-                .param("tenant", UUID.fromString(tenant.id()))
+                .param("tenant", tenant.uuid())
                 .update();
         String older = publish(courseId, "teacher-1", "older", null).id().toString();
         jdbc.sql("UPDATE homeworks SET created_at = :at WHERE id = :id")
@@ -458,7 +453,7 @@ class HomeworkApiIntegrationTests {
         assertThat(filtered.json().get("nextPage").asBoolean()).isTrue();
         assertThat(idsOf(filtered.json().get("data"))).containsExactly(g1);
 
-        Api stranger = Tenants.create(tenancy, "homework-stranger").homework(new Api(port));
+        Api stranger = service.newTenant("homework-stranger").homework();
         Reply theirs = stranger.get("/v1/homeworks?courseId=" + algebra);
         assertThat(theirs.status()).isEqualTo(200);
         assertThat(theirs.json().get("total").asInt()).isZero();
@@ -474,7 +469,7 @@ class HomeworkApiIntegrationTests {
                 .id()
                 .toString();
         String byFile = catalog.publish(
-                        UUID.fromString(tenant.id()),
+                        tenant.uuid(),
                         new NewHomework(
                                 "teacher-1",
                                 poetry,
@@ -551,7 +546,7 @@ class HomeworkApiIntegrationTests {
     /** Publishes in-process, so that tests that need many assignments stay far from the tenant's rate limit. */
     private Homework publish(String courseId, String teacherId, String assignmentId, String subject) {
         return catalog.publish(
-                UUID.fromString(tenant.id()),
+                tenant.uuid(),
                 new NewHomework(
                         teacherId,
                         courseId,
@@ -562,14 +557,14 @@ class HomeworkApiIntegrationTests {
 
     private long coursesStored() {
         return jdbc.sql("SELECT count(*) FROM courses WHERE tenant_id = :tenant")
-                .param("tenant", UUID.fromString(tenant.id()))
+                .param("tenant", tenant.uuid())
                 .query(Long.class)
                 .single();
     }
 
     private long homeworksStored() {
         return jdbc.sql("SELECT count(*) FROM homeworks WHERE tenant_id = :tenant")
-                .param("tenant", UUID.fromString(tenant.id()))
+                .param("tenant", tenant.uuid())
                 .query(Long.class)
                 .single();
     }

@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.chatreview.support.Api;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
-import com.chatreview.support.Tenants;
-import com.chatreview.support.Tenants.TestTenant;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -18,18 +17,13 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** {@code Idempotency-Key} on the two creating endpoints (decisions §10). */
 @IntegrationTest
 class IdempotencyIntegrationTests {
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     @Autowired
     DataSource dataSource;
@@ -42,9 +36,10 @@ class IdempotencyIntegrationTests {
     String key;
 
     @BeforeEach
-    void newTenant() {
-        tenant = Tenants.create(tenancy, "idempotency-tests");
-        api = tenant.chats(new Api(port));
+    void newTenant(TestService service) {
+        this.service = service;
+        tenant = service.newTenant("idempotency-tests");
+        api = tenant.chats();
         key = "key-" + UUID.randomUUID();
     }
 
@@ -123,16 +118,16 @@ class IdempotencyIntegrationTests {
     void keysBelongToTheirTenant() {
         String body = "{\"user_id\": \"student-6\"}";
         Reply ofA = api.with("Idempotency-Key", key).post("/api/v1/chats", body);
-        TestTenant other = Tenants.create(tenancy, "idempotency-other");
+        TestTenant other = service.newTenant("idempotency-other");
 
-        Reply ofB = other.chats(new Api(port)).with("Idempotency-Key", key).post("/api/v1/chats", body);
+        Reply ofB = other.chats().with("Idempotency-Key", key).post("/api/v1/chats", body);
 
         assertThat(ofB.status()).isEqualTo(201);
         assertThat(ofB.header("Idempotent-Replayed")).isNull();
         assertThat(ofB.json().get("id").asString())
                 .isNotEqualTo(ofA.json().get("id").asString());
         assertThat(ofB.json().get("tenant_id").asString()).isEqualTo(other.id());
-        Reply differentBodyForB = other.chats(new Api(port))
+        Reply differentBodyForB = other.chats()
                 .with("Idempotency-Key", "only-b-" + key)
                 .post("/api/v1/chats", "{\"user_id\": \"student-7\"}");
         assertThat(differentBodyForB.status()).isEqualTo(201);
@@ -173,7 +168,7 @@ class IdempotencyIntegrationTests {
 
     @Test
     void theSubmissionUploadReplaysToo() {
-        Api homework = tenant.homework(new Api(port));
+        Api homework = tenant.homework();
         String course = homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Course\"}")
                 .json()
                 .get("id")
@@ -204,7 +199,7 @@ class IdempotencyIntegrationTests {
         assertThat(otherFiles.json().get("code").asString()).isEqualTo("IDEMPOTENCY_KEY_REUSED");
         assertThat(homework.get(path).json().get("total").asInt()).isEqualTo(1);
         assertThat(jdbc.sql("SELECT count(*) FROM chats WHERE tenant_id = :tenant")
-                        .param("tenant", UUID.fromString(tenant.id()))
+                        .param("tenant", tenant.uuid())
                         .query(Long.class)
                         .single())
                 .isEqualTo(1);

@@ -5,15 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.chatreview.support.Api;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
-import com.chatreview.support.Tenants;
-import com.chatreview.support.Tenants.TestTenant;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** 100 REST requests a minute per tenant, and 60 failed authentications a minute per address (decisions §4). */
@@ -23,11 +21,7 @@ class RateLimitIntegrationTests {
     static final int LIMIT = 100;
     static final int AUTH_FAILURES = 60;
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     @Autowired
     JdbcClient jdbc;
@@ -36,9 +30,10 @@ class RateLimitIntegrationTests {
     Api api;
 
     @BeforeEach
-    void newTenant() {
-        tenant = Tenants.create(tenancy, "rate-limit-tests");
-        api = new Api(port);
+    void newTenant(TestService service) {
+        this.service = service;
+        tenant = service.newTenant("rate-limit-tests");
+        api = service.api();
     }
 
     @Test
@@ -91,7 +86,7 @@ class RateLimitIntegrationTests {
                         .status())
                 .isEqualTo(429);
 
-        TestTenant other = Tenants.create(tenancy, "rate-limit-other");
+        TestTenant other = service.newTenant("rate-limit-other");
         Reply unaffected = other.chats(api).post("/api/v1/chats", "{\"user_id\": \"student-1\"}");
         assertThat(unaffected.status()).isEqualTo(201);
         assertThat(remaining(unaffected)).isEqualTo(LIMIT - 1);
@@ -108,7 +103,7 @@ class RateLimitIntegrationTests {
 
         assertThat(limited.status()).isEqualTo(429);
         assertThat(jdbc.sql("SELECT count(*) FROM chats WHERE tenant_id = :tenant")
-                        .param("tenant", UUID.fromString(tenant.id()))
+                        .param("tenant", tenant.uuid())
                         .query(Long.class)
                         .single())
                 .isZero();

@@ -6,9 +6,8 @@ import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.SharedTestConfiguration;
-import com.chatreview.support.Tenants;
-import com.chatreview.support.Tenants.TestTenant;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +16,6 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /** {@code /ws/chat} over real sockets: connecting, authentication, one reply's events and what is stored. */
@@ -27,27 +24,24 @@ class ChatWebSocketIntegrationTests {
 
     static final Pattern TIMESTAMP = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z");
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     TestTenant tenant;
     Api api;
 
     @BeforeEach
-    void newTenant() {
-        tenant = Tenants.create(tenancy, "ws-tests");
-        api = tenant.chats(new Api(port));
+    void newTenant(TestService service) {
+        this.service = service;
+        tenant = service.newTenant("ws-tests");
+        api = tenant.chats();
     }
 
     @Test
     void connectsWithQueryParametersAndAnnouncesANewUser() {
         String chatId = createChat("owner");
 
-        try (ChatSocket owner = ChatSocket.connect(port, tenant.apiKey(), "owner", chatId);
-                ChatSocket teacher = ChatSocket.connect(port, tenant.apiKey(), "teacher", chatId)) {
+        try (ChatSocket owner = tenant.socket("owner", chatId);
+                ChatSocket teacher = tenant.socket("teacher", chatId)) {
             JsonNode established = owner.next();
             assertThat(established.get("event_type").asString()).isEqualTo("connection_established");
             assertThat(established.get("user_id").asString()).isEqualTo("owner");
@@ -71,7 +65,7 @@ class ChatWebSocketIntegrationTests {
     void connectsWithHeaders() {
         String chatId = createChat("owner");
 
-        try (ChatSocket socket = ChatSocket.to(port)
+        try (ChatSocket socket = ChatSocket.to(service.port())
                 .header("X-API-Key", tenant.apiKey())
                 .header("X-User-ID", "owner")
                 .header("X-Chat-ID", chatId)
@@ -89,7 +83,7 @@ class ChatWebSocketIntegrationTests {
         String chatId = createChat("owner");
         String otherChat = createChat("owner");
 
-        try (ChatSocket socket = ChatSocket.to(port)
+        try (ChatSocket socket = ChatSocket.to(service.port())
                 .query("api_key", "not-a-key")
                 .query("user_id", "from-query")
                 .query("chat_id", otherChat)
@@ -102,7 +96,7 @@ class ChatWebSocketIntegrationTests {
             assertThat(established.get("user_id").asString()).isEqualTo("owner");
             assertThat(established.get("chat_id").asString()).isEqualTo(chatId);
         }
-        try (ChatSocket socket = ChatSocket.to(port)
+        try (ChatSocket socket = ChatSocket.to(service.port())
                 .query("api_key", tenant.apiKey())
                 .query("user_id", "owner")
                 .query("chat_id", chatId)
@@ -117,14 +111,14 @@ class ChatWebSocketIntegrationTests {
     void authenticationFailuresAreAuthErrorsThenClose4401() {
         String chatId = createChat("owner");
         List<ChatSocket.Options> failing = List.of(
-                ChatSocket.to(port)
+                ChatSocket.to(service.port())
                         .query("api_key", "crs_not-a-real-key")
                         .query("user_id", "owner")
                         .query("chat_id", chatId),
-                ChatSocket.to(port).query("api_key", tenant.apiKey()).query("chat_id", chatId),
-                ChatSocket.to(port).query("user_id", "owner").query("chat_id", chatId),
-                ChatSocket.to(port).query("api_key", tenant.apiKey()).query("user_id", "owner"),
-                ChatSocket.to(port)
+                ChatSocket.to(service.port()).query("api_key", tenant.apiKey()).query("chat_id", chatId),
+                ChatSocket.to(service.port()).query("user_id", "owner").query("chat_id", chatId),
+                ChatSocket.to(service.port()).query("api_key", tenant.apiKey()).query("user_id", "owner"),
+                ChatSocket.to(service.port())
                         .query("api_key", tenant.apiKey())
                         .query("user_id", "  ")
                         .query("chat_id", chatId));
@@ -143,15 +137,15 @@ class ChatWebSocketIntegrationTests {
 
     @Test
     void unknownForeignAndMalformedChatsAreChatNotFoundThenClose4404() {
-        TestTenant other = Tenants.create(tenancy, "ws-other");
-        String foreignChat = other.chats(new Api(port))
+        TestTenant other = service.newTenant("ws-other");
+        String foreignChat = other.chats()
                 .post("/api/v1/chats", "{\"user_id\": \"owner\"}")
                 .json()
                 .get("id")
                 .asString();
 
         for (String chatId : List.of(UUID.randomUUID().toString(), foreignChat, "not-a-uuid")) {
-            try (ChatSocket socket = ChatSocket.connect(port, tenant.apiKey(), "owner", chatId)) {
+            try (ChatSocket socket = tenant.socket("owner", chatId)) {
                 JsonNode error = socket.next();
                 assertThat(error.get("event_type").asString()).isEqualTo("error");
                 assertThat(error.get("error_code").asString()).isEqualTo("CHAT_NOT_FOUND");
@@ -436,7 +430,7 @@ class ChatWebSocketIntegrationTests {
 
     /** A connection of a user the tenant knows, whose connection_established has been read. */
     ChatSocket connected(String userId, String chatId) {
-        ChatSocket socket = ChatSocket.connect(port, tenant.apiKey(), userId, chatId);
+        ChatSocket socket = tenant.socket(userId, chatId);
         JsonNode first = socket.next();
         assertThat(first.get("event_type").asString()).as("%s", first).isEqualTo("connection_established");
         return socket;

@@ -8,9 +8,8 @@ import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.SharedTestConfiguration;
-import com.chatreview.support.Tenants;
-import com.chatreview.support.Tenants.TestTenant;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +17,6 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -31,19 +28,16 @@ class ChatWebSocketLifecycleIntegrationTests {
 
     static final Duration PATIENCE = Duration.ofSeconds(20);
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     TestTenant tenant;
     Api api;
 
     @BeforeEach
-    void newTenant() {
-        tenant = Tenants.create(tenancy, "ws-lifecycle-tests");
-        api = tenant.chats(new Api(port));
+    void newTenant(TestService service) {
+        this.service = service;
+        tenant = service.newTenant("ws-lifecycle-tests");
+        api = tenant.chats();
     }
 
     @Test
@@ -97,26 +91,26 @@ class ChatWebSocketLifecycleIntegrationTests {
             for (int i = 0; i < 50; i++) {
                 open.add(connected("owner", chatId));
             }
-            try (ChatSocket refused = ChatSocket.connect(port, tenant.apiKey(), "owner", chatId)) {
+            try (ChatSocket refused = tenant.socket("owner", chatId)) {
                 JsonNode error = refused.next();
                 assertThat(error.get("event_type").asString()).isEqualTo("error");
                 assertThat(error.get("error_code").asString()).isEqualTo("CONNECTION_LIMIT_EXCEEDED");
                 assertThat(error.get("details").get("fix").asString()).isNotBlank();
                 assertThat(refused.awaitClose()).isEqualTo(4429);
             }
-            TestTenant other = Tenants.create(tenancy, "ws-lifecycle-other");
-            String otherChat = other.chats(new Api(port))
+            TestTenant other = service.newTenant("ws-lifecycle-other");
+            String otherChat = other.chats()
                     .post("/api/v1/chats", "{\"user_id\": \"owner\"}")
                     .json()
                     .get("id")
                     .asString();
-            try (ChatSocket elsewhere = ChatSocket.connect(port, other.apiKey(), "owner", otherChat)) {
+            try (ChatSocket elsewhere = other.socket("owner", otherChat)) {
                 assertThat(elsewhere.next().get("event_type").asString()).isEqualTo("connection_established");
             }
 
             open.removeFirst().close();
             eventually(() -> {
-                try (ChatSocket again = ChatSocket.connect(port, tenant.apiKey(), "owner", chatId)) {
+                try (ChatSocket again = tenant.socket("owner", chatId)) {
                     return again.next().get("event_type").asString().equals("connection_established");
                 }
             });
@@ -178,7 +172,7 @@ class ChatWebSocketLifecycleIntegrationTests {
         String before = text(seen);
 
         try (ChatSocket fromStart = resume(chatId, 0);
-                ChatSocket resumed = ChatSocket.to(port)
+                ChatSocket resumed = ChatSocket.to(service.port())
                         .query("api_key", tenant.apiKey())
                         .query("user_id", "owner")
                         .query("chat_id", chatId)
@@ -255,14 +249,14 @@ class ChatWebSocketLifecycleIntegrationTests {
     @Test
     void revokingAKeyClosesItsConnectionsWith4401() {
         String chatId = createChat("owner");
-        Api admin = new Api(port).with("X-Admin-Token", SharedTestConfiguration.ADMIN_TOKEN);
+        Api admin = service.api().with("X-Admin-Token", SharedTestConfiguration.ADMIN_TOKEN);
         Api.Reply issued = admin.post("/admin/v1/tenants/" + tenant.id() + "/api-keys", "");
         assertThat(issued.status()).isEqualTo(201);
         String secondKey = issued.json().get("api_key").asString();
         String secondKeyId = issued.json().get("id").asString();
 
         try (ChatSocket kept = connected("owner", chatId);
-                ChatSocket revoked = ChatSocket.connect(port, secondKey, "owner", chatId)) {
+                ChatSocket revoked = ChatSocket.connect(service.port(), secondKey, "owner", chatId)) {
             assertThat(revoked.next().get("event_type").asString()).isEqualTo("connection_established");
 
             assertThat(admin.delete("/admin/v1/tenants/" + tenant.id() + "/api-keys/" + secondKeyId)
@@ -280,7 +274,7 @@ class ChatWebSocketLifecycleIntegrationTests {
             assertThat(Reply.of(kept.awaitReplyEnd()).received().get("content").asString())
                     .isEqualTo("still here");
         }
-        try (ChatSocket again = ChatSocket.connect(port, secondKey, "owner", chatId)) {
+        try (ChatSocket again = ChatSocket.connect(service.port(), secondKey, "owner", chatId)) {
             assertThat(again.next().get("error_code").asString()).isEqualTo("AUTH_ERROR");
             assertThat(again.awaitClose()).isEqualTo(4401);
         }
@@ -308,7 +302,7 @@ class ChatWebSocketLifecycleIntegrationTests {
     }
 
     private ChatSocket resume(String chatId, long from) {
-        ChatSocket socket = ChatSocket.to(port)
+        ChatSocket socket = ChatSocket.to(service.port())
                 .query("api_key", tenant.apiKey())
                 .query("user_id", "owner")
                 .query("chat_id", chatId)
@@ -348,7 +342,7 @@ class ChatWebSocketLifecycleIntegrationTests {
     }
 
     ChatSocket connected(String userId, String chatId) {
-        ChatSocket socket = ChatSocket.connect(port, tenant.apiKey(), userId, chatId);
+        ChatSocket socket = tenant.socket(userId, chatId);
         JsonNode first = socket.next();
         assertThat(first.get("event_type").asString()).as("%s", first).isEqualTo("connection_established");
         return socket;

@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
-import com.chatreview.support.Tenants;
-import com.chatreview.support.Tenants.TestTenant;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +14,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -30,19 +27,16 @@ class EventJsonIntegrationTests {
     private static final Pattern TIMESTAMP = Pattern.compile("\"\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z\"");
     private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     TestTenant tenant;
     Api api;
 
     @BeforeEach
-    void newTenant() {
-        tenant = Tenants.create(tenancy, "event-json");
-        api = tenant.chats(new Api(port));
+    void newTenant(TestService service) {
+        this.service = service;
+        tenant = service.newTenant("event-json");
+        api = tenant.chats();
     }
 
     @Test
@@ -50,7 +44,7 @@ class EventJsonIntegrationTests {
         String chatId = createChat();
         Placeholders ids = new Placeholders(chatId, tenant.id());
 
-        try (ChatSocket socket = ChatSocket.connect(port, tenant.apiKey(), "pinned-user", chatId)) {
+        try (ChatSocket socket = tenant.socket("pinned-user", chatId)) {
             socket.next();
             socket.next();
             socket.send("{\"content\": \"Hi \\\"there\\\" \\u00e9\", \"client_message_id\": \"c-1\","
@@ -102,7 +96,7 @@ class EventJsonIntegrationTests {
                             + "\"error_message\":\"The frame is not valid JSON\",\"details\":{\"fix\":"
                             + Api.JSON.writeValueAsString(ErrorCode.INVALID_MESSAGE.fix()) + "}}");
 
-            try (ChatSocket resumed = ChatSocket.to(port)
+            try (ChatSocket resumed = ChatSocket.to(service.port())
                     .query("api_key", tenant.apiKey())
                     .query("user_id", "pinned-user")
                     .query("chat_id", chatId)
@@ -127,7 +121,7 @@ class EventJsonIntegrationTests {
         String chatId = createChat();
         Placeholders ids = new Placeholders(chatId, tenant.id());
 
-        try (ChatSocket refused = ChatSocket.connect(port, "crs_not-a-key", "pinned-user", chatId)) {
+        try (ChatSocket refused = ChatSocket.connect(service.port(), "crs_not-a-key", "pinned-user", chatId)) {
             refused.next();
             assertThat(ids.apply(refused.receivedTexts().getFirst()))
                     .isEqualTo("{\"event_type\":\"error\",\"timestamp\":<time>,\"error_code\":\"AUTH_ERROR\","
@@ -138,7 +132,7 @@ class EventJsonIntegrationTests {
         assertThat(api.patch("/api/v1/chats/" + chatId, "{\"status\": \"closed\"}")
                         .status())
                 .isEqualTo(200);
-        try (ChatSocket socket = ChatSocket.connect(port, tenant.apiKey(), "pinned-user", chatId)) {
+        try (ChatSocket socket = tenant.socket("pinned-user", chatId)) {
             socket.next();
             socket.next();
             socket.sendContent("closed?");

@@ -9,9 +9,8 @@ import com.chatreview.support.Api.Reply;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.SharedTestConfiguration;
-import com.chatreview.support.Tenants;
-import com.chatreview.support.Tenants.TestTenant;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +21,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /** The review of decisions §7 end to end: upload, the durable job, the review chat, failure and retry. */
@@ -34,11 +32,7 @@ class ReviewIntegrationTests {
     static final String RESTRICTION = "Do not use `eval`.\n";
     static final Duration PATIENCE = Duration.ofSeconds(60);
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     @Autowired
     ReviewScheduler scheduler;
@@ -49,10 +43,11 @@ class ReviewIntegrationTests {
     String homeworkId;
 
     @BeforeEach
-    void tenantWithAHomework() {
-        tenant = Tenants.create(tenancy, "review-tests");
-        homework = tenant.homework(new Api(port));
-        chats = tenant.chats(new Api(port));
+    void tenantWithAHomework(TestService service) {
+        this.service = service;
+        tenant = service.newTenant("review-tests");
+        homework = tenant.homework();
+        chats = tenant.chats();
         String courseId = homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Python\"}")
                 .json()
                 .get("id")
@@ -138,7 +133,7 @@ class ReviewIntegrationTests {
         scheduler.pause();
         JsonNode submission = upload("student-2", "main.py", SOLUTION);
         String chatId = submission.get("chatId").asString();
-        try (ChatSocket socket = ChatSocket.connect(port, tenant.apiKey(), "teacher-1", chatId)) {
+        try (ChatSocket socket = tenant.socket("teacher-1", chatId)) {
             socket.awaitEvent("connection_established");
             scheduler.resume();
 
@@ -172,7 +167,10 @@ class ReviewIntegrationTests {
         assertThat(reviewed.get("analysis").asString()).contains("eval");
 
         try (ChatSocket socket = ChatSocket.connect(
-                port, tenant.apiKey(), "student-3", reviewed.get("chatId").asString())) {
+                service.port(),
+                tenant.apiKey(),
+                "student-3",
+                reviewed.get("chatId").asString())) {
             socket.awaitEvent("connection_established");
             socket.sendContent("Why is eval forbidden in my function?");
             socket.awaitEvent("message_received");
@@ -202,10 +200,10 @@ class ReviewIntegrationTests {
                 .as("the question once, no half review")
                 .isEqualTo(1);
 
-        Api admin = new Api(port).with("X-Admin-Token", SharedTestConfiguration.ADMIN_TOKEN);
+        Api admin = service.api().with("X-Admin-Token", SharedTestConfiguration.ADMIN_TOKEN);
         String retry = "/admin/v1/tenants/" + tenant.id() + "/submissions/"
                 + failed.get("id").asString() + "/review";
-        assertThat(new Api(port).post(retry, "").status()).isEqualTo(401);
+        assertThat(service.api().post(retry, "").status()).isEqualTo(401);
         SharedTestConfiguration.HEALED_REVIEW_FAULTS.add(fault);
         Reply retried = admin.post(retry, "");
         assertThat(retried.status()).as(retried.toString()).isEqualTo(202);

@@ -9,9 +9,8 @@ import com.chatreview.support.Api;
 import com.chatreview.support.Api.Multipart;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
-import com.chatreview.support.Tenants;
-import com.chatreview.support.Tenants.TestTenant;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -25,7 +24,6 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
@@ -68,11 +66,7 @@ class SubmissionApiIntegrationTests {
         0
     };
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     @Autowired
     HomeworkCatalog catalog;
@@ -85,9 +79,10 @@ class SubmissionApiIntegrationTests {
     String homeworkId;
 
     @BeforeEach
-    void newTenantWithAHomework() {
-        tenant = Tenants.create(tenancy, "submission-tests");
-        api = tenant.homework(new Api(port));
+    void newTenantWithAHomework(TestService service) {
+        this.service = service;
+        tenant = service.newTenant("submission-tests");
+        api = tenant.homework();
         homeworkId = publishHomework(tenant);
     }
 
@@ -126,7 +121,7 @@ class SubmissionApiIntegrationTests {
         assertThat(chatId).matches(UUID_TEXT);
         assertThat(submission.get("status").asString()).isEqualTo("submitted");
         assertThat(submission.get("chatIframeUrl").asString())
-                .isEqualTo("http://127.0.0.1:" + port + "/chat/?chat_id=" + chatId);
+                .isEqualTo("http://127.0.0.1:" + service.port() + "/chat/?chat_id=" + chatId);
         assertThat(submission.get("createdAt").asString()).matches(TIMESTAMP);
         assertThat(submission.get("analysis").isString()).isTrue();
         assertThat(submission.get("analysis").asString()).isEmpty();
@@ -149,7 +144,7 @@ class SubmissionApiIntegrationTests {
         assertThat(storedContent(files.get(0).get("id").asString())).isEqualTo(code);
         assertThat(stored()).isEqualTo(new Stored(1, 2, 1));
 
-        Reply chat = tenant.chats(new Api(port)).get("/api/v1/chats/" + chatId);
+        Reply chat = tenant.chats().get("/api/v1/chats/" + chatId);
         assertThat(chat.status()).isEqualTo(200);
         assertThat(chat.json().get("user_id").asString()).isEqualTo("student-1");
         assertThat(chat.json().get("tenant_id").asString()).isEqualTo(tenant.id());
@@ -196,7 +191,7 @@ class SubmissionApiIntegrationTests {
             assertThat(missing.status()).as(path).isEqualTo(404);
             assertThat(missing.json().get("code").asString()).isEqualTo("NOT_FOUND");
         }
-        Api stranger = Tenants.create(tenancy, "submission-stranger").homework(new Api(port));
+        Api stranger = service.newTenant("submission-stranger").homework();
         assertThat(stranger.get(base + "/" + first.get("id").asString()).status())
                 .isEqualTo(404);
         assertThat(stranger.get(base).status()).isEqualTo(404);
@@ -282,7 +277,7 @@ class SubmissionApiIntegrationTests {
 
     @Test
     void aHomeworkThatIsUnknownOrOfAnotherTenantIs404AndStoresNothing() {
-        TestTenant other = Tenants.create(tenancy, "submission-other");
+        TestTenant other = service.newTenant("submission-other");
         String theirs = publishHomework(other);
         Stored before = stored();
 
@@ -518,7 +513,7 @@ class SubmissionApiIntegrationTests {
     record Stored(long submissions, long files, long chats) {}
 
     private Stored stored() {
-        UUID tenantId = UUID.fromString(tenant.id());
+        UUID tenantId = tenant.uuid();
         return new Stored(
                 count("SELECT count(*) FROM submissions WHERE tenant_id = :tenant", tenantId),
                 count(
@@ -582,7 +577,7 @@ class SubmissionApiIntegrationTests {
     }
 
     private String publishHomework(TestTenant owner) {
-        UUID tenantId = UUID.fromString(owner.id());
+        UUID tenantId = owner.uuid();
         Course course = catalog.createCourse(tenantId, "teacher-1", "Algebra");
         return catalog.publish(
                         tenantId,

@@ -11,11 +11,12 @@ import org.springframework.test.context.ContextConfiguration;
 
 /**
  * The whole service on a random port, over real sockets, on a real PostgreSQL (a server or the embedded one,
- * see {@link TestDatabase}). Every class carrying this annotation shares one running service.
+ * see {@link TestDatabase}). Every class carrying this annotation shares one running service. Its methods get the
+ * service ({@link TestService}) or a fresh tenant ({@link TestTenant}) by naming them as parameters.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
-@ExtendWith(RequiresDatabase.class)
+@ExtendWith({RequiresDatabase.class, ServiceParameters.class})
 // the tests' own connections come from 127.0.0.1, a trusted proxy: Api names a client address per test (a
 // property of the test, not of SharedTestConfiguration's registrar: the web server reads it before that runs)
 @SpringBootTest(

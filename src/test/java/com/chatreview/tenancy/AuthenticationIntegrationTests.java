@@ -6,8 +6,8 @@ import com.chatreview.support.Api;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.SharedTestConfiguration;
-import com.chatreview.support.Tenants;
-import com.chatreview.support.Tenants.TestTenant;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -16,7 +16,6 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /** Tenant keys on every endpoint group (decisions §2), and the operator's admin API. */
@@ -27,8 +26,7 @@ class AuthenticationIntegrationTests {
     static final String CHAT_HEADER = "X-API-Key";
     static final String HOMEWORK_HEADER = "x-tenant-api-secret";
 
-    @LocalServerPort
-    int port;
+    TestService service;
 
     @Autowired
     Tenancy tenancy;
@@ -40,9 +38,10 @@ class AuthenticationIntegrationTests {
     String homeworkId;
 
     @BeforeEach
-    void newTenantWithAChatAndAHomework() {
-        tenant = Tenants.create(tenancy, "auth-tests");
-        api = new Api(port);
+    void newTenantWithAChatAndAHomework(TestService service) {
+        this.service = service;
+        tenant = service.newTenant("auth-tests");
+        api = service.api();
         admin = api.with("X-Admin-Token", SharedTestConfiguration.ADMIN_TOKEN);
         chatId = tenant.chats(api)
                 .post("/api/v1/chats", "{\"user_id\": \"student-1\"}")
@@ -243,7 +242,7 @@ class AuthenticationIntegrationTests {
         assertNotFound(admin.delete("/admin/v1/tenants/" + tenant.id() + "/api-keys/" + UUID.randomUUID()));
         assertNotFound(admin.delete("/admin/v1/tenants/" + tenant.id() + "/api-keys/not-a-uuid"));
 
-        TestTenant other = Tenants.create(tenancy, "other");
+        TestTenant other = service.newTenant("other");
         String keyOfOther =
                 tenancy.authenticate(other.apiKey()).orElseThrow().apiKeyId().toString();
         assertNotFound(admin.delete("/admin/v1/tenants/" + tenant.id() + "/api-keys/" + keyOfOther));

@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.TestService;
 import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -17,8 +18,12 @@ import tools.jackson.databind.JsonNode;
 @IntegrationTest
 class OneAuthenticatorIntegrationTests {
 
-    @LocalServerPort
-    int port;
+    TestService service;
+
+    @BeforeEach
+    void service(TestService service) {
+        this.service = service;
+    }
 
     @Test
     void wrongKeysOverTheWebSocketRunOutTheAddressesBudget() {
@@ -60,7 +65,7 @@ class OneAuthenticatorIntegrationTests {
     }
 
     private ChatSocket wrongKey(String address, int i) {
-        return ChatSocket.to(port)
+        return ChatSocket.to(service.port())
                 .header("X-Forwarded-For", address)
                 .query("api_key", "crs_not-a-key-" + i)
                 .query("user_id", "guesser")
@@ -69,7 +74,7 @@ class OneAuthenticatorIntegrationTests {
     }
 
     private Api.Reply restWithWrongKey(String address) {
-        return new Api(port)
+        return service.api()
                 .with("X-Forwarded-For", address)
                 .with("X-API-Key", "crs_not-a-key")
                 .get("/api/v1/chats/user/guesser");

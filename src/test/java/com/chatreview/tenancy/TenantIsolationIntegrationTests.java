@@ -7,15 +7,14 @@ import com.chatreview.chat.NewMessage;
 import com.chatreview.support.Api;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
-import com.chatreview.support.Tenants;
-import com.chatreview.support.Tenants.TestTenant;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * Tenant B holding tenant A's ids: every endpoint answers exactly as it does for an id that names nothing, and
@@ -24,11 +23,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @IntegrationTest
 class TenantIsolationIntegrationTests {
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     @Autowired
     ChatManagement chatManagement;
@@ -48,10 +43,11 @@ class TenantIsolationIntegrationTests {
     String submissionOfA;
 
     @BeforeEach
-    void tenantAOwnsAChatACourseAHomeworkAndASubmission() {
-        tenantA = Tenants.create(tenancy, "isolation-a");
-        tenantB = Tenants.create(tenancy, "isolation-b");
-        Api api = new Api(port);
+    void tenantAOwnsAChatACourseAHomeworkAndASubmission(TestService service) {
+        this.service = service;
+        tenantA = service.newTenant("isolation-a");
+        tenantB = service.newTenant("isolation-b");
+        Api api = service.api();
         chatsOfA = tenantA.chats(api);
         homeworkOfA = tenantA.homework(api);
         chatsOfB = tenantB.chats(api);
@@ -63,7 +59,7 @@ class TenantIsolationIntegrationTests {
                 {"user_id": "%s", "title": "A's chat", "metadata": {"owner": "a"}}""".formatted(userOfA));
         assertThat(chat.status()).as(chat.toString()).isEqualTo(201);
         chatOfA = chat.json().get("id").asString();
-        UUID tenantId = UUID.fromString(tenantA.id());
+        UUID tenantId = tenantA.uuid();
         chatManagement.append(tenantId, UUID.fromString(chatOfA), NewMessage.fromUser("hello", Map.of(), null));
         chatManagement.append(
                 tenantId, UUID.fromString(chatOfA), NewMessage.fromAssistant("hi there", Map.of("provider", "test")));

@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.chatreview.support.Api;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
-import com.chatreview.support.Tenants;
-import com.chatreview.support.Tenants.TestTenant;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.nio.charset.StandardCharsets;
@@ -16,8 +15,6 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -30,19 +27,16 @@ class BadInputIntegrationTests {
     static final Pattern UUID_TEXT = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     static final int ONE_MIB = 1024 * 1024;
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     TestTenant tenant;
     Api api;
 
     @BeforeEach
-    void newTenant() {
-        tenant = Tenants.create(tenancy, "bad-input-tests");
-        api = tenant.chats(new Api(port));
+    void newTenant(TestService service) {
+        this.service = service;
+        tenant = service.newTenant("bad-input-tests");
+        api = tenant.chats();
     }
 
     @Test
@@ -212,8 +206,8 @@ class BadInputIntegrationTests {
             api.get("/api/v1/nothing"),
             api.get("/api/v2/chats/" + UUID.randomUUID()),
             api.get("/nothing"),
-            new Api(port).get("/nothing/at/all"),
-            tenant.homework(new Api(port)).get("/v1/nothing")
+            service.api().get("/nothing/at/all"),
+            tenant.homework().get("/v1/nothing")
         }) {
             assertProblem(reply, 404, "NOT_FOUND");
         }
@@ -225,7 +219,7 @@ class BadInputIntegrationTests {
             api.send("PUT", "/api/v1/chats", BodyPublishers.ofString("{\"user_id\": \"a\"}"), "application/json"),
             api.get("/api/v1/chats"),
             api.delete("/api/v1/chats/user/student-1"),
-            tenant.homework(new Api(port)).delete("/v1/homeworks")
+            tenant.homework().delete("/v1/homeworks")
         }) {
             assertProblem(reply, 405, "METHOD_NOT_ALLOWED");
             assertThat(reply.header("Allow")).as(reply.toString()).isNotBlank();
@@ -240,7 +234,7 @@ class BadInputIntegrationTests {
         Reply created = traced.post("/api/v1/chats", "{\"user_id\": \"student-5\"}");
         Reply invalid = traced.post("/api/v1/chats", "{}");
         Reply notFound = traced.get("/api/v1/chats/" + UUID.randomUUID());
-        Reply unauthorized = new Api(port).with("X-Request-Id", id).get("/api/v1/chats/" + UUID.randomUUID());
+        Reply unauthorized = service.api().with("X-Request-Id", id).get("/api/v1/chats/" + UUID.randomUUID());
 
         for (Reply reply : new Reply[] {created, invalid, notFound, unauthorized}) {
             assertThat(reply.header("X-Request-Id")).as(reply.toString()).isEqualTo(id);
@@ -256,14 +250,14 @@ class BadInputIntegrationTests {
                 "created", api.post("/api/v1/chats", "{\"user_id\": \"student-6\"}"),
                 "invalid", api.post("/api/v1/chats", "{\"user_id\": 1}"),
                 "not found", api.get("/api/v1/chats/" + UUID.randomUUID()),
-                "unauthorized", new Api(port).get("/api/v1/chats/x"),
+                "unauthorized", service.api().get("/api/v1/chats/x"),
                 "no path", api.get("/nothing"),
                 "wrong method", api.send("PUT", "/api/v1/chats", BodyPublishers.noBody(), null),
                 "too large",
                         api.send("POST", "/api/v1/chats", BodyPublishers.ofByteArray(largeBody()), "application/json"),
                 "evil id", api.with("X-Request-Id", "<script>alert(1)</script>").get("/api/v1/chats/x"),
                 "long id", api.with("X-Request-Id", "a".repeat(129)).get("/api/v1/chats/x"),
-                "health", new Api(port).get("/actuator/health"));
+                "health", service.api().get("/actuator/health"));
 
         replies.forEach((what, reply) -> {
             assertThat(reply.header("X-Request-Id")).as(what).matches(UUID_TEXT);
@@ -281,8 +275,7 @@ class BadInputIntegrationTests {
         for (String id : new String[] {"not-a-uuid", "123", "%20", "' OR 1=1 --", "a%2Eb", "%C3%A9"}) {
             for (Reply reply : new Reply[] {
                 api.get("/api/v1/chats/" + id.replace(" ", "%20").replace("'", "%27")),
-                tenant.homework(new Api(port))
-                        .get("/v1/homeworks/" + id.replace(" ", "%20").replace("'", "%27"))
+                tenant.homework().get("/v1/homeworks/" + id.replace(" ", "%20").replace("'", "%27"))
             }) {
                 assertThat(reply.status()).as(id + ": " + reply).isIn(400, 404);
                 assertNothingInternal(reply);

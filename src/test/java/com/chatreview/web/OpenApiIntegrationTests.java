@@ -5,33 +5,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.chatreview.support.Api;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
-import com.chatreview.support.Tenants;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /** The OpenAPI document, health and metrics of decisions §1, as an operator or a client generator reads them. */
 @IntegrationTest
 class OpenApiIntegrationTests {
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     Api api;
     JsonNode document;
 
     @BeforeEach
-    void readTheDocument() {
-        api = new Api(port);
+    void readTheDocument(TestService service) {
+        this.service = service;
+        api = service.api();
         Reply reply = api.get("/v3/api-docs");
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.header("Content-Type")).startsWith("application/json");
@@ -156,7 +150,7 @@ class OpenApiIntegrationTests {
 
     @Test
     void prometheusShowsJvmAndHttpMetrics() {
-        Api tenant = Tenants.create(tenancy, "metrics").chats(api);
+        Api tenant = service.newTenant("metrics").chats(api);
         assertThat(tenant.post("/api/v1/chats", "{\"user_id\": \"student-1\"}").status())
                 .isEqualTo(201);
 

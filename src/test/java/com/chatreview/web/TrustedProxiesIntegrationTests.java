@@ -3,6 +3,7 @@ package com.chatreview.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.TestService;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -10,8 +11,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * {@code X-Forwarded-For} names the client only when the connection comes from a trusted proxy (the tests trust
@@ -20,8 +21,12 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @IntegrationTest
 class TrustedProxiesIntegrationTests {
 
-    @LocalServerPort
-    int port;
+    TestService service;
+
+    @BeforeEach
+    void service(TestService service) {
+        this.service = service;
+    }
 
     @Test
     void aClientThatIsNoTrustedProxyCannotChooseItsAddress() throws Exception {
@@ -46,7 +51,7 @@ class TrustedProxiesIntegrationTests {
         try (HttpClient client = HttpClient.newBuilder().localAddress(from).build()) {
             for (int i = 0; i < count; i++) {
                 HttpRequest request = HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + port + "/api/v1/chats/user/someone"))
+                                URI.create("http://127.0.0.1:" + service.port() + "/api/v1/chats/user/someone"))
                         .header("X-API-Key", "crs_wrong-key-" + i)
                         .header("X-Forwarded-For", forwardedPrefix + (i / 250) + "." + (i % 250 + 1))
                         .GET()

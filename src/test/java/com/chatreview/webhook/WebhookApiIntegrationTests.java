@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.support.Api;
 import com.chatreview.support.IntegrationTest;
-import com.chatreview.support.Tenants;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -13,7 +12,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
@@ -21,11 +19,7 @@ import tools.jackson.databind.JsonNode;
 @IntegrationTest
 class WebhookApiIntegrationTests {
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     @Autowired
     JdbcClient jdbc;
@@ -34,9 +28,10 @@ class WebhookApiIntegrationTests {
     Api otherTenant;
 
     @BeforeEach
-    void tenants() {
-        api = Tenants.create(tenancy, "webhooks").chats(new Api(port));
-        otherTenant = Tenants.create(tenancy, "webhooks-other").chats(new Api(port));
+    void tenants(TestService service) {
+        this.service = service;
+        api = service.newTenant("webhooks").chats();
+        otherTenant = service.newTenant("webhooks-other").chats();
     }
 
     JsonNode register(String body) {

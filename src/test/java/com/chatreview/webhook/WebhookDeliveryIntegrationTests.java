@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
-import com.chatreview.support.Tenants;
-import com.chatreview.support.Tenants.TestTenant;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,8 +18,6 @@ import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -32,20 +29,17 @@ class WebhookDeliveryIntegrationTests {
 
     static final Duration WAIT = Duration.ofSeconds(20);
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     TestTenant tenant;
     Api api;
     Receiver receiver;
 
     @BeforeEach
-    void start() throws Exception {
-        tenant = Tenants.create(tenancy, "webhook-deliveries");
-        api = tenant.chats(new Api(port));
+    void start(TestService service) throws Exception {
+        this.service = service;
+        tenant = service.newTenant("webhook-deliveries");
+        api = tenant.chats();
         receiver = new Receiver();
     }
 
@@ -71,7 +65,7 @@ class WebhookDeliveryIntegrationTests {
                 .get("id")
                 .asString();
 
-        try (ChatSocket socket = ChatSocket.connect(port, tenant.apiKey(), "student-1", chatId)) {
+        try (ChatSocket socket = tenant.socket("student-1", chatId)) {
             socket.awaitEvent("connection_established");
             socket.sendContent("What is a fraction?");
             socket.awaitEvent("message_stream_ended");
@@ -155,7 +149,7 @@ class WebhookDeliveryIntegrationTests {
         assertThat(api.post("/api/v1/webhooks/" + endpoint + "/deliveries/" + UUID.randomUUID() + "/replay", "")
                         .status())
                 .isEqualTo(404);
-        Api other = Tenants.create(tenancy, "webhook-deliveries-other").chats(new Api(port));
+        Api other = service.newTenant("webhook-deliveries-other").chats();
         assertThat(other.get("/api/v1/webhooks/" + endpoint + "/deliveries").status())
                 .isEqualTo(404);
         assertThat(other.post("/api/v1/webhooks/" + endpoint + "/deliveries/" + deliveryId + "/replay", "")
@@ -253,7 +247,7 @@ class WebhookDeliveryIntegrationTests {
                         "submission.created", "submission.reviewed", "submission.review_failed", "submission.decided")
                 .get("secret")
                 .asString();
-        Api homework = tenant.homework(new Api(port));
+        Api homework = tenant.homework();
         String course = homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Python\"}")
                 .json()
                 .get("id")
@@ -307,7 +301,7 @@ class WebhookDeliveryIntegrationTests {
     @Test
     void aReviewThatFailsForGoodIsReviewFailed() throws Exception {
         register("submission.review_failed");
-        Api homework = tenant.homework(new Api(port));
+        Api homework = tenant.homework();
         String course = homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Python\"}")
                 .json()
                 .get("id")
@@ -423,7 +417,7 @@ class WebhookDeliveryIntegrationTests {
     }
 
     private void converse(String chatId, String userId) {
-        try (ChatSocket socket = ChatSocket.connect(port, tenant.apiKey(), userId, chatId)) {
+        try (ChatSocket socket = tenant.socket(userId, chatId)) {
             socket.awaitEvent("connection_established");
             socket.sendContent("Order, please");
             socket.awaitEvent("message_stream_ended");

@@ -7,8 +7,8 @@ import com.chatreview.chat.NewMessage;
 import com.chatreview.support.Api;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
-import com.chatreview.support.Tenants;
-import com.chatreview.tenancy.Tenancy;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +18,6 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.mock.web.MockFilterChain;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
@@ -33,11 +32,7 @@ class HotChatReadsIntegrationTests {
 
     private static final String ODD_CONTENT = "\"quoted\" \\ back\\slash, ünïcödé 😀 <b>tag</b>\n\ttab \u0001";
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Tenancy tenancy;
+    TestService service;
 
     @Autowired
     ChatManagement chats;
@@ -45,19 +40,20 @@ class HotChatReadsIntegrationTests {
     @Autowired
     HotChatReads hotReads;
 
-    Tenants.TestTenant tenant;
+    TestTenant tenant;
     Api api;
     String chatId;
 
     @BeforeEach
-    void aChatWithMessages() {
-        tenant = Tenants.create(tenancy, "hot reads");
-        api = tenant.chats(new Api(port));
+    void aChatWithMessages(TestService service) {
+        this.service = service;
+        tenant = service.newTenant("hot reads");
+        api = tenant.chats();
         chatId = api.post("/api/v1/chats", "{\"user_id\": \"student\", \"metadata\": {\"course\": \"algebra\"}}")
                 .json()
                 .get("id")
                 .asString();
-        UUID tenantId = UUID.fromString(tenant.id());
+        UUID tenantId = tenant.uuid();
         for (int i = 0; i < 5; i++) {
             chats.append(
                     tenantId,
@@ -83,7 +79,7 @@ class HotChatReadsIntegrationTests {
         assertThat(servedItself(conditional, notModified)).isTrue();
         assertThat(notModified.getStatus()).isEqualTo(304);
 
-        Tenants.TestTenant other = Tenants.create(tenancy, "someone else");
+        TestTenant other = service.newTenant("someone else");
         List<MockHttpServletRequest> passedOn = new ArrayList<>(List.of(
                 get("/api/v1/chats/" + UUID.randomUUID()),
                 get("/api/v1/chats/" + chatId.toUpperCase()),
@@ -165,7 +161,7 @@ class HotChatReadsIntegrationTests {
     @Test
     void aWrongKeyCountsOnceAgainstTheAddress() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        Api guesser = new Api(port)
+        Api guesser = service.api()
                 .with("X-Forwarded-For", "10.78." + random.nextInt(256) + "." + random.nextInt(1, 255))
                 .with("X-API-Key", "crs_not-a-key");
         for (int i = 0; i < 60; i++) {
