@@ -1,5 +1,6 @@
 package com.chatreview.assistant;
 
+import com.chatreview.grading.ReviewRequest;
 import java.util.function.Consumer;
 
 /**

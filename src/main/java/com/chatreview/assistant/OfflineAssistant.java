@@ -2,10 +2,9 @@ package com.chatreview.assistant;
 
 import com.chatreview.assistant.Conversation.ContextDocument;
 import com.chatreview.assistant.Conversation.Turn;
-import com.chatreview.assistant.ReviewRequest.ReviewDocument;
 import com.chatreview.grading.Grader;
-import com.chatreview.grading.Homework;
-import com.chatreview.grading.Homework.HomeworkFile;
+import com.chatreview.grading.ReviewRequest;
+import com.chatreview.grading.ReviewRequest.ReviewDocument;
 import com.chatreview.grading.Stopwords;
 import com.chatreview.grading.Verdict;
 import java.time.Duration;
@@ -57,7 +56,7 @@ class OfflineAssistant implements Assistant {
      */
     @Override
     public Review review(ReviewRequest request, Consumer<String> tokens) {
-        Verdict result = grader.review(homework(request));
+        Verdict result = grader.review(request);
         int pieces = stream(result.analysis(), tokens);
         int prompt = wordCount(request.task())
                 + wordCount(request.solution())
@@ -71,27 +70,6 @@ class OfflineAssistant implements Assistant {
                         REVIEW_MODEL,
                         "stop",
                         new AssistantReply.Usage(prompt, pieces, prompt + pieces)));
-    }
-
-    private static Homework homework(ReviewRequest request) {
-        return new Homework(
-                request.assignment(),
-                request.subject(),
-                files(request.task()),
-                files(request.solution()),
-                files(request.restrictions()),
-                files(request.submission()));
-    }
-
-    private static List<HomeworkFile> files(List<ReviewDocument> documents) {
-        return documents.stream()
-                .map(document -> new HomeworkFile(
-                        document.name(),
-                        document.contentType(),
-                        document.text(),
-                        document.truncated(),
-                        document.notOpened()))
-                .toList();
     }
 
     @Override

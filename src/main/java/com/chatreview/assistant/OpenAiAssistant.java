@@ -2,7 +2,8 @@ package com.chatreview.assistant;
 
 import com.chatreview.assistant.Conversation.ContextDocument;
 import com.chatreview.assistant.Conversation.Turn;
-import com.chatreview.assistant.ReviewRequest.ReviewDocument;
+import com.chatreview.grading.ReviewRequest;
+import com.chatreview.grading.ReviewRequest.ReviewDocument;
 import com.openai.client.OpenAIClientAsyncImpl;
 import com.openai.client.OpenAIClientImpl;
 import com.openai.core.ClientOptions;

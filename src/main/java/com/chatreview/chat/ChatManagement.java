@@ -3,10 +3,11 @@ package com.chatreview.chat;
 import com.chatreview.chat.ChatErrors.ChatDeletionBlocked;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
 import com.chatreview.chat.ChatErrors.UserHasNoChats;
+import com.chatreview.database.Sql;
 import com.chatreview.web.Page;
 import com.chatreview.web.PageRequest;
+import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,8 @@ public class ChatManagement {
     private final TransactionTemplate transaction;
     private final ApplicationEventPublisher events;
 
+    private final Clock clock;
+
     ChatManagement(
             Chats chats,
             Messages messages,
@@ -40,7 +43,9 @@ public class ChatManagement {
             List<ChatDeletionGuard> deletionGuards,
             JsonMapper json,
             TransactionTemplate transaction,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events,
+            Clock clock) {
+        this.clock = clock;
         this.transaction = transaction;
         this.events = events;
         this.chats = chats;
@@ -221,7 +226,7 @@ public class ChatManagement {
         return stored;
     }
 
-    private static Instant now() {
-        return Instant.now().truncatedTo(ChronoUnit.MICROS);
+    private Instant now() {
+        return Sql.now(clock);
     }
 }

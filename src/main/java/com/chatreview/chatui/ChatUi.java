@@ -6,6 +6,7 @@ import com.chatreview.chat.ChatErrors.ChatNotFound;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.ChatMessage;
 import com.chatreview.chatui.ChatUiErrors.EmbedTokenRequired;
+import com.chatreview.database.Sql;
 import com.chatreview.ratelimit.Quota;
 import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RateLimited;
@@ -17,9 +18,9 @@ import com.chatreview.web.InvalidInput;
 import com.chatreview.web.Page;
 import com.chatreview.web.PageRequest;
 import com.chatreview.web.ServiceError;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -45,13 +46,17 @@ public class ChatUi {
     private final Authenticator authenticator;
     private final ChatUiSettings settings;
 
+    private final Clock clock;
+
     ChatUi(
             ChatManagement chats,
             EmbedPolicies policies,
             EmbedTokens tokens,
             RateLimiter limiter,
             Authenticator authenticator,
-            ChatUiSettings settings) {
+            ChatUiSettings settings,
+            Clock clock) {
+        this.clock = clock;
         this.chats = chats;
         this.policies = policies;
         this.tokens = tokens;
@@ -141,7 +146,7 @@ public class ChatUi {
         if (token == null || token.isBlank()) {
             throw new EmbedTokenRequired();
         }
-        return Optional.of(tokens.verify(token.strip(), chat.tenantId(), chat.id(), Instant.now()));
+        return Optional.of(tokens.verify(token.strip(), chat.tenantId(), chat.id(), clock.instant()));
     }
 
     Optional<Chat> findByLink(String chatId) {
@@ -168,7 +173,7 @@ public class ChatUi {
                     "Ask for a lifetime from a minute to "
                             + settings.embedTokenMaxTtl().toHours() + " hours.");
         }
-        return tokens.mint(tenantId, chatId, Instant.now().plus(lifetime));
+        return tokens.mint(tenantId, chatId, clock.instant().plus(lifetime));
     }
 
     /** The tenant's page settings, or the defaults when it set none. */
@@ -179,7 +184,7 @@ public class ChatUi {
     @Transactional
     public EmbedPolicy changePolicy(UUID tenantId, PolicyChange change) {
         EmbedPolicy policy = change.apply(tenantId);
-        policies.save(policy, Instant.now().truncatedTo(ChronoUnit.MICROS));
+        policies.save(policy, Sql.now(clock));
         return policy;
     }
 

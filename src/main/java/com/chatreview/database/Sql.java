@@ -2,9 +2,11 @@ package com.chatreview.database;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 
 /** Moving timestamps between Java and {@code timestamptz} columns, one way for every repository. */
 public final class Sql {
@@ -12,6 +14,14 @@ public final class Sql {
     private Sql() {}
 
     /** A parameter value for a {@code timestamptz} column. */
+    /**
+     * Now, to the microsecond a {@code timestamptz} column keeps: what a write returns is then equal to what a later
+     * read of the same row gives back.
+     */
+    public static Instant now(Clock clock) {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    }
+
     public static OffsetDateTime at(Instant instant) {
         return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }

@@ -1,9 +1,9 @@
 package com.chatreview.grading;
 
 import com.chatreview.grading.GraderAddressed.Finding;
-import com.chatreview.grading.Homework.HomeworkFile;
 import com.chatreview.grading.RestrictionRules.Check;
 import com.chatreview.grading.RestrictionRules.Outcome;
+import com.chatreview.grading.ReviewRequest.ReviewDocument;
 import com.chatreview.grading.SourceFile.Kind;
 import com.chatreview.grading.SourceFile.Token;
 import java.util.ArrayList;
@@ -117,13 +117,13 @@ public final class Grader {
         NOT_OPENED
     }
 
-    private record Student(HomeworkFile document, Status status, SourceFile source) {}
+    private record Student(ReviewDocument document, Status status, SourceFile source) {}
 
     /** One letter lower, and why. */
     private record Deduction(String reason) {}
 
     /** Reviews the homework: the analysis (Markdown) and the letter that follows from it. */
-    public Verdict review(Homework request) {
+    public Verdict review(ReviewRequest request) {
         List<Student> students =
                 request.submission().stream().map(Grader::student).toList();
         List<SourceFile> readable = students.stream()
@@ -191,7 +191,7 @@ public final class Grader {
 
     // --- reading
 
-    private static Student student(HomeworkFile document) {
+    private static Student student(ReviewDocument document) {
         if (!document.opened()) {
             return new Student(document, Status.NOT_OPENED, null);
         }
@@ -201,7 +201,7 @@ public final class Grader {
         return new Student(document, Status.READ, SourceFile.read(document));
     }
 
-    private static List<SourceFile> readableFiles(List<HomeworkFile> documents) {
+    private static List<SourceFile> readableFiles(List<ReviewDocument> documents) {
         return documents.stream()
                 .filter(document -> document.opened() && !document.text().isBlank())
                 .map(SourceFile::read)
@@ -383,7 +383,7 @@ public final class Grader {
 
     // --- writing
 
-    private static String headline(Homework request, String grade) {
+    private static String headline(ReviewRequest request, String grade) {
         StringBuilder line = new StringBuilder("**Grade: ").append(grade).append("**");
         if (request.assignment() != null && !request.assignment().isBlank()) {
             line.append(" for assignment ").append(Place.code(Place.shorten(request.assignment())));
@@ -395,7 +395,7 @@ public final class Grader {
     }
 
     private static String taskSection(
-            List<HomeworkFile> taskDocuments,
+            List<ReviewDocument> taskDocuments,
             List<SourceFile> tasks,
             List<String> terms,
             List<String> covered,
@@ -404,7 +404,7 @@ public final class Grader {
         if (taskDocuments.isEmpty()) {
             lines.add("No task file came with the assignment.");
         }
-        for (HomeworkFile document : taskDocuments) {
+        for (ReviewDocument document : taskDocuments) {
             if (!document.opened()) {
                 lines.add(document.name() + " could not be read (" + document.notOpened() + ").");
             }
@@ -447,7 +447,7 @@ public final class Grader {
             lines.add("No file was submitted.");
         }
         for (Student student : students.stream().limit(MAX_FILES).toList()) {
-            HomeworkFile document = student.document();
+            ReviewDocument document = student.document();
             lines.add(
                     switch (student.status()) {
                         case NOT_OPENED -> document.name() + ": not opened (" + document.notOpened() + ").";
@@ -474,12 +474,12 @@ public final class Grader {
     }
 
     private static String restrictionSection(
-            List<HomeworkFile> documents, RestrictionRules rules, List<Outcome> outcomes, boolean nothingRead) {
+            List<ReviewDocument> documents, RestrictionRules rules, List<Outcome> outcomes, boolean nothingRead) {
         List<String> lines = new ArrayList<>();
         if (documents.isEmpty()) {
             lines.add("The assignment has no restriction files.");
         }
-        for (HomeworkFile document : documents) {
+        for (ReviewDocument document : documents) {
             if (!document.opened()) {
                 lines.add(document.name() + " could not be read (" + document.notOpened() + ").");
             }

@@ -1,6 +1,6 @@
 package com.chatreview.grading;
 
-import com.chatreview.grading.Homework.HomeworkFile;
+import com.chatreview.grading.ReviewRequest.ReviewDocument;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -92,7 +92,7 @@ final class SourceFile {
         this.tokens = tokens;
     }
 
-    static SourceFile read(HomeworkFile document) {
+    static SourceFile read(ReviewDocument document) {
         return read(document.name(), document.contentType(), document.text());
     }
 

@@ -1,5 +1,6 @@
 package com.chatreview.homework;
 
+import com.chatreview.database.Sql;
 import com.chatreview.homework.HomeworkErrors.HomeworkNotFound;
 import com.chatreview.web.FieldProblem;
 import com.chatreview.web.FileNames;
@@ -7,8 +8,8 @@ import com.chatreview.web.Ids;
 import com.chatreview.web.InvalidInput;
 import com.chatreview.web.Page;
 import com.chatreview.web.PageRequest;
+import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -26,7 +27,10 @@ public class HomeworkCatalog {
     private final Courses courses;
     private final Homeworks homeworks;
 
-    HomeworkCatalog(Courses courses, Homeworks homeworks) {
+    private final Clock clock;
+
+    HomeworkCatalog(Courses courses, Homeworks homeworks, Clock clock) {
+        this.clock = clock;
         this.courses = courses;
         this.homeworks = homeworks;
     }
@@ -170,7 +174,7 @@ public class HomeworkCatalog {
         }
     }
 
-    private static Instant now() {
-        return Instant.now().truncatedTo(ChronoUnit.MICROS);
+    private Instant now() {
+        return Sql.now(clock);
     }
 }

@@ -5,6 +5,7 @@ import com.chatreview.chat.ChatErrors.ChatNotFound;
 import com.chatreview.chat.ChatMessage;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import org.springframework.stereotype.Component;
 
 /**
  * Runs turns the service starts itself (a homework review) the way a client's frame is answered: in the chat's
@@ -12,6 +13,7 @@ import java.util.concurrent.ExecutionException;
  * resume support on every connection open on the chat. A closed chat still takes such a turn: closing a chat
  * stops its clients' frames, not the service's own work.
  */
+@Component
 public class AssistantTurns {
 
     private final ReplyQueue queue;

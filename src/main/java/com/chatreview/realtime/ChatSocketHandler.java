@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
+import org.springframework.stereotype.Component;
 import org.springframework.web.socket.BinaryMessage;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
@@ -33,6 +34,7 @@ import tools.jackson.databind.json.JsonMapper;
  * path's access decides who the connection acts for, so that a refusal can be told as an {@code error} event
  * before the close. Accepted frames go to the chat's reply queue.
  */
+@Component
 class ChatSocketHandler extends AbstractWebSocketHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ChatSocketHandler.class);

@@ -1,8 +1,10 @@
 package com.chatreview.realtime;
 
+import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Events as their JSON, with the application's JSON mapper (timestamps as the interface writes them). */
+@Component
 final class EventJson {
 
     private final JsonMapper json;

@@ -5,12 +5,14 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
 import java.util.UUID;
+import org.springframework.stereotype.Component;
 
 /**
  * The {@code seq} of a chat's events. Numbers come from blocks reserved in the database, so they keep increasing
  * across restarts while a streamed token costs no database write. Only the chat's reply lane takes numbers, so
  * the events of a chat are numbered in the order they are sent.
  */
+@Component
 class EventSequence {
 
     static final int BLOCK = 1000;

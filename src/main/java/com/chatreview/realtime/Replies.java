@@ -23,6 +23,7 @@ import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -30,6 +31,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * message, announce it, stream the assistant's reply to every connection on the chat, store the reply, announce
  * it. Every event takes the chat's next {@code seq} here, in the order it is sent.
  */
+@Component
 class Replies {
 
     /** The key of an assistant message's metadata naming the user whose message it answers. */
@@ -56,7 +58,7 @@ class Replies {
             StreamsInProgress streams,
             OwedReplies owed,
             List<ChatContextSource> contextSources,
-            int historyMessages,
+            RealtimeSettings settings,
             TransactionTemplate transaction,
             EventJson json) {
         this.chats = chats;
@@ -66,7 +68,7 @@ class Replies {
         this.streams = streams;
         this.owed = owed;
         this.contextSources = contextSources;
-        this.historyMessages = historyMessages;
+        this.historyMessages = settings.historyMessages();
         this.transaction = transaction;
         this.json = json;
     }

@@ -1,8 +1,8 @@
 package com.chatreview.review;
 
 import com.chatreview.assistant.Conversation.ContextDocument;
-import com.chatreview.assistant.ReviewRequest;
-import com.chatreview.assistant.ReviewRequest.ReviewDocument;
+import com.chatreview.grading.ReviewRequest;
+import com.chatreview.grading.ReviewRequest.ReviewDocument;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkFile;
 import com.chatreview.submission.ExtractedText;

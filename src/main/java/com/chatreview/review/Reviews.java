@@ -1,6 +1,5 @@
 package com.chatreview.review;
 
-import com.chatreview.review.ReviewJobs.ReviewScheduler;
 import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionManagement;
 import java.util.UUID;

@@ -3,10 +3,10 @@ package com.chatreview.review;
 import com.chatreview.assistant.Assistant;
 import com.chatreview.assistant.AssistantReply;
 import com.chatreview.assistant.Review;
-import com.chatreview.assistant.ReviewRequest;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
 import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.NewMessage;
+import com.chatreview.grading.ReviewRequest;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.realtime.AssistantTurn;
@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
 
 /**
  * One attempt at a submission's review, as the job runs it: the review chat gets a user message naming the files,
@@ -33,6 +34,7 @@ import org.slf4j.LoggerFactory;
  * together. An attempt that finds the review done (the job ran again after a crash) does nothing; one that finds
  * its question stored by an earlier attempt answers it without storing it again.
  */
+@Component
 class SubmissionReviewer {
 
     private static final Logger log = LoggerFactory.getLogger(SubmissionReviewer.class);

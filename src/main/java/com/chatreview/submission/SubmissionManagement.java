@@ -3,6 +3,7 @@ package com.chatreview.submission;
 import com.chatreview.chat.Chat;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.NewChat;
+import com.chatreview.database.Sql;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.submission.SubmissionErrors.ReviewNotFailed;
@@ -14,8 +15,8 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,13 +38,17 @@ public class SubmissionManagement {
     private final ApplicationEventPublisher events;
     private final TextExtraction extraction;
 
+    private final Clock clock;
+
     SubmissionManagement(
             Uploads uploads,
             Submissions submissions,
             HomeworkCatalog homeworks,
             ChatManagement chats,
             ApplicationEventPublisher events,
-            TextExtraction extraction) {
+            TextExtraction extraction,
+            Clock clock) {
+        this.clock = clock;
         this.extraction = extraction;
         this.uploads = uploads;
         this.submissions = submissions;
@@ -223,7 +228,7 @@ public class SubmissionManagement {
         return submissions.find(submissionId).orElseThrow();
     }
 
-    private static Instant now() {
-        return Instant.now().truncatedTo(ChronoUnit.MICROS);
+    private Instant now() {
+        return Sql.now(clock);
     }
 }

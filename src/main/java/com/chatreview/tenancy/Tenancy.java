@@ -1,13 +1,14 @@
 package com.chatreview.tenancy;
 
+import com.chatreview.database.Sql;
 import com.chatreview.tenancy.TenancyErrors.ApiKeyNotFound;
 import com.chatreview.tenancy.TenancyErrors.InvalidTenantName;
 import com.chatreview.tenancy.TenancyErrors.TenantNotFound;
 import com.chatreview.web.Ids;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -27,12 +28,16 @@ public class Tenancy {
     /** Keys found to be no active key: asked again only after the cache's time, so guesses cost no query. */
     private final Cache<String, Boolean> recentlyUnknown;
 
+    private final Clock clock;
+
     Tenancy(
             Tenants tenants,
             ApiKeys keys,
             ApplicationEventPublisher events,
             TenancySettings settings,
-            KeyRevocations revocations) {
+            KeyRevocations revocations,
+            Clock clock) {
+        this.clock = clock;
         this.tenants = tenants;
         this.keys = keys;
         this.events = events;
@@ -140,7 +145,7 @@ public class Tenancy {
         return Ids.uuid(tenantId).filter(tenants::exists).orElseThrow(() -> new TenantNotFound(tenantId));
     }
 
-    private static Instant now() {
-        return Instant.now().truncatedTo(ChronoUnit.MICROS);
+    private Instant now() {
+        return Sql.now(clock);
     }
 }

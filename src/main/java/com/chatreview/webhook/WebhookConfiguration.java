@@ -1,5 +1,6 @@
 package com.chatreview.webhook;
 
+import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -39,7 +40,8 @@ class WebhookConfiguration {
     }
 
     @Bean
-    WebhookEvents webhookEvents(JdbcClient jdbc, JsonMapper json, Endpoints endpoints, WebhookDeliverer deliverer) {
-        return new WebhookEvents(jdbc, json, endpoints, deliverer::wake);
+    WebhookEvents webhookEvents(
+            JdbcClient jdbc, JsonMapper json, Endpoints endpoints, WebhookDeliverer deliverer, Clock clock) {
+        return new WebhookEvents(jdbc, json, endpoints, deliverer::wake, clock);
     }
 }

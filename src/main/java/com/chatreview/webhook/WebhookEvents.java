@@ -1,10 +1,11 @@
 package com.chatreview.webhook;
 
+import com.chatreview.database.Sql;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,10 @@ public class WebhookEvents {
             .maximumSize(100_000)
             .build();
 
-    WebhookEvents(JdbcClient jdbc, JsonMapper json, Endpoints endpoints, Runnable wakeDeliverer) {
+    private final Clock clock;
+
+    WebhookEvents(JdbcClient jdbc, JsonMapper json, Endpoints endpoints, Runnable wakeDeliverer, Clock clock) {
+        this.clock = clock;
         this.jdbc = jdbc;
         this.json = json;
         this.endpoints = endpoints;
@@ -77,7 +81,7 @@ public class WebhookEvents {
     }
 
     private void insert(List<WebhookEndpoint> to, String type, String orderingKey, Object data) {
-        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        Instant now = Sql.now(clock);
         UUID eventId = UUID.randomUUID();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", type);

@@ -1,12 +1,13 @@
 package com.chatreview.webhook;
 
+import com.chatreview.database.Sql;
 import com.chatreview.web.Page;
 import com.chatreview.web.PageRequest;
 import com.chatreview.webhook.WebhookErrors.DeliveryNotFound;
 import com.chatreview.webhook.WebhookErrors.WebhookNotFound;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
@@ -25,12 +26,16 @@ public class WebhookManagement {
     private final WebhookEvents events;
     private final Deliveries deliveries;
 
+    private final Clock clock;
+
     WebhookManagement(
             Endpoints endpoints,
             SigningSecrets secrets,
             Destinations destinations,
             WebhookEvents events,
-            Deliveries deliveries) {
+            Deliveries deliveries,
+            Clock clock) {
+        this.clock = clock;
         this.deliveries = deliveries;
         this.endpoints = endpoints;
         this.secrets = secrets;
@@ -130,7 +135,7 @@ public class WebhookManagement {
         events.wakeDelivererAfterCommit();
     }
 
-    private static Instant now() {
-        return Instant.now().truncatedTo(ChronoUnit.MICROS);
+    private Instant now() {
+        return Sql.now(clock);
     }
 }

@@ -10,7 +10,8 @@ import static com.chatreview.assistant.OfflineReviewerTests.python;
 import static com.chatreview.assistant.OfflineReviewerTests.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.chatreview.assistant.ReviewRequest.ReviewDocument;
+import com.chatreview.grading.ReviewRequest;
+import com.chatreview.grading.ReviewRequest.ReviewDocument;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

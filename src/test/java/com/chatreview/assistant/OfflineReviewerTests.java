@@ -2,7 +2,8 @@ package com.chatreview.assistant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.chatreview.assistant.ReviewRequest.ReviewDocument;
+import com.chatreview.grading.ReviewRequest;
+import com.chatreview.grading.ReviewRequest.ReviewDocument;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,6 @@ package com.chatreview.review;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.chatreview.review.ReviewJobs.ReviewScheduler;
 import com.chatreview.support.Api;
 import com.chatreview.support.Api.Multipart;
 import com.chatreview.support.Api.Reply;

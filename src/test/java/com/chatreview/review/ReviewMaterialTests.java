@@ -3,8 +3,8 @@ package com.chatreview.review;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import com.chatreview.assistant.ReviewRequest;
-import com.chatreview.assistant.ReviewRequest.ReviewDocument;
+import com.chatreview.grading.ReviewRequest;
+import com.chatreview.grading.ReviewRequest.ReviewDocument;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkFile;
 import com.chatreview.homework.HomeworkFile.FileType;

@@ -3,9 +3,8 @@ package com.chatreview.grading;
 import java.util.List;
 
 /**
- * What a review grades: the assignment as the teacher published it and the student's files, all as text. The
- * grading engine's own description of a homework, so that it knows nothing of who asks (the offline assistant
- * maps its review request to it).
+ * What a homework review is made from: the assignment as the teacher published it and the student's files, all as
+ * text. The grading engine grades it; the assistant's providers review it ({@code Assistant.review}).
  *
  * @param assignment the assignment's id as the teacher named it ({@code fractions-1}), or {@code null}
  * @param subject the assignment's subject, or {@code null}
@@ -14,15 +13,15 @@ import java.util.List;
  * @param restrictions the restriction files: rules a submission must keep
  * @param submission the student's files, in the order they were uploaded
  */
-public record Homework(
+public record ReviewRequest(
         String assignment,
         String subject,
-        List<HomeworkFile> task,
-        List<HomeworkFile> solution,
-        List<HomeworkFile> restrictions,
-        List<HomeworkFile> submission) {
+        List<ReviewDocument> task,
+        List<ReviewDocument> solution,
+        List<ReviewDocument> restrictions,
+        List<ReviewDocument> submission) {
 
-    public Homework {
+    public ReviewRequest {
         task = List.copyOf(task);
         solution = List.copyOf(solution);
         restrictions = List.copyOf(restrictions);
@@ -37,13 +36,18 @@ public record Homework(
      * @param truncated whether {@code text} stops at the size budget before the file's end
      * @param notOpened why the file's text is not there, or {@code null} when it was read
      */
-    public record HomeworkFile(String name, String contentType, String text, boolean truncated, String notOpened) {
+    public record ReviewDocument(String name, String contentType, String text, boolean truncated, String notOpened) {
 
-        public HomeworkFile {
+        public ReviewDocument {
             text = text == null ? "" : text;
         }
 
-        boolean opened() {
+        /** A file that was read in full. */
+        public static ReviewDocument text(String name, String contentType, String text) {
+            return new ReviewDocument(name, contentType, text, false, null);
+        }
+
+        public boolean opened() {
             return notOpened == null;
         }
     }

@@ -1,0 +1,72 @@
+package com.chatreview.review;
+
+import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import java.time.Clock;
+import java.util.UUID;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/** Starts and stops the job scheduler with the service, and schedules each received submission's review. */
+class ReviewScheduler implements SmartLifecycle {
+
+    private final Scheduler scheduler;
+    private final OneTimeTask<Void> task;
+    private final Clock clock;
+    private volatile boolean running;
+
+    ReviewScheduler(Scheduler scheduler, OneTimeTask<Void> task, Clock clock) {
+        this.scheduler = scheduler;
+        this.task = task;
+        this.clock = clock;
+    }
+
+    void schedule(UUID submissionId) {
+        scheduler.scheduleIfNotExists(task.instance(submissionId.toString()), clock.instant());
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    scheduler.triggerCheckForDueExecutions();
+                }
+            });
+        } else {
+            scheduler.triggerCheckForDueExecutions();
+        }
+    }
+
+    /** Holds back due jobs (tests do, to act before a review starts); running ones go on. */
+    void pause() {
+        scheduler.pause();
+    }
+
+    void resume() {
+        scheduler.resume();
+        scheduler.triggerCheckForDueExecutions();
+    }
+
+    @Override
+    public void start() {
+        scheduler.start();
+        running = true;
+    }
+
+    /** Waits for the reviews this node runs (at most {@code review.shutdown-wait}); others are not started. */
+    @Override
+    public void stop() {
+        scheduler.stop();
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Stops before the WebSocket connections close, so that a review in progress still reaches them. */
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE - 50;
+    }
+}
