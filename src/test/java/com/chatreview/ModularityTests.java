@@ -1,6 +1,11 @@
 package com.chatreview;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.modulith.core.ApplicationModule;
 import org.springframework.modulith.core.ApplicationModules;
 import org.springframework.modulith.docs.Documenter;
 
@@ -12,6 +17,32 @@ class ModularityTests {
     @Test
     void modulesOnlyUseEachOthersApis() {
         modules.verify();
+    }
+
+    /**
+     * The graph of docs/architecture.md, for the modules it promises something of: the lower ones know no feature
+     * module, the grading engine knows nothing at all, and the assistant knows only the grading engine.
+     */
+    @Test
+    void theLowerModulesKnowOnlyWhatTheArchitectureSays() {
+        Map<String, List<String>> allowed = Map.of(
+                "grading", List.of(),
+                "assistant", List.of("grading"),
+                "database", List.of(),
+                "web", List.of("database"),
+                "ratelimit", List.of("redis", "web"),
+                "tenancy", List.of("database", "ratelimit", "redis", "web"));
+        allowed.forEach((module, dependencies) -> assertThat(dependenciesOf(module))
+                .as("the modules %s depends on", module)
+                .isSubsetOf(dependencies));
+    }
+
+    private List<String> dependenciesOf(String module) {
+        ApplicationModule found = modules.getModuleByName(module).orElseThrow();
+        return found.getDirectDependencies(modules)
+                .uniqueModules()
+                .map(dependency -> dependency.getIdentifier().toString())
+                .toList();
     }
 
     @Test

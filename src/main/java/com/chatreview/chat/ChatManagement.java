@@ -4,6 +4,7 @@ import com.chatreview.chat.ChatErrors.ChatDeletionBlocked;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
 import com.chatreview.chat.ChatErrors.UserHasNoChats;
 import com.chatreview.database.Sql;
+import com.chatreview.tenancy.TenantId;
 import com.chatreview.web.Page;
 import com.chatreview.web.PageRequest;
 import java.time.Clock;
@@ -20,7 +21,11 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Everything the service does with chats and their messages. Every call names the tenant it acts for. */
+/**
+ * Everything the service does with chats and their messages for a tenant: every call names the tenant it acts for
+ * ({@link TenantId}). The service's own access to a chat by its id alone (the chat page's link, the realtime relay)
+ * is {@link ChatsById}.
+ */
 @Service
 public class ChatManagement {
 
@@ -57,16 +62,16 @@ public class ChatManagement {
 
     /** Creates the chat, and its user if the user is new. */
     @Transactional
-    public Chat create(UUID tenantId, NewChat request) {
+    public Chat create(TenantId tenantId, NewChat request) {
         Instant now = now();
-        users.ensure(tenantId, request.userId(), now);
+        users.ensure(tenantId.value(), request.userId(), now);
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("metadata", request.metadata());
         config.putAll(request.settings());
         boolean titleGiven = request.title() != null && !request.title().isBlank();
         Chat chat = new Chat(
                 UUID.randomUUID(),
-                tenantId,
+                tenantId.value(),
                 request.userId(),
                 titleGiven ? request.title().strip() : DEFAULT_TITLE,
                 json.writeValueAsString(config),
@@ -83,77 +88,35 @@ public class ChatManagement {
      * A connection of the user opens on the tenant's chat: the chat, its latest event seq, and the user created if
      * new, in one database round trip; empty when the tenant has no such chat (and nothing is created).
      */
-    public Optional<ChatEntry> enter(UUID tenantId, UUID chatId, String userId) {
-        return chats.enter(tenantId, chatId, userId, now());
+    public Optional<ChatEntry> enter(TenantId tenantId, UUID chatId, String userId) {
+        return chats.enter(tenantId.value(), chatId, userId, now());
     }
 
-    /** The chat page's connection, as the chat's owner (who exists with the chat): one round trip. */
-    public Optional<ChatEntry> enterByLink(UUID chatId) {
-        return chats.enterByLink(chatId);
+    public Optional<Chat> find(TenantId tenantId, UUID chatId) {
+        return chats.find(tenantId.value(), chatId);
     }
 
-    public Optional<Chat> find(UUID tenantId, UUID chatId) {
-        return chats.find(tenantId, chatId);
-    }
-
-    /**
-     * The chat with this id, of whichever tenant: for the chat page, whose link (a random UUID) is the credential
-     * (decisions §9). Every other caller names its tenant with {@link #find(UUID, UUID)}.
-     */
-    public Optional<Chat> findByLink(UUID chatId) {
-        return chats.findAnyTenant(chatId);
-    }
-
-    public Chat chat(UUID tenantId, UUID chatId) {
+    public Chat chat(TenantId tenantId, UUID chatId) {
         return find(tenantId, chatId).orElseThrow(() -> new ChatNotFound(chatId));
     }
 
     /** A page of the user's chats, by creation time then id; 404 when the user has none at all. */
     @Transactional(readOnly = true)
-    public Page<Chat> chatsOf(UUID tenantId, String userId, PageRequest page) {
-        long total = chats.countOfUser(tenantId, userId);
+    public Page<Chat> chatsOf(TenantId tenantId, String userId, PageRequest page) {
+        long total = chats.countOfUser(tenantId.value(), userId);
         if (total == 0) {
             throw new UserHasNoChats(userId);
         }
-        return new Page<>(chats.pageOfUser(tenantId, userId, page), total);
+        return new Page<>(chats.pageOfUser(tenantId.value(), userId, page), total);
     }
 
     /** A page of the chat's messages in the order they were stored (or the reverse). */
-    public Page<ChatMessage> messages(UUID tenantId, UUID chatId, PageRequest page) {
-        return messages.page(tenantId, chatId, page).orElseThrow(() -> new ChatNotFound(chatId));
-    }
-
-    /** Messages announced by an event after {@code seq}, in event order, at most {@code limit}. */
-    public List<ChatMessage> messagesAnnouncedAfter(UUID chatId, long seq, int limit) {
-        return messages.announcedAfter(chatId, seq, limit);
-    }
-
-    /** Whether the chat holds the message: a reply whose node died may have been stored before it did. */
-    public boolean hasMessage(UUID chatId, UUID messageId) {
-        return messages.exists(chatId, messageId);
-    }
-
-    /** The highest event {@code seq} a stored message of the chat carries, 0 when none does. */
-    public long latestEventSeq(UUID chatId) {
-        return messages.latestEventSeq(chatId);
-    }
-
-    /** The chat's latest {@code count} messages, oldest first: the history a reply is generated from. */
-    public List<ChatMessage> latestMessages(UUID chatId, int count) {
-        return messages.latest(chatId, count);
-    }
-
-    /**
-     * Reserves the next {@code size} event sequence numbers of the chat: they are {@code (end - size, end]}, above
-     * every number reserved before, on any node, before or after a restart.
-     */
-    @Transactional
-    public long reserveEventSequence(UUID chatId, int size) {
-        return chats.reserveEventSequence(chatId, size);
+    public Page<ChatMessage> messages(TenantId tenantId, UUID chatId, PageRequest page) {
+        return messages.page(tenantId.value(), chatId, page).orElseThrow(() -> new ChatNotFound(chatId));
     }
 
     @Transactional
-    public Chat update(UUID tenantId, UUID chatId, ChatChanges changes) {
+    public Chat update(TenantId tenantId, UUID chatId, ChatChanges changes) {
         chat(tenantId, chatId);
         String metadata = changes.metadata() == null ? null : json.writeValueAsString(changes.metadata());
         chats.update(chatId, changes, metadata, now());
@@ -166,7 +129,7 @@ public class ChatManagement {
      * @return when it was deleted
      */
     @Transactional
-    public Instant delete(UUID tenantId, UUID chatId) {
+    public Instant delete(TenantId tenantId, UUID chatId) {
         chat(tenantId, chatId);
         for (ChatDeletionGuard guard : deletionGuards) {
             Optional<String> reason = guard.blockingReason(chatId);
@@ -174,10 +137,10 @@ public class ChatManagement {
                 throw new ChatDeletionBlocked(chatId, reason.get());
             }
         }
-        if (!chats.delete(tenantId, chatId)) {
+        if (!chats.delete(tenantId.value(), chatId)) {
             throw new ChatNotFound(chatId);
         }
-        events.publishEvent(new ChatChanged.Deleted(tenantId, chatId));
+        events.publishEvent(new ChatChanged.Deleted(tenantId.value(), chatId));
         return now();
     }
 
@@ -186,7 +149,7 @@ public class ChatManagement {
      * holds is not stored again: the original comes back, marked duplicate. The first user message of a chat
      * whose title the service chose gives the chat its title.
      */
-    public AppendedMessage append(UUID tenantId, UUID chatId, NewMessage message) {
+    public AppendedMessage append(TenantId tenantId, UUID chatId, NewMessage message) {
         if (message.clientMessageId() != null) {
             Optional<ChatMessage> original = messages.byClientMessageId(chatId, message.clientMessageId());
             if (original.isPresent()) {
@@ -203,9 +166,9 @@ public class ChatManagement {
         }
     }
 
-    private ChatMessage store(UUID tenantId, UUID chatId, NewMessage message) {
+    private ChatMessage store(TenantId tenantId, UUID chatId, NewMessage message) {
         Instant now = now();
-        int position = chats.nextPosition(tenantId, chatId, now).orElseThrow(() -> new ChatNotFound(chatId));
+        int position = chats.nextPosition(tenantId.value(), chatId, now).orElseThrow(() -> new ChatNotFound(chatId));
         ChatMessage stored = new ChatMessage(
                 message.id() != null ? message.id() : UUID.randomUUID(),
                 chatId,
@@ -222,7 +185,7 @@ public class ChatManagement {
         if (message.role() == SenderRole.USER && !messages.anyFromUser(chatId, position)) {
             chats.titleFromFirstMessage(chatId, Titles.fromMessage(message.content()), now);
         }
-        events.publishEvent(new ChatChanged.MessageStored(tenantId, chatId, stored));
+        events.publishEvent(new ChatChanged.MessageStored(tenantId.value(), chatId, stored));
         return stored;
     }
 

@@ -5,6 +5,7 @@ import com.chatreview.chat.ChatEntry;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.ChatMessage;
+import com.chatreview.chat.ChatsById;
 import com.chatreview.chatui.ChatUiErrors.EmbedTokenRequired;
 import com.chatreview.database.Sql;
 import com.chatreview.ratelimit.Quota;
@@ -12,6 +13,7 @@ import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RateLimited;
 import com.chatreview.ratelimit.RateLimiter;
 import com.chatreview.tenancy.Authenticator;
+import com.chatreview.tenancy.TenantId;
 import com.chatreview.web.FieldProblem;
 import com.chatreview.web.Ids;
 import com.chatreview.web.InvalidInput;
@@ -40,6 +42,7 @@ public class ChatUi {
     public static final int HISTORY_LIMIT = 500;
 
     private final ChatManagement chats;
+    private final ChatsById byId;
     private final EmbedPolicies policies;
     private final EmbedTokens tokens;
     private final RateLimiter limiter;
@@ -50,6 +53,7 @@ public class ChatUi {
 
     ChatUi(
             ChatManagement chats,
+            ChatsById byId,
             EmbedPolicies policies,
             EmbedTokens tokens,
             RateLimiter limiter,
@@ -57,6 +61,7 @@ public class ChatUi {
             ChatUiSettings settings,
             Clock clock) {
         this.clock = clock;
+        this.byId = byId;
         this.chats = chats;
         this.policies = policies;
         this.tokens = tokens;
@@ -105,7 +110,7 @@ public class ChatUi {
             throw failed;
         }
         spendPageRequest(chat.id());
-        long lastSeq = chats.latestEventSeq(chat.id());
+        long lastSeq = byId.latestEventSeq(chat.id());
         // positions are dense and messages are never removed one by one, so a position names the same message forever.
         // The latest page reads to the chat's end as it is now, not to the count read with the chat: a message stored
         // between that read and lastSeq's has a seq at or below lastSeq, so no resume would bring it either.
@@ -114,8 +119,8 @@ public class ChatUi {
         List<ChatMessage> messages = new ArrayList<>();
         while (offset + messages.size() < end) {
             int limit = (int) Math.min(HISTORY_PAGE, (long) end - offset - messages.size());
-            Page<ChatMessage> page =
-                    chats.messages(chat.tenantId(), chat.id(), new PageRequest(offset + messages.size(), limit, true));
+            Page<ChatMessage> page = chats.messages(
+                    TenantId.of(chat.tenantId()), chat.id(), new PageRequest(offset + messages.size(), limit, true));
             messages.addAll(page.items());
             if (page.items().size() < limit) {
                 break;
@@ -129,8 +134,8 @@ public class ChatUi {
      * embed token when the tenant requires one (a token is not checked when it is not required).
      */
     public Chat open(String chatId, String token) {
-        Chat chat = Ids.uuid(chatId).flatMap(chats::findByLink).orElseThrow(() -> new ChatNotFound(chatId));
-        checkToken(chat, policy(chat.tenantId()), token);
+        Chat chat = Ids.uuid(chatId).flatMap(byId::findByLink).orElseThrow(() -> new ChatNotFound(chatId));
+        checkToken(chat, policy(TenantId.of(chat.tenantId())), token);
         return chat;
     }
 
@@ -150,12 +155,12 @@ public class ChatUi {
     }
 
     Optional<Chat> findByLink(String chatId) {
-        return Ids.uuid(chatId).flatMap(chats::findByLink);
+        return Ids.uuid(chatId).flatMap(byId::findByLink);
     }
 
     /** The chat of a link with its latest event seq, for the page's WebSocket: one round trip. */
     Optional<ChatEntry> enterByLink(String chatId) {
-        return Ids.uuid(chatId).flatMap(chats::enterByLink);
+        return Ids.uuid(chatId).flatMap(byId::enterByLink);
     }
 
     /**
@@ -163,7 +168,7 @@ public class ChatUi {
      *
      * @param ttl how long it lasts; {@code null} takes {@code chat-ui.embed-token-ttl}
      */
-    public EmbedToken mintEmbedToken(UUID tenantId, UUID chatId, Duration ttl) {
+    public EmbedToken mintEmbedToken(TenantId tenantId, UUID chatId, Duration ttl) {
         chats.chat(tenantId, chatId);
         Duration lifetime = ttl == null ? settings.embedTokenTtl() : ttl;
         if (lifetime.compareTo(Duration.ofMinutes(1)) < 0 || lifetime.compareTo(settings.embedTokenMaxTtl()) > 0) {
@@ -173,17 +178,17 @@ public class ChatUi {
                     "Ask for a lifetime from a minute to "
                             + settings.embedTokenMaxTtl().toHours() + " hours.");
         }
-        return tokens.mint(tenantId, chatId, clock.instant().plus(lifetime));
+        return tokens.mint(tenantId.value(), chatId, clock.instant().plus(lifetime));
     }
 
     /** The tenant's page settings, or the defaults when it set none. */
-    public EmbedPolicy policy(UUID tenantId) {
-        return policies.find(tenantId).orElseGet(() -> EmbedPolicy.defaults(tenantId));
+    public EmbedPolicy policy(TenantId tenantId) {
+        return policies.find(tenantId.value()).orElseGet(() -> EmbedPolicy.defaults(tenantId.value()));
     }
 
     @Transactional
-    public EmbedPolicy changePolicy(UUID tenantId, PolicyChange change) {
-        EmbedPolicy policy = change.apply(tenantId);
+    public EmbedPolicy changePolicy(TenantId tenantId, PolicyChange change) {
+        EmbedPolicy policy = change.apply(tenantId.value());
         policies.save(policy, Sql.now(clock));
         return policy;
     }
@@ -191,7 +196,7 @@ public class ChatUi {
     /** The page's {@code frame-ancestors}: its chat's tenant's setting; anywhere for a link to no chat. */
     public String frameAncestors(String chatId) {
         return findByLink(chatId)
-                .map(chat -> policy(chat.tenantId()).frameAncestorsDirective())
+                .map(chat -> policy(TenantId.of(chat.tenantId())).frameAncestorsDirective())
                 .orElse("*");
     }
 

@@ -7,6 +7,7 @@ import com.chatreview.realtime.Admission.Reason;
 import com.chatreview.realtime.ChatAccess;
 import com.chatreview.realtime.ConnectionRequest;
 import com.chatreview.tenancy.Authenticator;
+import com.chatreview.tenancy.TenantId;
 import com.chatreview.web.ServiceError;
 import java.net.URI;
 import java.time.Duration;
@@ -74,7 +75,7 @@ class ChatUiAccess implements ChatAccess {
                     "Check the link: the chat may have been deleted.");
         }
         Chat chat = found.get().chat();
-        EmbedPolicy policy = ui.policy(chat.tenantId());
+        EmbedPolicy policy = ui.policy(TenantId.of(chat.tenantId()));
         String origin = request.origin();
         if (!originAllowed(policy, origin, request)) {
             return new Admission.Refused(

@@ -2,6 +2,7 @@ package com.chatreview.homework;
 
 import com.chatreview.database.Sql;
 import com.chatreview.homework.HomeworkErrors.HomeworkNotFound;
+import com.chatreview.tenancy.TenantId;
 import com.chatreview.web.FieldProblem;
 import com.chatreview.web.FileNames;
 import com.chatreview.web.Ids;
@@ -36,7 +37,7 @@ public class HomeworkCatalog {
     }
 
     @Transactional
-    public Course createCourse(UUID tenantId, String teacherId, String name) {
+    public Course createCourse(TenantId tenantId, String teacherId, String name) {
         List<FieldProblem> problems = new ArrayList<>();
         requireText("teacherId", teacherId, problems);
         requireText("name", name, problems);
@@ -44,25 +45,25 @@ public class HomeworkCatalog {
             throw InvalidInput.fields(problems, "Send {\"teacherId\": \"...\", \"name\": \"...\"}.");
         }
         Instant now = now();
-        Course course = new Course(UUID.randomUUID(), tenantId, teacherId.strip(), name.strip(), now, now);
+        Course course = new Course(UUID.randomUUID(), tenantId.value(), teacherId.strip(), name.strip(), now, now);
         courses.insert(course);
         return course;
     }
 
     /** The tenant's courses, of one teacher when {@code teacherId} is given, newest first. */
-    public List<Course> courses(UUID tenantId, String teacherId) {
-        return courses.ofTeacher(tenantId, teacherId == null || teacherId.isBlank() ? null : teacherId);
+    public List<Course> courses(TenantId tenantId, String teacherId) {
+        return courses.ofTeacher(tenantId.value(), teacherId == null || teacherId.isBlank() ? null : teacherId);
     }
 
     @Transactional
-    public Homework publish(UUID tenantId, NewHomework request) {
+    public Homework publish(TenantId tenantId, NewHomework request) {
         List<FieldProblem> problems = new ArrayList<>();
         requireText("teacherId", request.teacherId(), problems);
         requireText("assignmentId", request.assignmentId(), problems);
         if (request.subject() != null && request.subject().length() > MAX_TEXT) {
             problems.add(new FieldProblem("subject", "must be at most " + MAX_TEXT + " characters"));
         }
-        Optional<Course> course = course(tenantId, request.courseId(), problems);
+        Optional<Course> course = course(tenantId.value(), request.courseId(), problems);
         UUID homeworkId = UUID.randomUUID();
         Instant now = now();
         List<HomeworkFile> files = files(homeworkId, request.files(), now, problems);
@@ -74,7 +75,7 @@ public class HomeworkCatalog {
         }
         Homework homework = new Homework(
                 homeworkId,
-                tenantId,
+                tenantId.value(),
                 request.teacherId().strip(),
                 request.assignmentId().strip(),
                 request.subject() == null || request.subject().isBlank()
@@ -89,11 +90,11 @@ public class HomeworkCatalog {
         return homework;
     }
 
-    public Optional<Homework> find(UUID tenantId, UUID homeworkId) {
-        return homeworks.find(tenantId, homeworkId);
+    public Optional<Homework> find(TenantId tenantId, UUID homeworkId) {
+        return homeworks.find(tenantId.value(), homeworkId);
     }
 
-    public Homework homework(UUID tenantId, UUID homeworkId) {
+    public Homework homework(TenantId tenantId, UUID homeworkId) {
         return find(tenantId, homeworkId).orElseThrow(() -> new HomeworkNotFound(homeworkId));
     }
 
@@ -102,7 +103,7 @@ public class HomeworkCatalog {
      * names no course, so it matches nothing.
      */
     @Transactional(readOnly = true)
-    public Page<Homework> list(UUID tenantId, HomeworkQuery query, PageRequest page) {
+    public Page<Homework> list(TenantId tenantId, HomeworkQuery query, PageRequest page) {
         List<UUID> courseIds = null;
         if (query.courseIds() != null && !query.courseIds().isEmpty()) {
             courseIds = query.courseIds().stream()
@@ -113,7 +114,7 @@ public class HomeworkCatalog {
                     .distinct()
                     .toList();
         }
-        Homeworks.Found found = homeworks.find(tenantId, query, courseIds, page);
+        Homeworks.Found found = homeworks.find(tenantId.value(), query, courseIds, page);
         return new Page<>(found.page(), found.total());
     }
 

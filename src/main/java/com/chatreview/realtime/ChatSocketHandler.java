@@ -1,7 +1,7 @@
 package com.chatreview.realtime;
 
-import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.ChatMessage;
+import com.chatreview.chat.ChatsById;
 import com.chatreview.chat.SenderRole;
 import com.chatreview.database.DatabaseReachability;
 import com.chatreview.ratelimit.RateLimitDecision;
@@ -51,7 +51,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     private static final Duration DEPENDENCY_RETRY_AFTER = Duration.ofSeconds(1);
 
     private final Map<String, ChatAccess> accesses = new LinkedHashMap<>();
-    private final ChatManagement chats;
+    private final ChatsById chats;
     private final RequestQuotas quotas;
     private final ConnectionRegistry connections;
     private final ReplyQueue queue;
@@ -70,7 +70,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
 
     ChatSocketHandler(
             List<ChatAccess> accesses,
-            ChatManagement chats,
+            ChatsById chats,
             RequestQuotas quotas,
             ConnectionRegistry connections,
             ReplyQueue queue,

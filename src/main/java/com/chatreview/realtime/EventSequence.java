@@ -1,6 +1,6 @@
 package com.chatreview.realtime;
 
-import com.chatreview.chat.ChatManagement;
+import com.chatreview.chat.ChatsById;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
@@ -17,12 +17,12 @@ class EventSequence {
 
     static final int BLOCK = 1000;
 
-    private final ChatManagement chats;
+    private final ChatsById chats;
     /** Chats quiet for an hour are forgotten; their next frame starts a fresh block anyway. */
     private final Cache<UUID, Block> blocks =
             Caffeine.newBuilder().expireAfterAccess(Duration.ofHours(1)).build();
 
-    EventSequence(ChatManagement chats) {
+    EventSequence(ChatsById chats) {
         this.chats = chats;
     }
 

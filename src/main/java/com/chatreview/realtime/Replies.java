@@ -11,9 +11,11 @@ import com.chatreview.chat.Chat;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.ChatMessage;
+import com.chatreview.chat.ChatsById;
 import com.chatreview.chat.NewMessage;
 import com.chatreview.chat.SenderRole;
 import com.chatreview.database.DatabaseReachability;
+import com.chatreview.tenancy.TenantId;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,6 +42,7 @@ class Replies {
     private static final Logger log = LoggerFactory.getLogger(Replies.class);
 
     private final ChatManagement chats;
+    private final ChatsById byId;
     private final Assistant assistant;
     private final ChatEventFanOut fanOut;
     private final EventSequence sequence;
@@ -52,6 +55,7 @@ class Replies {
 
     Replies(
             ChatManagement chats,
+            ChatsById byId,
             Assistant assistant,
             ChatEventFanOut fanOut,
             EventSequence sequence,
@@ -62,6 +66,7 @@ class Replies {
             TransactionTemplate transaction,
             EventJson json) {
         this.chats = chats;
+        this.byId = byId;
         this.assistant = assistant;
         this.fanOut = fanOut;
         this.sequence = sequence;
@@ -77,7 +82,7 @@ class Replies {
         Chat chat;
         OwedReply question;
         try {
-            chat = chats.find(sender.tenantId, sender.chatId).orElse(null);
+            chat = chats.find(TenantId.of(sender.tenantId), sender.chatId).orElse(null);
             if (chat == null) {
                 sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
                 return;
@@ -119,7 +124,7 @@ class Replies {
         metadata.put("user_id", sender.userId);
         long seq = sequence.next(sender.chatId);
         AppendedMessage appended = chats.append(
-                sender.tenantId,
+                TenantId.of(sender.tenantId),
                 sender.chatId,
                 NewMessage.fromUser(frame.content(), metadata, frame.clientMessageId())
                         .withEventSeq(seq));
@@ -175,14 +180,15 @@ class Replies {
      */
     void takeOver(OwedReply abandoned) {
         try {
-            Chat chat = chats.find(abandoned.tenantId(), abandoned.chatId()).orElse(null);
+            Chat chat = chats.find(TenantId.of(abandoned.tenantId()), abandoned.chatId())
+                    .orElse(null);
             if (chat == null) {
                 return;
             }
             if (!streams.of(chat.id()).isEmpty()) {
                 streams.ended(chat.id());
             }
-            if (chats.hasMessage(chat.id(), abandoned.replyId())) {
+            if (byId.hasMessage(chat.id(), abandoned.replyId())) {
                 return;
             }
             sequence.freshBlock(chat.id());
@@ -216,11 +222,12 @@ class Replies {
      * stored it), then streams and stores the answer.
      */
     ChatMessage serviceTurn(AssistantTurn turn) {
-        Chat chat = chats.find(turn.tenantId(), turn.chatId()).orElseThrow(() -> new ChatNotFound(turn.chatId()));
+        Chat chat = chats.find(TenantId.of(turn.tenantId()), turn.chatId())
+                .orElseThrow(() -> new ChatNotFound(turn.chatId()));
         sequence.freshBlock(chat.id());
         long seq = sequence.next(chat.id());
-        AppendedMessage appended =
-                chats.append(turn.tenantId(), chat.id(), turn.question().withEventSeq(seq));
+        AppendedMessage appended = chats.append(
+                TenantId.of(turn.tenantId()), chat.id(), turn.question().withEventSeq(seq));
         if (!appended.duplicate()) {
             publish(chat.id(), messageReceived(appended.message(), turn.userId(), Instant.now(), seq));
         }
@@ -270,7 +277,8 @@ class Replies {
                     .withId(replyId)
                     .withEventSeq(endSeq);
             ChatMessage stored = transaction.execute(status -> {
-                ChatMessage appended = chats.append(tenantId, chatId, message).message();
+                ChatMessage appended =
+                        chats.append(TenantId.of(tenantId), chatId, message).message();
                 answer.stored(appended);
                 return appended;
             });
@@ -323,7 +331,7 @@ class Replies {
 
     private Conversation conversation(Chat chat) {
         List<Turn> turns = new ArrayList<>();
-        for (ChatMessage message : chats.latestMessages(chat.id(), historyMessages)) {
+        for (ChatMessage message : byId.latestMessages(chat.id(), historyMessages)) {
             turns.add(new Turn(
                     message.senderRole() == SenderRole.USER ? Turn.Role.USER : Turn.Role.ASSISTANT, message.content()));
         }

@@ -4,7 +4,8 @@ import com.chatreview.assistant.Conversation.ContextDocument;
 import com.chatreview.chat.Chat;
 import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.realtime.ChatContextSource;
-import com.chatreview.submission.SubmissionManagement;
+import com.chatreview.submission.SubmissionsForReview;
+import com.chatreview.tenancy.TenantId;
 import com.chatreview.web.Ids;
 import java.util.List;
 import java.util.Map;
@@ -23,13 +24,13 @@ class ReviewChatContext implements ChatContextSource {
     /** The chat settings a submission's review chat carries (decisions §5). */
     static final String KIND = "homework_review";
 
-    private final SubmissionManagement submissions;
+    private final SubmissionsForReview submissions;
     private final HomeworkCatalog homeworks;
     private final ReviewSettings settings;
     private final JsonMapper json;
 
     ReviewChatContext(
-            SubmissionManagement submissions, HomeworkCatalog homeworks, ReviewSettings settings, JsonMapper json) {
+            SubmissionsForReview submissions, HomeworkCatalog homeworks, ReviewSettings settings, JsonMapper json) {
         this.submissions = submissions;
         this.homeworks = homeworks;
         this.settings = settings;
@@ -39,10 +40,10 @@ class ReviewChatContext implements ChatContextSource {
     @Override
     public List<ContextDocument> documentsFor(Chat chat) {
         return reviewedSubmission(chat)
-                .flatMap(submissions::forReview)
+                .flatMap(submissions::find)
                 .filter(submission -> submission.tenantId().equals(chat.tenantId()))
                 .flatMap(submission -> homeworks
-                        .find(chat.tenantId(), submission.homeworkId())
+                        .find(TenantId.of(chat.tenantId()), submission.homeworkId())
                         .map(homework -> ReviewMaterial.chatContext(
                                 homework, submissions.texts(submission.id(), settings.maxCharsPerFile()))))
                 .orElse(List.of());

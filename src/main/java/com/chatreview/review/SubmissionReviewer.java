@@ -14,7 +14,8 @@ import com.chatreview.realtime.AssistantTurns;
 import com.chatreview.submission.FileText;
 import com.chatreview.submission.ReviewProgress;
 import com.chatreview.submission.Submission;
-import com.chatreview.submission.SubmissionManagement;
+import com.chatreview.submission.SubmissionsForReview;
+import com.chatreview.tenancy.TenantId;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.LinkedHashMap;
@@ -44,7 +45,7 @@ class SubmissionReviewer {
         return "review:" + submissionId;
     }
 
-    private final SubmissionManagement submissions;
+    private final SubmissionsForReview submissions;
     private final HomeworkCatalog homeworks;
     private final Assistant assistant;
     private final AssistantTurns turns;
@@ -53,7 +54,7 @@ class SubmissionReviewer {
     private final MeterRegistry meters;
 
     SubmissionReviewer(
-            SubmissionManagement submissions,
+            SubmissionsForReview submissions,
             HomeworkCatalog homeworks,
             Assistant assistant,
             AssistantTurns turns,
@@ -72,14 +73,13 @@ class SubmissionReviewer {
 
     /** Reviews the submission, unless it is gone or its review is no longer pending. Throws when it failed. */
     void review(UUID submissionId) {
-        Optional<Submission> pending = submissions
-                .forReview(submissionId)
-                .filter(found -> found.review().state() == ReviewProgress.State.PENDING);
+        Optional<Submission> pending =
+                submissions.find(submissionId).filter(found -> found.review().state() == ReviewProgress.State.PENDING);
         if (pending.isEmpty()) {
             return;
         }
         Submission submission = pending.get();
-        Optional<Homework> homework = homeworks.find(submission.tenantId(), submission.homeworkId());
+        Optional<Homework> homework = homeworks.find(TenantId.of(submission.tenantId()), submission.homeworkId());
         if (homework.isEmpty()) {
             return;
         }
@@ -117,12 +117,12 @@ class SubmissionReviewer {
     /** The operator learns of each failed attempt from the submission itself and from the metrics. */
     void attemptFailed(UUID submissionId, String reason) {
         log.warn("A review attempt of submission {} failed: {}", submissionId, reason);
-        submissions.recordFailedReviewAttempt(submissionId, reason);
+        submissions.recordFailedAttempt(submissionId, reason);
     }
 
     void gaveUp(UUID submissionId, String reason) {
         log.error("The review of submission {} failed for good: {}", submissionId, reason);
-        submissions.recordReviewGaveUp(submissionId, reason);
+        submissions.recordGaveUp(submissionId, reason);
         meters.counter("reviews.failed").increment();
     }
 

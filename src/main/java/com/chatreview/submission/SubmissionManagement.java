@@ -9,9 +9,9 @@ import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.submission.SubmissionErrors.ReviewNotFailed;
 import com.chatreview.submission.SubmissionErrors.SubmissionNotFound;
 import com.chatreview.submission.SubmissionErrors.TransitionNotAllowed;
+import com.chatreview.tenancy.TenantId;
 import com.chatreview.web.Page;
 import com.chatreview.web.PageRequest;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -21,13 +21,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-/** Receiving submissions, reading them, and the teacher's decision on them. */
+/**
+ * Receiving submissions, reading them, and the teacher's decision on them, for a tenant: every call names the tenant
+ * ({@link TenantId}). The review worker's access by submission id alone is {@link SubmissionsForReview}.
+ */
 @Service
 public class SubmissionManagement {
 
@@ -67,7 +69,7 @@ public class SubmissionManagement {
      * When this returns, everything is committed (or, inside a caller's transaction, commits with it).
      */
     @Transactional
-    public Submission receive(UUID tenantId, UUID homeworkId, PreparedUpload upload) {
+    public Submission receive(TenantId tenantId, UUID homeworkId, PreparedUpload upload) {
         Homework homework = homeworks.homework(tenantId, homeworkId);
         UUID submissionId = UUID.randomUUID();
         Map<String, Object> settings = new LinkedHashMap<>();
@@ -79,7 +81,7 @@ public class SubmissionManagement {
         Instant now = now();
         Submission submission = new Submission(
                 submissionId,
-                tenantId,
+                tenantId.value(),
                 homeworkId,
                 upload.studentId(),
                 chat.id(),
@@ -104,24 +106,24 @@ public class SubmissionManagement {
             }
             stored.add(record);
         }
-        events.publishEvent(new SubmissionReceived(tenantId, submissionId, homeworkId, chat.id()));
+        events.publishEvent(new SubmissionReceived(tenantId.value(), submissionId, homeworkId, chat.id()));
         events.publishEvent(new SubmissionChanged.Created(submissionId));
         return submission.withFiles(stored);
     }
 
-    public Submission submission(UUID tenantId, UUID homeworkId, UUID submissionId) {
+    public Submission submission(TenantId tenantId, UUID homeworkId, UUID submissionId) {
         return submissions
-                .find(tenantId, homeworkId, submissionId, false)
+                .find(tenantId.value(), homeworkId, submissionId, false)
                 .orElseThrow(() -> new SubmissionNotFound(submissionId));
     }
 
     /** The homework's submissions, of one student when {@code studentId} is given, newest first. */
     @Transactional(readOnly = true)
-    public Page<Submission> submissions(UUID tenantId, UUID homeworkId, String studentId, PageRequest page) {
+    public Page<Submission> submissions(TenantId tenantId, UUID homeworkId, String studentId, PageRequest page) {
         homeworks.homework(tenantId, homeworkId);
         String student = studentId == null || studentId.isBlank() ? null : studentId;
-        long total = submissions.count(tenantId, homeworkId, student);
-        List<Submission> found = total == 0 ? List.of() : submissions.page(tenantId, homeworkId, student, page);
+        long total = submissions.count(tenantId.value(), homeworkId, student);
+        List<Submission> found = total == 0 ? List.of() : submissions.page(tenantId.value(), homeworkId, student, page);
         return new Page<>(found, total);
     }
 
@@ -134,9 +136,14 @@ public class SubmissionManagement {
      */
     @Transactional
     public Submission decide(
-            UUID tenantId, UUID homeworkId, UUID submissionId, SubmissionStatus to, String decidedBy, UUID apiKeyId) {
+            TenantId tenantId,
+            UUID homeworkId,
+            UUID submissionId,
+            SubmissionStatus to,
+            String decidedBy,
+            UUID apiKeyId) {
         Submission current = submissions
-                .find(tenantId, homeworkId, submissionId, true)
+                .find(tenantId.value(), homeworkId, submissionId, true)
                 .orElseThrow(() -> new SubmissionNotFound(submissionId));
         if (!to.teacherDecision() || current.status() == to) {
             throw new TransitionNotAllowed(current.status(), to);
@@ -146,70 +153,6 @@ public class SubmissionManagement {
         return submission(tenantId, homeworkId, submissionId);
     }
 
-    /** The submission whatever its tenant, for the service's own work on it (the review); empty when deleted. */
-    public Optional<Submission> forReview(UUID submissionId) {
-        return submissions.find(submissionId);
-    }
-
-    /**
-     * The text of each of the submission's files, in upload order. A file's text is extracted the first time it is
-     * asked for (at most {@code maxCharsPerFile} characters) and kept, so that later questions in the review chat
-     * do not extract it again.
-     */
-    public List<FileText> texts(UUID submissionId, int maxCharsPerFile) {
-        List<FileText> texts = new ArrayList<>();
-        for (FileText stored : submissions.fileTexts(submissionId)) {
-            if (stored.text() != null) {
-                texts.add(stored);
-                continue;
-            }
-            SubmittedFile file = stored.file();
-            ExtractedText text = extraction.extract(
-                    file.fileName(),
-                    file.contentType(),
-                    new ByteArrayInputStream(submissions.content(file.id())),
-                    maxCharsPerFile);
-            submissions.storeText(file.id(), text);
-            texts.add(new FileText(file, text));
-        }
-        return texts;
-    }
-
-    /**
-     * Stores the AI's analysis and grade, once: {@code submitted} becomes {@code reviewed}; a status the teacher
-     * already decided stays (decisions §7). Joins the caller's transaction, so that it commits with the review
-     * message of the chat.
-     *
-     * @return false when the submission had its review already (a job run twice stores nothing twice)
-     */
-    @Transactional
-    public boolean recordReview(UUID submissionId, String grade, String analysis) {
-        boolean recorded = submissions.recordReview(submissionId, grade, analysis, now());
-        if (recorded) {
-            events.publishEvent(new SubmissionChanged.Reviewed(submissionId));
-        }
-        return recorded;
-    }
-
-    /** An attempt of the review failed and will be tried again. */
-    public void recordFailedReviewAttempt(UUID submissionId, String error) {
-        submissions.recordFailedAttempt(submissionId, error);
-    }
-
-    /**
-     * The review failed for good: the analysis says so and why, the review is {@code failed}, the status stays
-     * {@code submitted} (or what the teacher decided).
-     */
-    public void recordReviewGaveUp(UUID submissionId, String error) {
-        submissions.recordFailedAttempt(submissionId, error);
-        submissions.recordReviewGaveUp(
-                submissionId,
-                "The automatic review could not be completed: " + error
-                        + ". The submission is stored; an operator can retry the review.",
-                now());
-        events.publishEvent(new SubmissionChanged.ReviewFailed(submissionId));
-    }
-
     /**
      * Puts a failed review back in the queue's hands for a new round of attempts (the operator's retry).
      *
@@ -217,10 +160,10 @@ public class SubmissionManagement {
      * @throws ReviewNotFailed when the review is pending or done
      */
     @Transactional
-    public Submission reopenReview(UUID tenantId, UUID submissionId) {
+    public Submission reopenReview(TenantId tenantId, UUID submissionId) {
         Submission submission = submissions
                 .find(submissionId)
-                .filter(found -> found.tenantId().equals(tenantId))
+                .filter(found -> found.tenantId().equals(tenantId.value()))
                 .orElseThrow(() -> new SubmissionNotFound(submissionId));
         if (!submissions.reopenReview(submissionId, now())) {
             throw new ReviewNotFailed(submission.review().state());

@@ -47,7 +47,8 @@ class ApiKeys {
     Optional<Tenant> findActive(String key) {
         return jdbc.sql("SELECT id, tenant_id FROM api_keys WHERE key_hash = :hash AND revoked_at IS NULL")
                 .param("hash", hash(key))
-                .query((rs, n) -> new Tenant(rs.getObject("tenant_id", UUID.class), rs.getObject("id", UUID.class)))
+                .query((rs, n) ->
+                        new Tenant(TenantId.of(rs.getObject("tenant_id", UUID.class)), rs.getObject("id", UUID.class)))
                 .optional();
     }
 

@@ -72,19 +72,20 @@ public class Authenticator {
         Optional<Tenant> known = apiKey == null ? Optional.empty() : tenancy.recentlyAuthenticated(apiKey.strip());
         if (known.isPresent()) {
             Tenant tenant = known.get();
-            return switch (quotas.restRequest(clientAddress, tenant.id(), tenant.apiKeyId())) {
+            return switch (quotas.restRequest(clientAddress, tenant.id().value(), tenant.apiKeyId())) {
                 case RequestQuotas.RestRequest.Throttled throttled -> new Result.Throttled(throttled.retryAfter());
                 case RequestQuotas.RestRequest.Counted counted -> new Result.Authenticated(tenant, counted.decision());
                 case RequestQuotas.RestRequest.Revoked revoked -> {
                     // revoked on another node since this node checked it: the database says so now
-                    tenancy.forget(new ApiKeyRevoked(tenant.id(), tenant.apiKeyId()));
+                    tenancy.forget(new ApiKeyRevoked(tenant.id().value(), tenant.apiKeyId()));
                     yield apiKey(apiKey, clientAddress);
                 }
             };
         }
         Result checked = apiKey(apiKey, clientAddress);
         if (checked instanceof Result.Authenticated(Tenant tenant, RateLimitDecision ignored)) {
-            return new Result.Authenticated(tenant, quotas.restRequest(tenant.id()));
+            return new Result.Authenticated(
+                    tenant, quotas.restRequest(tenant.id().value()));
         }
         return checked;
     }

@@ -8,4 +8,4 @@ import java.util.UUID;
  * @param id the tenant
  * @param apiKeyId the key that made the request (kept in audit trails)
  */
-public record Tenant(UUID id, UUID apiKeyId) {}
+public record Tenant(TenantId id, UUID apiKeyId) {}

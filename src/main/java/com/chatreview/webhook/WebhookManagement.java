@@ -1,6 +1,7 @@
 package com.chatreview.webhook;
 
 import com.chatreview.database.Sql;
+import com.chatreview.tenancy.TenantId;
 import com.chatreview.web.Page;
 import com.chatreview.web.PageRequest;
 import com.chatreview.webhook.WebhookErrors.DeliveryNotFound;
@@ -44,23 +45,31 @@ public class WebhookManagement {
     }
 
     @Transactional
-    public WebhookWithSecret register(UUID tenantId, String url, List<EventType> eventTypes, String description) {
+    public WebhookWithSecret register(TenantId tenantId, String url, List<EventType> eventTypes, String description) {
         String checked = destinations.checked(url).toString();
         Instant now = now();
         WebhookEndpoint endpoint = new WebhookEndpoint(
-                UUID.randomUUID(), tenantId, checked, List.copyOf(eventTypes), description, true, null, now, now);
+                UUID.randomUUID(),
+                tenantId.value(),
+                checked,
+                List.copyOf(eventTypes),
+                description,
+                true,
+                null,
+                now,
+                now);
         String secret = secrets.newSecret();
         endpoints.insert(endpoint, secrets.seal(secret));
-        events.endpointsChanged(tenantId);
+        events.endpointsChanged(tenantId.value());
         return new WebhookWithSecret(endpoint, secret);
     }
 
-    public List<WebhookEndpoint> endpointsOf(UUID tenantId) {
-        return endpoints.ofTenant(tenantId);
+    public List<WebhookEndpoint> endpointsOf(TenantId tenantId) {
+        return endpoints.ofTenant(tenantId.value());
     }
 
-    public WebhookEndpoint endpoint(UUID tenantId, UUID id) {
-        return endpoints.find(tenantId, id).orElseThrow(() -> new WebhookNotFound(id));
+    public WebhookEndpoint endpoint(TenantId tenantId, UUID id) {
+        return endpoints.find(tenantId.value(), id).orElseThrow(() -> new WebhookNotFound(id));
     }
 
     /**
@@ -68,7 +77,7 @@ public class WebhookManagement {
      * gives it the reason {@link WebhookEndpoint#DISABLED_BY_TENANT}.
      */
     @Transactional
-    public WebhookEndpoint update(UUID tenantId, UUID id, EndpointChanges changes) {
+    public WebhookEndpoint update(TenantId tenantId, UUID id, EndpointChanges changes) {
         WebhookEndpoint current = endpoint(tenantId, id);
         String url = changes.url() == null
                 ? current.url()
@@ -90,44 +99,44 @@ public class WebhookManagement {
                 current.createdAt(),
                 now());
         endpoints.update(changed);
-        events.endpointsChanged(tenantId);
+        events.endpointsChanged(tenantId.value());
         return changed;
     }
 
     /** A new secret signs from now on; the one it replaces goes on signing for {@link #ROTATION_OVERLAP}. */
     @Transactional
-    public WebhookWithSecret rotateSecret(UUID tenantId, UUID id) {
+    public WebhookWithSecret rotateSecret(TenantId tenantId, UUID id) {
         String secret = secrets.newSecret();
         Instant now = now();
-        if (!endpoints.rotate(tenantId, id, secrets.seal(secret), now.plus(ROTATION_OVERLAP), now)) {
+        if (!endpoints.rotate(tenantId.value(), id, secrets.seal(secret), now.plus(ROTATION_OVERLAP), now)) {
             throw new WebhookNotFound(id);
         }
         return new WebhookWithSecret(endpoint(tenantId, id), secret);
     }
 
     @Transactional
-    public void delete(UUID tenantId, UUID id) {
-        if (!endpoints.delete(tenantId, id)) {
+    public void delete(TenantId tenantId, UUID id) {
+        if (!endpoints.delete(tenantId.value(), id)) {
             throw new WebhookNotFound(id);
         }
-        events.endpointsChanged(tenantId);
+        events.endpointsChanged(tenantId.value());
     }
 
     /** Sends the endpoint a {@code webhook.test} event, whatever it subscribes to (also while disabled: it waits). */
     @Transactional
-    public void sendTest(UUID tenantId, UUID id) {
+    public void sendTest(TenantId tenantId, UUID id) {
         events.recordTest(endpoint(tenantId, id));
     }
 
     /** A page of the endpoint's deliveries, newest first. */
-    public Page<WebhookDelivery> deliveries(UUID tenantId, UUID id, PageRequest page) {
+    public Page<WebhookDelivery> deliveries(TenantId tenantId, UUID id, PageRequest page) {
         endpoint(tenantId, id);
         return new Page<>(deliveries.ofEndpoint(id, page.offset(), page.limit()), deliveries.countOfEndpoint(id));
     }
 
     /** Sends a delivery's event to the endpoint again (the same {@code webhook-id}), as a new delivery. */
     @Transactional
-    public void replay(UUID tenantId, UUID id, UUID deliveryId) {
+    public void replay(TenantId tenantId, UUID id, UUID deliveryId) {
         endpoint(tenantId, id);
         if (!deliveries.replay(id, deliveryId, now())) {
             throw new DeliveryNotFound(deliveryId);

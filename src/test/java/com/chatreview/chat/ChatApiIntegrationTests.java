@@ -9,6 +9,7 @@ import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.SharedTestConfiguration.HeldChats;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
+import com.chatreview.tenancy.TenantId;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -83,7 +84,7 @@ class ChatApiIntegrationTests {
     @Test
     void getShowsMessageCountAndStatus() {
         String id = createChat("student-3");
-        chatManagement.append(tenant.uuid(), UUID.fromString(id), NewMessage.fromUser("hi", Map.of(), null));
+        chatManagement.append(tenant.tenantId(), UUID.fromString(id), NewMessage.fromUser("hi", Map.of(), null));
 
         Reply reply = api.get("/api/v1/chats/" + id);
 
@@ -112,7 +113,7 @@ class ChatApiIntegrationTests {
                 .json()
                 .get("id")
                 .asString();
-        UUID tenantId = tenant.uuid();
+        TenantId tenantId = tenant.tenantId();
         for (String id : List.of(generated, given)) {
             chatManagement.append(
                     tenantId,
@@ -231,7 +232,7 @@ class ChatApiIntegrationTests {
     @Test
     void pagesMessagesInStoredOrder() {
         String id = createChat("student-7");
-        UUID tenantId = tenant.uuid();
+        TenantId tenantId = tenant.tenantId();
         UUID chatId = UUID.fromString(id);
         List<String> stored = new ArrayList<>();
         for (int i = 1; i <= 7; i++) {
@@ -320,7 +321,7 @@ class ChatApiIntegrationTests {
     @Test
     void deleteRemovesTheChatAndItsMessages() {
         String id = createChat("student-10");
-        chatManagement.append(tenant.uuid(), UUID.fromString(id), NewMessage.fromUser("bye", Map.of(), null));
+        chatManagement.append(tenant.tenantId(), UUID.fromString(id), NewMessage.fromUser("bye", Map.of(), null));
 
         Reply deleted = api.delete("/api/v1/chats/" + id);
 
@@ -355,7 +356,7 @@ class ChatApiIntegrationTests {
     @Test
     void aRepeatedClientMessageIdIsStoredOnce() {
         UUID chatId = UUID.fromString(createChat("student-12"));
-        UUID tenantId = tenant.uuid();
+        TenantId tenantId = tenant.tenantId();
 
         AppendedMessage first = chatManagement.append(tenantId, chatId, NewMessage.fromUser("once", Map.of(), "c-1"));
         AppendedMessage again = chatManagement.append(tenantId, chatId, NewMessage.fromUser("once", Map.of(), "c-1"));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.TestTenant;
+import com.chatreview.tenancy.TenantId;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -21,11 +22,14 @@ class ChatEntryIntegrationTests {
     ChatManagement chats;
 
     @Autowired
+    ChatsById byId;
+
+    @Autowired
     JdbcClient jdbc;
 
     @Test
     void aNewUserIsCreatedOnceAndTheLatestSeqIsTheStoredMessagesHighest(TestTenant fresh) {
-        UUID tenant = fresh.uuid();
+        TenantId tenant = fresh.tenantId();
         Chat chat = chats.create(tenant, new NewChat("owner", null, Map.of(), null));
         chats.append(
                 tenant, chat.id(), NewMessage.fromUser("one", Map.of(), null).withEventSeq(7L));
@@ -41,18 +45,18 @@ class ChatEntryIntegrationTests {
         assertThat(first.userCreated()).isTrue();
         assertThat(again.userCreated()).isFalse();
         assertThat(owner.userCreated()).isFalse();
-        assertThat(chats.enterByLink(chat.id()).orElseThrow().latestEventSeq()).isEqualTo(1004);
+        assertThat(byId.enterByLink(chat.id()).orElseThrow().latestEventSeq()).isEqualTo(1004);
     }
 
     @Test
     void anotherTenantsChatOrNoChatIsEmptyAndCreatesNoUser(TestTenant owner, TestTenant stranger) {
-        UUID tenant = owner.uuid();
-        UUID other = stranger.uuid();
+        TenantId tenant = owner.tenantId();
+        TenantId other = stranger.tenantId();
         Chat chat = chats.create(tenant, new NewChat("owner", null, Map.of(), null));
 
         assertThat(chats.enter(other, chat.id(), "intruder")).isEmpty();
         assertThat(chats.enter(tenant, UUID.randomUUID(), "intruder")).isEmpty();
-        assertThat(chats.enterByLink(UUID.randomUUID())).isEmpty();
+        assertThat(byId.enterByLink(UUID.randomUUID())).isEmpty();
         assertThat(jdbc.sql("SELECT count(*) FROM users WHERE user_id = 'intruder'")
                         .query(Long.class)
                         .single())

@@ -7,6 +7,7 @@ import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
+import com.chatreview.tenancy.TenantId;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,14 +28,14 @@ class ConditionalReadsIntegrationTests {
     ChatManagement chats;
 
     Api api;
-    UUID tenantId;
+    TenantId tenantId;
     String chatId;
 
     @BeforeEach
     void newChat(TestService service) {
         this.service = service;
         TestTenant tenant = service.newTenant("conditional");
-        tenantId = tenant.uuid();
+        tenantId = tenant.tenantId();
         api = tenant.chats();
         chatId = api.post("/api/v1/chats", "{\"user_id\": \"student\"}")
                 .json()

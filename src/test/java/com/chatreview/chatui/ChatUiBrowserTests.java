@@ -154,7 +154,7 @@ class ChatUiBrowserTests {
     void markupInMessagesIsShownAsTextAndNeverRuns() {
         String chatId = createChat("student-2");
         chats.append(
-                tenant.uuid(),
+                tenant.tenantId(),
                 UUID.fromString(chatId),
                 NewMessage.fromAssistant(
                         "**Bold** and `x = 1`\n\n```python\nprint(\"<b>hi</b>\")\n```\n\n<script>window.pwned = 'md'"
@@ -213,7 +213,7 @@ class ChatUiBrowserTests {
     void aLongChatShowsItsLatestMessagesAndTheEarlierOnesOnRequest() {
         String chatId = createChat("student-8");
         for (int i = 0; i < 510; i++) {
-            chats.append(tenant.uuid(), UUID.fromString(chatId), NewMessage.fromUser("line " + i, Map.of(), null));
+            chats.append(tenant.tenantId(), UUID.fromString(chatId), NewMessage.fromUser("line " + i, Map.of(), null));
         }
         openChat(chatId);
         assertThat(userTexts()).hasSize(500).startsWith("line 10").endsWith("line 509");

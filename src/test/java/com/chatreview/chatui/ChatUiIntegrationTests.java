@@ -107,7 +107,8 @@ class ChatUiIntegrationTests {
     void aLongHistoryComesInPagesOfFiveHundredTheLatestFirst() {
         String chatId = createChat("owner");
         for (int i = 0; i < 520; i++) {
-            chats.append(tenant.uuid(), UUID.fromString(chatId), NewMessage.fromUser("message " + i, Map.of(), null));
+            chats.append(
+                    tenant.tenantId(), UUID.fromString(chatId), NewMessage.fromUser("message " + i, Map.of(), null));
         }
 
         JsonNode latest = anonymous.get("/chat-ui/api/chats/" + chatId).json();

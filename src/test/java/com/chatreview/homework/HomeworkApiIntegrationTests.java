@@ -469,7 +469,7 @@ class HomeworkApiIntegrationTests {
                 .id()
                 .toString();
         String byFile = catalog.publish(
-                        tenant.uuid(),
+                        tenant.tenantId(),
                         new NewHomework(
                                 "teacher-1",
                                 poetry,
@@ -546,7 +546,7 @@ class HomeworkApiIntegrationTests {
     /** Publishes in-process, so that tests that need many assignments stay far from the tenant's rate limit. */
     private Homework publish(String courseId, String teacherId, String assignmentId, String subject) {
         return catalog.publish(
-                tenant.uuid(),
+                tenant.tenantId(),
                 new NewHomework(
                         teacherId,
                         courseId,

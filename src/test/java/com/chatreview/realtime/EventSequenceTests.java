@@ -6,14 +6,14 @@ import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
-import com.chatreview.chat.ChatManagement;
+import com.chatreview.chat.ChatsById;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class EventSequenceTests {
 
     final UUID chat = UUID.randomUUID();
-    final ChatManagement chats = mock(ChatManagement.class);
+    final ChatsById chats = mock(ChatsById.class);
     final EventSequence sequence = new EventSequence(chats);
 
     @Test

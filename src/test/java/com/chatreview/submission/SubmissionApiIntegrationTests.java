@@ -11,6 +11,7 @@ import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
+import com.chatreview.tenancy.TenantId;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -577,7 +578,7 @@ class SubmissionApiIntegrationTests {
     }
 
     private String publishHomework(TestTenant owner) {
-        UUID tenantId = owner.uuid();
+        TenantId tenantId = owner.tenantId();
         Course course = catalog.createCourse(tenantId, "teacher-1", "Algebra");
         return catalog.publish(
                         tenantId,

@@ -1,9 +1,15 @@
 package com.chatreview.support;
 
+import com.chatreview.tenancy.TenantId;
 import java.util.UUID;
 
 /** A tenant made for one test, with clients that carry its key; the key works in both key headers. */
 public record TestTenant(UUID uuid, String apiKey, int port) {
+
+    /** The tenant, as the services take it. */
+    public TenantId tenantId() {
+        return TenantId.of(uuid);
+    }
 
     /** The tenant's id as the API writes it. */
     public String id() {

@@ -59,7 +59,7 @@ class TenantIsolationIntegrationTests {
                 {"user_id": "%s", "title": "A's chat", "metadata": {"owner": "a"}}""".formatted(userOfA));
         assertThat(chat.status()).as(chat.toString()).isEqualTo(201);
         chatOfA = chat.json().get("id").asString();
-        UUID tenantId = tenantA.uuid();
+        TenantId tenantId = tenantA.tenantId();
         chatManagement.append(tenantId, UUID.fromString(chatOfA), NewMessage.fromUser("hello", Map.of(), null));
         chatManagement.append(
                 tenantId, UUID.fromString(chatOfA), NewMessage.fromAssistant("hi there", Map.of("provider", "test")));

@@ -75,7 +75,7 @@ class ChatController {
             @RequestHeader(name = IdempotentRequests.HEADER, required = false) String idempotencyKey) {
         NewChat chat = validated(request);
         return idempotency.run(
-                tenant.id(),
+                tenant.id().value(),
                 idempotencyKey,
                 "POST /api/v1/chats",
                 json.writeValueAsBytes(request),

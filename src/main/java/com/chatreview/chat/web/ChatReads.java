@@ -6,6 +6,7 @@ import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.web.ChatBodies.ChatBody;
 import com.chatreview.chat.web.ChatBodies.MessageBody;
 import com.chatreview.chat.web.ChatBodies.MessageList;
+import com.chatreview.tenancy.TenantId;
 import com.chatreview.web.EntityTags;
 import com.chatreview.web.Page;
 import com.chatreview.web.PageRequest;
@@ -30,7 +31,7 @@ class ChatReads {
     }
 
     /** The chat's body, or {@code null} when the request's tag is current (304). */
-    ChatBody chat(UUID tenantId, UUID chatId, WebRequest request) {
+    ChatBody chat(TenantId tenantId, UUID chatId, WebRequest request) {
         Chat chat = chats.chat(tenantId, chatId);
         if (request.checkNotModified(EntityTags.of(chat))) {
             return null;
@@ -39,7 +40,7 @@ class ChatReads {
     }
 
     /** The page's body, or {@code null} when the request's tag is current (304, and the page is not read). */
-    MessageList messages(UUID tenantId, UUID chatId, PageRequest page, WebRequest request) {
+    MessageList messages(TenantId tenantId, UUID chatId, PageRequest page, WebRequest request) {
         if (request.getHeader(HttpHeaders.IF_NONE_MATCH) != null
                 && request.checkNotModified(
                         pageTag(chatId, chats.chat(tenantId, chatId).messageCount(), page))) {

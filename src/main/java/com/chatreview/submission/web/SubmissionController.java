@@ -156,7 +156,7 @@ class SubmissionController {
                 .getBytes(StandardCharsets.UTF_8);
         String chatUi = chatUiUrl();
         return idempotency.run(
-                tenant.id(),
+                tenant.id().value(),
                 idempotencyKey,
                 "POST /v1/homeworks/{homeworkId}/submissions",
                 request,

@@ -2,7 +2,7 @@ package com.chatreview.submission.web;
 
 import com.chatreview.chatui.ChatUi;
 import com.chatreview.submission.SubmissionChanged;
-import com.chatreview.submission.SubmissionManagement;
+import com.chatreview.submission.SubmissionsForReview;
 import com.chatreview.webhook.EventType;
 import com.chatreview.webhook.WebhookEvents;
 import org.springframework.context.event.EventListener;
@@ -15,11 +15,11 @@ import org.springframework.stereotype.Component;
 @Component
 class SubmissionWebhooks {
 
-    private final SubmissionManagement submissions;
+    private final SubmissionsForReview submissions;
     private final WebhookEvents webhooks;
     private final ChatUi chatUi;
 
-    SubmissionWebhooks(SubmissionManagement submissions, WebhookEvents webhooks, ChatUi chatUi) {
+    SubmissionWebhooks(SubmissionsForReview submissions, WebhookEvents webhooks, ChatUi chatUi) {
         this.submissions = submissions;
         this.webhooks = webhooks;
         this.chatUi = chatUi;
@@ -33,7 +33,7 @@ class SubmissionWebhooks {
             case SubmissionChanged.ReviewFailed failed -> EventType.SUBMISSION_REVIEW_FAILED;
             case SubmissionChanged.Decided decided -> EventType.SUBMISSION_DECIDED;
         };
-        submissions.forReview(changed.submissionId()).ifPresent(submission -> {
+        submissions.find(changed.submissionId()).ifPresent(submission -> {
             if (webhooks.wanted(submission.tenantId(), type)) {
                 webhooks.record(
                         submission.tenantId(),

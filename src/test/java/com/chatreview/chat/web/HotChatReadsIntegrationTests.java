@@ -9,6 +9,7 @@ import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
+import com.chatreview.tenancy.TenantId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +54,7 @@ class HotChatReadsIntegrationTests {
                 .json()
                 .get("id")
                 .asString();
-        UUID tenantId = tenant.uuid();
+        TenantId tenantId = tenant.tenantId();
         for (int i = 0; i < 5; i++) {
             chats.append(
                     tenantId,

@@ -1,0 +1,103 @@
+package com.chatreview.submission;
+
+import com.chatreview.database.Sql;
+import java.io.ByteArrayInputStream;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The review worker's access to a submission by its id alone, checking no tenant: the job that reviews it knows the
+ * submission, not who uploaded it. Whatever acts for a tenant goes through {@link SubmissionManagement}, which asks
+ * for the tenant on every call.
+ */
+@Service
+public class SubmissionsForReview {
+
+    private final Submissions submissions;
+    private final TextExtraction extraction;
+    private final ApplicationEventPublisher events;
+    private final Clock clock;
+
+    SubmissionsForReview(
+            Submissions submissions, TextExtraction extraction, ApplicationEventPublisher events, Clock clock) {
+        this.submissions = submissions;
+        this.extraction = extraction;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    /** The submission, whatever its tenant; empty when deleted. */
+    public Optional<Submission> find(UUID submissionId) {
+        return submissions.find(submissionId);
+    }
+
+    /**
+     * The text of each of the submission's files, in upload order. A file's text is extracted the first time it is
+     * asked for (at most {@code maxCharsPerFile} characters) and kept, so that later questions in the review chat
+     * do not extract it again.
+     */
+    public List<FileText> texts(UUID submissionId, int maxCharsPerFile) {
+        List<FileText> texts = new ArrayList<>();
+        for (FileText stored : submissions.fileTexts(submissionId)) {
+            if (stored.text() != null) {
+                texts.add(stored);
+                continue;
+            }
+            SubmittedFile file = stored.file();
+            ExtractedText text = extraction.extract(
+                    file.fileName(),
+                    file.contentType(),
+                    new ByteArrayInputStream(submissions.content(file.id())),
+                    maxCharsPerFile);
+            submissions.storeText(file.id(), text);
+            texts.add(new FileText(file, text));
+        }
+        return texts;
+    }
+
+    /**
+     * Stores the AI's analysis and grade, once: {@code submitted} becomes {@code reviewed}; a status the teacher
+     * already decided stays (decisions §7). Joins the caller's transaction, so that it commits with the review
+     * message of the chat.
+     *
+     * @return false when the submission had its review already (a job run twice stores nothing twice)
+     */
+    @Transactional
+    public boolean recordReview(UUID submissionId, String grade, String analysis) {
+        boolean recorded = submissions.recordReview(submissionId, grade, analysis, now());
+        if (recorded) {
+            events.publishEvent(new SubmissionChanged.Reviewed(submissionId));
+        }
+        return recorded;
+    }
+
+    /** An attempt of the review failed and will be tried again. */
+    public void recordFailedAttempt(UUID submissionId, String error) {
+        submissions.recordFailedAttempt(submissionId, error);
+    }
+
+    /**
+     * The review failed for good: the analysis says so and why, the review is {@code failed}, the status stays
+     * {@code submitted} (or what the teacher decided).
+     */
+    public void recordGaveUp(UUID submissionId, String error) {
+        submissions.recordFailedAttempt(submissionId, error);
+        submissions.recordReviewGaveUp(
+                submissionId,
+                "The automatic review could not be completed: " + error
+                        + ". The submission is stored; an operator can retry the review.",
+                now());
+        events.publishEvent(new SubmissionChanged.ReviewFailed(submissionId));
+    }
+
+    private Instant now() {
+        return Sql.now(clock);
+    }
+}
