@@ -3,7 +3,7 @@ package com.chatreview.chat;
 import com.chatreview.chat.ChatErrors.ChatDeletionBlocked;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
 import com.chatreview.chat.ChatErrors.UserHasNoChats;
-import com.chatreview.web.Page;
+import com.chatreview.kernel.Page;
 import com.chatreview.web.PageRequest;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -1,6 +1,6 @@
 package com.chatreview.chatui;
 
-import com.chatreview.web.FieldProblem;
+import com.chatreview.kernel.FieldProblem;
 import com.chatreview.web.InvalidInput;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package com.chatreview.submission;
 
-import com.chatreview.web.FieldProblem;
+import com.chatreview.kernel.FieldProblem;
 import com.chatreview.web.FileNames;
 import com.chatreview.web.InvalidInput;
 import com.chatreview.web.PayloadTooLarge;

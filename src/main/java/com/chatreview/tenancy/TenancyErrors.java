@@ -1,7 +1,7 @@
 package com.chatreview.tenancy;
 
+import com.chatreview.kernel.FieldProblem;
 import com.chatreview.ratelimit.RateLimited;
-import com.chatreview.web.FieldProblem;
 import com.chatreview.web.ServiceError;
 import java.util.List;
 import org.springframework.http.HttpStatus;

@@ -1,5 +1,6 @@
 package com.chatreview.web;
 
+import com.chatreview.kernel.FieldProblem;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,7 @@
 package com.chatreview.web;
 
 import com.chatreview.database.DatabaseReachability;
+import com.chatreview.kernel.FieldProblem;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.Part;
 import java.net.URI;

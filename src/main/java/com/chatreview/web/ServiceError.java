@@ -1,5 +1,6 @@
 package com.chatreview.web;
 
+import com.chatreview.kernel.FieldProblem;
 import java.util.List;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;

@@ -1,6 +1,6 @@
 package com.chatreview.webhook;
 
-import com.chatreview.web.FieldProblem;
+import com.chatreview.kernel.FieldProblem;
 import com.chatreview.web.ServiceError;
 import java.util.List;
 import org.springframework.http.HttpStatus;

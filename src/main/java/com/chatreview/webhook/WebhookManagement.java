@@ -1,6 +1,6 @@
 package com.chatreview.webhook;
 
-import com.chatreview.web.Page;
+import com.chatreview.kernel.Page;
 import com.chatreview.web.PageRequest;
 import com.chatreview.webhook.WebhookErrors.DeliveryNotFound;
 import com.chatreview.webhook.WebhookErrors.WebhookNotFound;

@@ -3,6 +3,7 @@ package com.chatreview.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.chatreview.kernel.FieldProblem;
 import org.junit.jupiter.api.Test;
 
 class PageRequestTests {

@@ -2,6 +2,7 @@ package com.chatreview.submission.web;
 
 import com.chatreview.chatui.ChatUi;
 import com.chatreview.idempotency.IdempotentRequests;
+import com.chatreview.kernel.Page;
 import com.chatreview.submission.IncomingFile;
 import com.chatreview.submission.PreparedUpload;
 import com.chatreview.submission.ReviewProgress;
@@ -11,7 +12,6 @@ import com.chatreview.submission.SubmissionStatus;
 import com.chatreview.submission.SubmittedFile;
 import com.chatreview.tenancy.Tenant;
 import com.chatreview.web.InvalidInput;
-import com.chatreview.web.Page;
 import com.chatreview.web.PageRequest;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
