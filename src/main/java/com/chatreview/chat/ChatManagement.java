@@ -4,7 +4,7 @@ import com.chatreview.chat.ChatErrors.ChatDeletionBlocked;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
 import com.chatreview.chat.ChatErrors.UserHasNoChats;
 import com.chatreview.kernel.Page;
-import com.chatreview.web.PageRequest;
+import com.chatreview.kernel.PageRequest;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;

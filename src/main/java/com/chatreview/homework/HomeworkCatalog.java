@@ -2,11 +2,11 @@ package com.chatreview.homework;
 
 import com.chatreview.homework.HomeworkErrors.HomeworkNotFound;
 import com.chatreview.kernel.FieldProblem;
+import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.Page;
+import com.chatreview.kernel.PageRequest;
 import com.chatreview.web.FileNames;
 import com.chatreview.web.Ids;
-import com.chatreview.web.InvalidInput;
-import com.chatreview.web.PageRequest;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package com.chatreview.webhook;
 
 import com.chatreview.kernel.Page;
-import com.chatreview.web.PageRequest;
+import com.chatreview.kernel.PageRequest;
 import com.chatreview.webhook.WebhookErrors.DeliveryNotFound;
 import com.chatreview.webhook.WebhookErrors.WebhookNotFound;
 import java.time.Duration;

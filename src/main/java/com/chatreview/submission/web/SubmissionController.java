@@ -2,7 +2,9 @@ package com.chatreview.submission.web;
 
 import com.chatreview.chatui.ChatUi;
 import com.chatreview.idempotency.IdempotentRequests;
+import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.Page;
+import com.chatreview.kernel.PageRequest;
 import com.chatreview.submission.IncomingFile;
 import com.chatreview.submission.PreparedUpload;
 import com.chatreview.submission.ReviewProgress;
@@ -11,8 +13,6 @@ import com.chatreview.submission.SubmissionManagement;
 import com.chatreview.submission.SubmissionStatus;
 import com.chatreview.submission.SubmittedFile;
 import com.chatreview.tenancy.Tenant;
-import com.chatreview.web.InvalidInput;
-import com.chatreview.web.PageRequest;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.ArraySchema;

@@ -1,6 +1,5 @@
-package com.chatreview.web;
+package com.chatreview.kernel;
 
-import com.chatreview.kernel.FieldProblem;
 import java.util.ArrayList;
 import java.util.List;
 

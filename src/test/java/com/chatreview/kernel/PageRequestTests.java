@@ -1,9 +1,8 @@
-package com.chatreview.web;
+package com.chatreview.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.chatreview.kernel.FieldProblem;
 import org.junit.jupiter.api.Test;
 
 class PageRequestTests {
