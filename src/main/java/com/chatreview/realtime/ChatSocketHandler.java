@@ -255,9 +255,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         try {
             queue.submit(connection.chatId, () -> replies.answer(connection, frame));
         } catch (ServiceUnavailable unavailable) {
-            connection.sendDirect(ErrorCode.SERVICE_UNAVAILABLE.event(
-                    unavailable.getMessage(),
-                    Map.of("retry_after_ms", unavailable.retryAfter().toMillis())));
+            connection.sendDirect(ErrorCode.event(unavailable));
         } catch (RuntimeException e) {
             // the cluster's lanes (Redis) did not answer: nothing was stored, the client must know
             log.error("A frame for chat {} could not join the chat's lane", connection.chatId, e);
