@@ -1,7 +1,6 @@
 package com.chatreview.chat;
 
-import com.chatreview.web.ServiceError;
-import org.springframework.http.HttpStatus;
+import com.chatreview.kernel.ServiceError;
 
 /** The failures of the chat module, each a fact. */
 public final class ChatErrors {
@@ -12,8 +11,7 @@ public final class ChatErrors {
     public static final class ChatNotFound extends ServiceError {
         public ChatNotFound(Object chatId) {
             super(
-                    HttpStatus.NOT_FOUND,
-                    "NOT_FOUND",
+                    Code.NOT_FOUND,
                     "No chat with id '" + chatId + "'",
                     "Create the chat first with POST /api/v1/chats, and use the id it returns.");
         }
@@ -22,8 +20,7 @@ public final class ChatErrors {
     public static final class UserHasNoChats extends ServiceError {
         UserHasNoChats(String userId) {
             super(
-                    HttpStatus.NOT_FOUND,
-                    "NOT_FOUND",
+                    Code.NOT_FOUND,
                     "The user '" + userId + "' has no chats",
                     "Create a chat for the user with POST /api/v1/chats.");
         }
@@ -32,8 +29,7 @@ public final class ChatErrors {
     public static final class ChatDeletionBlocked extends ServiceError {
         ChatDeletionBlocked(Object chatId, String reason) {
             super(
-                    HttpStatus.CONFLICT,
-                    "CONFLICT",
+                    Code.CONFLICT,
                     "Chat '" + chatId + "' cannot be deleted now: " + reason,
                     "Close the chat's WebSocket connections and wait for the reply in progress to end, then"
                             + " delete again.");
@@ -43,8 +39,7 @@ public final class ChatErrors {
     public static final class ChatIsClosed extends ServiceError {
         public ChatIsClosed(Object chatId) {
             super(
-                    HttpStatus.CONFLICT,
-                    "CHAT_CLOSED",
+                    Code.CHAT_CLOSED,
                     "Chat '" + chatId + "' is closed",
                     "Reopen it with PATCH /api/v1/chats/{chat_id} {\"status\":\"active\"}, or create a new chat.");
         }

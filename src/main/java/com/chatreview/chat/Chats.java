@@ -1,7 +1,7 @@
 package com.chatreview.chat;
 
 import com.chatreview.database.Sql;
-import com.chatreview.web.PageRequest;
+import com.chatreview.kernel.PageRequest;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

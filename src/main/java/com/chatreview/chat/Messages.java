@@ -1,8 +1,8 @@
 package com.chatreview.chat;
 
 import com.chatreview.database.Sql;
-import com.chatreview.web.Page;
-import com.chatreview.web.PageRequest;
+import com.chatreview.kernel.Page;
+import com.chatreview.kernel.PageRequest;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;

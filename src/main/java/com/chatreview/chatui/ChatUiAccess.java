@@ -2,13 +2,13 @@ package com.chatreview.chatui;
 
 import com.chatreview.chat.Chat;
 import com.chatreview.chat.ChatEntry;
+import com.chatreview.kernel.ServiceError;
 import com.chatreview.realtime.Admission;
 import com.chatreview.realtime.Admission.Reason;
 import com.chatreview.realtime.ChatAccess;
 import com.chatreview.realtime.ConnectionRequest;
 import com.chatreview.tenancy.Authenticator;
 import com.chatreview.tenancy.TenantId;
-import com.chatreview.web.ServiceError;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,8 +1,7 @@
 package com.chatreview.chatui;
 
-import com.chatreview.web.ServiceError;
+import com.chatreview.kernel.ServiceError;
 import java.time.Instant;
-import org.springframework.http.HttpStatus;
 
 /** The failures of the chat page's API, each a fact; the WebSocket tells the same ones as {@code AUTH_ERROR}. */
 public final class ChatUiErrors {
@@ -15,19 +14,19 @@ public final class ChatUiErrors {
     /** The chat's tenant requires an embed token and none came. */
     public static final class EmbedTokenRequired extends ServiceError {
         EmbedTokenRequired() {
-            super(HttpStatus.UNAUTHORIZED, "EMBED_TOKEN_REQUIRED", "This chat's page needs an embed token", TOKEN_FIX);
+            super(Code.EMBED_TOKEN_REQUIRED, "This chat's page needs an embed token", TOKEN_FIX);
         }
     }
 
     public static final class EmbedTokenInvalid extends ServiceError {
         EmbedTokenInvalid(String detail) {
-            super(HttpStatus.UNAUTHORIZED, "EMBED_TOKEN_INVALID", detail, TOKEN_FIX);
+            super(Code.EMBED_TOKEN_INVALID, detail, TOKEN_FIX);
         }
     }
 
     public static final class EmbedTokenExpired extends ServiceError {
         EmbedTokenExpired(Instant expiredAt) {
-            super(HttpStatus.UNAUTHORIZED, "EMBED_TOKEN_EXPIRED", "The embed token expired at " + expiredAt, TOKEN_FIX);
+            super(Code.EMBED_TOKEN_EXPIRED, "The embed token expired at " + expiredAt, TOKEN_FIX);
         }
     }
 }

@@ -1,7 +1,7 @@
 package com.chatreview.chatui;
 
-import com.chatreview.web.FieldProblem;
-import com.chatreview.web.InvalidInput;
+import com.chatreview.kernel.FieldProblem;
+import com.chatreview.kernel.InvalidInput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

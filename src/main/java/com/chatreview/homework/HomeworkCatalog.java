@@ -2,13 +2,13 @@ package com.chatreview.homework;
 
 import com.chatreview.database.Sql;
 import com.chatreview.homework.HomeworkErrors.HomeworkNotFound;
+import com.chatreview.kernel.FieldProblem;
+import com.chatreview.kernel.InvalidInput;
+import com.chatreview.kernel.Page;
+import com.chatreview.kernel.PageRequest;
 import com.chatreview.tenancy.TenantId;
-import com.chatreview.web.FieldProblem;
 import com.chatreview.web.FileNames;
 import com.chatreview.web.Ids;
-import com.chatreview.web.InvalidInput;
-import com.chatreview.web.Page;
-import com.chatreview.web.PageRequest;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,7 +1,6 @@
 package com.chatreview.homework;
 
-import com.chatreview.web.ServiceError;
-import org.springframework.http.HttpStatus;
+import com.chatreview.kernel.ServiceError;
 
 /** The failures of the homework module, each a fact. */
 public final class HomeworkErrors {
@@ -11,8 +10,7 @@ public final class HomeworkErrors {
     public static final class HomeworkNotFound extends ServiceError {
         public HomeworkNotFound(Object homeworkId) {
             super(
-                    HttpStatus.NOT_FOUND,
-                    "NOT_FOUND",
+                    Code.NOT_FOUND,
                     "No homework with id '" + homeworkId + "'",
                     "List the assignments with GET /v1/homeworks and use an id from there.");
         }

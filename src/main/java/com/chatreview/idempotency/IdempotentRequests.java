@@ -1,8 +1,8 @@
 package com.chatreview.idempotency;
 
 import com.chatreview.database.Sql;
-import com.chatreview.web.InvalidInput;
-import com.chatreview.web.ServiceError;
+import com.chatreview.kernel.InvalidInput;
+import com.chatreview.kernel.ServiceError;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -162,8 +162,7 @@ public class IdempotentRequests {
     static final class IdempotencyKeyInUse extends ServiceError {
         IdempotencyKeyInUse() {
             super(
-                    HttpStatus.CONFLICT,
-                    "IDEMPOTENCY_KEY_IN_USE",
+                    Code.IDEMPOTENCY_KEY_IN_USE,
                     "A request with this Idempotency-Key is still running",
                     "Wait for the first request to finish, then retry: you will get its response.");
         }
@@ -172,8 +171,7 @@ public class IdempotentRequests {
     static final class IdempotencyKeyReused extends ServiceError {
         IdempotencyKeyReused() {
             super(
-                    HttpStatus.UNPROCESSABLE_CONTENT,
-                    "IDEMPOTENCY_KEY_REUSED",
+                    Code.IDEMPOTENCY_KEY_REUSED,
                     "This Idempotency-Key was used with a different request in the last 24 hours",
                     "Use a new Idempotency-Key for a new request.");
         }

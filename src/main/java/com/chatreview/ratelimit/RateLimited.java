@@ -1,23 +1,21 @@
 package com.chatreview.ratelimit;
 
-import com.chatreview.web.ServiceError;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
+import com.chatreview.kernel.RetryLater;
+import com.chatreview.kernel.ServiceError;
+import java.time.Duration;
 
-/** A quota is spent: 429 {@code RATE_LIMITED} with {@code Retry-After}. */
-public final class RateLimited extends ServiceError {
+/** A quota is spent: {@code RATE_LIMITED}, to be tried again after {@link #retryAfter()} (at least a second). */
+public final class RateLimited extends ServiceError implements RetryLater {
 
-    private final long retryAfterSeconds;
+    private final Duration retryAfter;
 
     public RateLimited(String detail, String fix, long retryAfterSeconds) {
-        super(HttpStatus.TOO_MANY_REQUESTS, "RATE_LIMITED", detail, fix);
-        this.retryAfterSeconds = Math.max(1, retryAfterSeconds);
+        super(Code.RATE_LIMITED, detail, fix);
+        this.retryAfter = Duration.ofSeconds(Math.max(1, retryAfterSeconds));
     }
 
     @Override
-    public HttpHeaders headers() {
-        HttpHeaders headers = new HttpHeaders();
-        headers.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
-        return headers;
+    public Duration retryAfter() {
+        return retryAfter;
     }
 }

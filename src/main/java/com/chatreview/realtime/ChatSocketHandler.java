@@ -4,9 +4,9 @@ import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.ChatsById;
 import com.chatreview.chat.SenderRole;
 import com.chatreview.database.DatabaseReachability;
+import com.chatreview.kernel.ServiceUnavailable;
 import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RequestQuotas;
-import com.chatreview.web.ServiceUnavailable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -257,9 +257,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         try {
             queue.submit(connection.chatId, () -> replies.answer(connection, frame));
         } catch (ServiceUnavailable unavailable) {
-            connection.sendDirect(ErrorCode.SERVICE_UNAVAILABLE.event(
-                    unavailable.getMessage(),
-                    Map.of("retry_after_ms", unavailable.retryAfter().toMillis())));
+            connection.sendDirect(ErrorCode.event(unavailable));
         } catch (RuntimeException e) {
             // the cluster's lanes (Redis) did not answer: nothing was stored, the client must know
             log.error("A frame for chat {} could not join the chat's lane", connection.chatId, e);

@@ -1,5 +1,7 @@
 package com.chatreview.realtime;
 
+import com.chatreview.kernel.RetryLater;
+import com.chatreview.kernel.ServiceError;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -32,6 +34,34 @@ enum ErrorCode {
 
     String fix() {
         return fix;
+    }
+
+    /**
+     * The one table from a domain failure's code to the error a WebSocket client is told; exhaustive, so a new code
+     * must be given one here. A connection names one thing, its chat: whatever is not found is the chat.
+     */
+    static ErrorCode of(ServiceError.Code code) {
+        return switch (code) {
+            case NOT_FOUND -> CHAT_NOT_FOUND;
+            case CHAT_CLOSED -> CHAT_CLOSED;
+            case UNAUTHORIZED, EMBED_TOKEN_REQUIRED, EMBED_TOKEN_INVALID, EMBED_TOKEN_EXPIRED, ADMIN_API_DISABLED ->
+                AUTH_ERROR;
+            case VALIDATION_ERROR, PAYLOAD_TOO_LARGE -> INVALID_MESSAGE;
+            case RATE_LIMITED -> RATE_LIMITED;
+            case SERVICE_UNAVAILABLE -> SERVICE_UNAVAILABLE;
+            case CONFLICT, IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_REUSED -> INTERNAL_ERROR;
+        };
+    }
+
+    /**
+     * A domain failure as an {@code error} event: its code's error and fix, its detail as the message, and
+     * {@code details.retry_after_ms} when it passes.
+     */
+    static ServerEvent.Error event(ServiceError failure) {
+        Map<String, Object> details = failure instanceof RetryLater later
+                ? Map.of("retry_after_ms", later.retryAfter().toMillis())
+                : Map.of();
+        return of(failure.code()).event(failure.getMessage(), details);
     }
 
     ServerEvent.Error event(String message) {

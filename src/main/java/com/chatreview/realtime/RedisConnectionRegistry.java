@@ -1,9 +1,9 @@
 package com.chatreview.realtime;
 
+import com.chatreview.kernel.ServiceUnavailable;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
 import com.chatreview.redis.RedisScript;
-import com.chatreview.web.ServiceUnavailable;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;

@@ -1,8 +1,8 @@
 package com.chatreview.realtime;
 
+import com.chatreview.kernel.ServiceUnavailable;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
-import com.chatreview.web.ServiceUnavailable;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;

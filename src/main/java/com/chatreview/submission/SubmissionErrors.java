@@ -1,7 +1,6 @@
 package com.chatreview.submission;
 
-import com.chatreview.web.ServiceError;
-import org.springframework.http.HttpStatus;
+import com.chatreview.kernel.ServiceError;
 
 /** The failures of the submission module, each a fact. */
 public final class SubmissionErrors {
@@ -11,8 +10,7 @@ public final class SubmissionErrors {
     public static final class SubmissionNotFound extends ServiceError {
         SubmissionNotFound(Object submissionId) {
             super(
-                    HttpStatus.NOT_FOUND,
-                    "NOT_FOUND",
+                    Code.NOT_FOUND,
                     "No submission with id '" + submissionId + "' for this homework",
                     "Use the id returned by POST /v1/homeworks/{homeworkId}/submissions.");
         }
@@ -21,8 +19,7 @@ public final class SubmissionErrors {
     public static final class TransitionNotAllowed extends ServiceError {
         TransitionNotAllowed(SubmissionStatus from, SubmissionStatus to) {
             super(
-                    HttpStatus.CONFLICT,
-                    "CONFLICT",
+                    Code.CONFLICT,
                     "A submission that is '" + from.value() + "' cannot be set to '" + to.value() + "'",
                     "A teacher sets 'approved' or 'needs_revision', and only to a status the submission does not"
                             + " already have; 'submitted' and 'reviewed' are set by the service.");
@@ -32,8 +29,7 @@ public final class SubmissionErrors {
     public static final class ReviewNotFailed extends ServiceError {
         ReviewNotFailed(ReviewProgress.State state) {
             super(
-                    HttpStatus.CONFLICT,
-                    "CONFLICT",
+                    Code.CONFLICT,
                     "The submission's review is '" + state.value() + "', not 'failed'",
                     "Only a failed review is retried; a pending one runs on its own, a done one is kept.");
         }

@@ -1,7 +1,7 @@
 package com.chatreview.submission;
 
 import com.chatreview.database.Sql;
-import com.chatreview.web.PageRequest;
+import com.chatreview.kernel.PageRequest;
 import java.io.InputStream;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,9 +1,9 @@
 package com.chatreview.submission;
 
-import com.chatreview.web.FieldProblem;
+import com.chatreview.kernel.FieldProblem;
+import com.chatreview.kernel.InvalidInput;
+import com.chatreview.kernel.PayloadTooLarge;
 import com.chatreview.web.FileNames;
-import com.chatreview.web.InvalidInput;
-import com.chatreview.web.PayloadTooLarge;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

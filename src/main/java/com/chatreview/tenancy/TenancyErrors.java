@@ -1,10 +1,9 @@
 package com.chatreview.tenancy;
 
+import com.chatreview.kernel.FieldProblem;
+import com.chatreview.kernel.ServiceError;
 import com.chatreview.ratelimit.RateLimited;
-import com.chatreview.web.FieldProblem;
-import com.chatreview.web.ServiceError;
 import java.util.List;
-import org.springframework.http.HttpStatus;
 
 /** The failures of tenancy, each a fact. */
 final class TenancyErrors {
@@ -14,8 +13,7 @@ final class TenancyErrors {
     static final class ApiKeyMissing extends ServiceError {
         ApiKeyMissing(String header) {
             super(
-                    HttpStatus.UNAUTHORIZED,
-                    "UNAUTHORIZED",
+                    Code.UNAUTHORIZED,
                     "The " + header + " header is missing",
                     "Send the tenant's API key in the " + header + " header.");
         }
@@ -24,8 +22,7 @@ final class TenancyErrors {
     static final class ApiKeyInvalid extends ServiceError {
         ApiKeyInvalid(String header) {
             super(
-                    HttpStatus.UNAUTHORIZED,
-                    "UNAUTHORIZED",
+                    Code.UNAUTHORIZED,
                     "The API key in " + header + " is not valid",
                     "Check the key: it may be mistyped or revoked. An operator can issue a new one with"
                             + " POST /admin/v1/tenants/{tenantId}/api-keys.");
@@ -35,8 +32,7 @@ final class TenancyErrors {
     static final class AdminApiDisabled extends ServiceError {
         AdminApiDisabled() {
             super(
-                    HttpStatus.FORBIDDEN,
-                    "ADMIN_API_DISABLED",
+                    Code.ADMIN_API_DISABLED,
                     "The admin API is turned off on this service",
                     "Start the service with ADMIN_TOKEN set, then send that token in the X-Admin-Token header.");
         }
@@ -45,8 +41,7 @@ final class TenancyErrors {
     static final class AdminTokenInvalid extends ServiceError {
         AdminTokenInvalid() {
             super(
-                    HttpStatus.UNAUTHORIZED,
-                    "UNAUTHORIZED",
+                    Code.UNAUTHORIZED,
                     "The X-Admin-Token header is missing or wrong",
                     "Send the service's ADMIN_TOKEN in the X-Admin-Token header; a tenant API key does not open"
                             + " the admin API.");
@@ -56,8 +51,7 @@ final class TenancyErrors {
     static final class TenantNotFound extends ServiceError {
         TenantNotFound(String tenantId) {
             super(
-                    HttpStatus.NOT_FOUND,
-                    "NOT_FOUND",
+                    Code.NOT_FOUND,
                     "No tenant with id '" + tenantId + "'",
                     "List the tenants with GET /admin/v1/tenants.");
         }
@@ -66,8 +60,7 @@ final class TenancyErrors {
     static final class ApiKeyNotFound extends ServiceError {
         ApiKeyNotFound(String keyId) {
             super(
-                    HttpStatus.NOT_FOUND,
-                    "NOT_FOUND",
+                    Code.NOT_FOUND,
                     "The tenant has no API key with id '" + keyId + "'",
                     "Use the id returned when the key was issued.");
         }
@@ -84,8 +77,7 @@ final class TenancyErrors {
     static final class InvalidTenantName extends ServiceError {
         InvalidTenantName() {
             super(
-                    HttpStatus.BAD_REQUEST,
-                    "VALIDATION_ERROR",
+                    Code.VALIDATION_ERROR,
                     "name: must be a non-blank string of at most 200 characters",
                     "Send {\"name\": \"...\"}.",
                     List.of(new FieldProblem("name", "must be a non-blank string of at most 200 characters")));

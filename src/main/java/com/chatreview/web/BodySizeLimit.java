@@ -1,5 +1,6 @@
 package com.chatreview.web;
 
+import com.chatreview.kernel.PayloadTooLarge;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;

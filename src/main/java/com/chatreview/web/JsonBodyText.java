@@ -1,5 +1,6 @@
 package com.chatreview.web;
 
+import com.chatreview.kernel.InvalidInput;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,11 @@
 package com.chatreview.web;
 
 import com.chatreview.database.DatabaseReachability;
+import com.chatreview.kernel.FieldProblem;
+import com.chatreview.kernel.PayloadTooLarge;
+import com.chatreview.kernel.RetryLater;
+import com.chatreview.kernel.ServiceError;
+import com.chatreview.kernel.ServiceUnavailable;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.Part;
 import java.net.URI;
@@ -45,13 +50,40 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
     @ExceptionHandler(ServiceError.class)
     ResponseEntity<Object> serviceError(ServiceError error, WebRequest request) {
         return render(
-                error.status(),
-                error.code(),
+                ProblemStatus.of(error.code()),
+                error.code().name(),
                 error.getMessage(),
                 error.fix(),
                 error.errors(),
-                error.headers(),
+                headersOf(error),
                 request);
+    }
+
+    /**
+     * The headers a failure's facts become: {@code Retry-After} in whole seconds (at least one) for one that
+     * passes; {@code Connection: close} for a body too large, whose rest is never read.
+     */
+    private static HttpHeaders headersOf(ServiceError error) {
+        if (error instanceof RetryLater later) {
+            HttpHeaders headers = new HttpHeaders();
+            long millis = later.retryAfter().toMillis();
+            headers.set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, (millis + 999) / 1000)));
+            return headers;
+        }
+        if (error.code() == ServiceError.Code.PAYLOAD_TOO_LARGE) {
+            return closing();
+        }
+        return HttpHeaders.EMPTY;
+    }
+
+    /**
+     * The rest of the body is never read, so the connection cannot carry another request: saying so keeps a client
+     * from sending its next request down a connection the server is about to close.
+     */
+    private static HttpHeaders closing() {
+        HttpHeaders headers = new HttpHeaders();
+        headers.set(HttpHeaders.CONNECTION, "close");
+        return headers;
     }
 
     @Override
@@ -67,7 +99,7 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
                 "The upload is too large: one file may be at most 10 MiB and the whole request at most 50 MiB",
                 "Send smaller files, or fewer files in one request.",
                 List.of(),
-                PayloadTooLarge.closing(),
+                closing(),
                 request);
     }
 
@@ -81,15 +113,13 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
         if (tooLarge(error)) {
             return uploadTooLarge(request);
         }
-        HttpHeaders closing = new HttpHeaders();
-        closing.setConnection("close");
         return render(
                 HttpStatus.BAD_REQUEST,
                 "VALIDATION_ERROR",
                 "The request is not a readable multipart/form-data body",
                 "Send Content-Type multipart/form-data with a boundary, a studentId field and 1 to 10 files parts.",
                 List.of(),
-                closing,
+                closing(),
                 request);
     }
 

@@ -1,5 +1,6 @@
 package com.chatreview.web;
 
+import com.chatreview.kernel.FieldProblem;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import org.springframework.http.HttpStatus;

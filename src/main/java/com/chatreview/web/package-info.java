@@ -1,6 +1,6 @@
 /**
- * Shared HTTP concerns only: the one place errors become RFC 9457 problem bodies, request ids, body limits,
- * paging parameters and the JSON conventions of the interface.
+ * Shared HTTP concerns only: the one place errors become RFC 9457 problem bodies (and each error code's status),
+ * request ids, body limits and the JSON conventions of the interface.
  */
 @org.springframework.modulith.ApplicationModule(
         displayName = "Web",

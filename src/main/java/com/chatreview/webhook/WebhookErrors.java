@@ -1,9 +1,8 @@
 package com.chatreview.webhook;
 
-import com.chatreview.web.FieldProblem;
-import com.chatreview.web.ServiceError;
+import com.chatreview.kernel.FieldProblem;
+import com.chatreview.kernel.ServiceError;
 import java.util.List;
-import org.springframework.http.HttpStatus;
 
 /** The failures of the webhook module, each a fact. */
 public final class WebhookErrors {
@@ -14,8 +13,7 @@ public final class WebhookErrors {
     public static final class WebhookNotFound extends ServiceError {
         WebhookNotFound(Object id) {
             super(
-                    HttpStatus.NOT_FOUND,
-                    "NOT_FOUND",
+                    Code.NOT_FOUND,
                     "No webhook endpoint with id '" + id + "'",
                     "List the tenant's endpoints with GET /api/v1/webhooks, or register one with POST"
                             + " /api/v1/webhooks.");
@@ -26,8 +24,7 @@ public final class WebhookErrors {
     public static final class DeliveryNotFound extends ServiceError {
         DeliveryNotFound(Object id) {
             super(
-                    HttpStatus.NOT_FOUND,
-                    "NOT_FOUND",
+                    Code.NOT_FOUND,
                     "No delivery with id '" + id + "' of this endpoint",
                     "List the endpoint's deliveries with GET /api/v1/webhooks/{id}/deliveries.");
         }
@@ -36,12 +33,7 @@ public final class WebhookErrors {
     /** The URL may not receive deliveries: not https, not absolute, or an address of a private network. */
     public static final class DestinationRefused extends ServiceError {
         DestinationRefused(String url, String why, String fix) {
-            super(
-                    HttpStatus.BAD_REQUEST,
-                    "VALIDATION_ERROR",
-                    "url: " + why,
-                    fix,
-                    List.of(new FieldProblem("url", why + " (" + url + ")")));
+            super(Code.VALIDATION_ERROR, "url: " + why, fix, List.of(new FieldProblem("url", why + " (" + url + ")")));
         }
     }
 }

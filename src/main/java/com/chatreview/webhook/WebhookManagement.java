@@ -1,9 +1,9 @@
 package com.chatreview.webhook;
 
 import com.chatreview.database.Sql;
+import com.chatreview.kernel.Page;
+import com.chatreview.kernel.PageRequest;
 import com.chatreview.tenancy.TenantId;
-import com.chatreview.web.Page;
-import com.chatreview.web.PageRequest;
 import com.chatreview.webhook.WebhookErrors.DeliveryNotFound;
 import com.chatreview.webhook.WebhookErrors.WebhookNotFound;
 import java.time.Clock;

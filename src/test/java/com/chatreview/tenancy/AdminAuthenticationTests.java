@@ -6,8 +6,9 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 
+import com.chatreview.kernel.ServiceError;
 import com.chatreview.ratelimit.RequestQuotas;
-import com.chatreview.web.ServiceError;
+import com.chatreview.web.ProblemStatus;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,8 +36,8 @@ class AdminAuthenticationTests {
                 () -> authentication.preHandle(request, new MockHttpServletResponse(), new Object()));
 
         assertThat(error).isNotNull();
-        assertThat(error.status()).isEqualTo(HttpStatus.FORBIDDEN);
-        assertThat(error.code()).isEqualTo("ADMIN_API_DISABLED");
+        assertThat(ProblemStatus.of(error.code())).isEqualTo(HttpStatus.FORBIDDEN);
+        assertThat(error.code().name()).isEqualTo("ADMIN_API_DISABLED");
         assertThat(error.fix()).contains("ADMIN_TOKEN").contains("X-Admin-Token");
         assertThat(error.getMessage()).isNotBlank();
         verifyNoInteractions(quotas);
@@ -65,8 +66,8 @@ class AdminAuthenticationTests {
                 () -> authentication("s3cret").preHandle(request, new MockHttpServletResponse(), new Object()));
 
         assertThat(error).isNotNull();
-        assertThat(error.status()).isEqualTo(HttpStatus.UNAUTHORIZED);
-        assertThat(error.code()).isEqualTo("UNAUTHORIZED");
+        assertThat(ProblemStatus.of(error.code())).isEqualTo(HttpStatus.UNAUTHORIZED);
+        assertThat(error.code().name()).isEqualTo("UNAUTHORIZED");
         verify(quotas).authenticationFailed("192.0.2.7");
     }
 

@@ -1,10 +1,10 @@
 package com.chatreview.webhook.web;
 
+import com.chatreview.kernel.FieldProblem;
+import com.chatreview.kernel.InvalidInput;
+import com.chatreview.kernel.Page;
+import com.chatreview.kernel.PageRequest;
 import com.chatreview.tenancy.Tenant;
-import com.chatreview.web.FieldProblem;
-import com.chatreview.web.InvalidInput;
-import com.chatreview.web.Page;
-import com.chatreview.web.PageRequest;
 import com.chatreview.webhook.EndpointChanges;
 import com.chatreview.webhook.EventType;
 import com.chatreview.webhook.WebhookDelivery;

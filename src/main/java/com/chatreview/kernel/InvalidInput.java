@@ -1,13 +1,12 @@
-package com.chatreview.web;
+package com.chatreview.kernel;
 
 import java.util.List;
-import org.springframework.http.HttpStatus;
 
-/** The request is malformed or breaks a rule of the interface: 400 {@code VALIDATION_ERROR}. */
+/** The request is malformed or breaks a rule of the interface: {@code VALIDATION_ERROR}. */
 public final class InvalidInput extends ServiceError {
 
     public InvalidInput(String detail, String fix, List<FieldProblem> errors) {
-        super(HttpStatus.BAD_REQUEST, "VALIDATION_ERROR", detail, fix, errors);
+        super(Code.VALIDATION_ERROR, detail, fix, errors);
     }
 
     public static InvalidInput field(String field, String message, String fix) {
