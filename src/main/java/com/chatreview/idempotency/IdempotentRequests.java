@@ -3,9 +3,8 @@ package com.chatreview.idempotency;
 import com.chatreview.database.Sql;
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.ServiceError;
+import com.chatreview.kernel.Sha256;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -127,7 +126,7 @@ public class IdempotentRequests {
     }
 
     private boolean lock(UUID tenantId, String key) {
-        long id = java.nio.ByteBuffer.wrap(sha256((tenantId + "\n" + key).getBytes(StandardCharsets.UTF_8)))
+        long id = java.nio.ByteBuffer.wrap(Sha256.of((tenantId + "\n" + key).getBytes(StandardCharsets.UTF_8)))
                 .getLong();
         return Boolean.TRUE.equals(jdbc.sql("SELECT pg_try_advisory_xact_lock(:id)")
                 .param("id", id)
@@ -148,15 +147,7 @@ public class IdempotentRequests {
         byte[] op = (operation + "\n").getBytes(StandardCharsets.UTF_8);
         byte[] all = Arrays.copyOf(op, op.length + request.length);
         System.arraycopy(request, 0, all, op.length, request.length);
-        return sha256(all);
-    }
-
-    private static byte[] sha256(byte[] bytes) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(bytes);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
+        return Sha256.of(all);
     }
 
     static final class IdempotencyKeyInUse extends ServiceError {

@@ -1,5 +1,6 @@
 package com.chatreview.submission;
 
+import com.chatreview.kernel.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
@@ -23,7 +24,7 @@ public record PreparedUpload(String studentId, List<PreparedFile> files) {
 
     /** What makes two uploads the same request: the student, and each file's name and content. */
     public byte[] fingerprint() {
-        MessageDigest digest = Uploads.sha256();
+        MessageDigest digest = Sha256.digest();
         digest.update(studentId.getBytes(StandardCharsets.UTF_8));
         for (PreparedFile file : files) {
             digest.update((byte) 0);

@@ -3,13 +3,13 @@ package com.chatreview.submission;
 import com.chatreview.kernel.FieldProblem;
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.PayloadTooLarge;
+import com.chatreview.kernel.Sha256;
 import com.chatreview.web.FileNames;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.tika.Tika;
@@ -69,7 +69,7 @@ class Uploads {
         String cleaned = file.originalName() == null ? "" : FileNames.clean(file.originalName());
         String name = cleaned.isEmpty() ? "file-" + (index + 1) : cleaned;
         try {
-            MessageDigest digest = sha256();
+            MessageDigest digest = Sha256.digest();
             try (InputStream in = new DigestInputStream(file.content().getInputStream(), digest)) {
                 in.transferTo(OutputStreamSink.INSTANCE);
             }
@@ -80,14 +80,6 @@ class Uploads {
             return new PreparedUpload.PreparedFile(name, file.size(), digest.digest(), contentType, file.content());
         } catch (IOException e) {
             throw new UncheckedIOException("Could not read the uploaded file " + name, e);
-        }
-    }
-
-    static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
     }
 

@@ -1,9 +1,7 @@
 package com.chatreview.tenancy;
 
 import com.chatreview.database.Sql;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import com.chatreview.kernel.Sha256;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Base64;
@@ -65,10 +63,6 @@ class ApiKeys {
     }
 
     static byte[] hash(String key) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
+        return Sha256.of(key);
     }
 }

@@ -1,8 +1,8 @@
 package com.chatreview.web;
 
+import com.chatreview.kernel.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
@@ -15,12 +15,7 @@ public final class EntityTags {
 
     /** A quoted tag, as the {@code ETag} header carries it. */
     public static String of(Object... parts) {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("Every JDK has SHA-256", e);
-        }
+        MessageDigest digest = Sha256.digest();
         for (Object part : parts) {
             digest.update(String.valueOf(part).getBytes(StandardCharsets.UTF_8));
             digest.update((byte) 0);
