@@ -12,7 +12,10 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 @EnableScheduling
 public class ChatReviewApplication {
 
-    /** The one source of the current time, so that a test can set it and every "now" of a request agrees. */
+    /**
+     * The clock of stored timestamps, embed tokens, the idle sweep and review scheduling. The WebSocket timing inside
+     * a connection (its last frame, a token's remaining time) and webhook deliveries still read the system clock.
+     */
     @Bean
     Clock clock() {
         return Clock.systemUTC();

@@ -13,7 +13,6 @@ public final class Sql {
 
     private Sql() {}
 
-    /** A parameter value for a {@code timestamptz} column. */
     /**
      * Now, to the microsecond a {@code timestamptz} column keeps: what a write returns is then equal to what a later
      * read of the same row gives back.
@@ -22,6 +21,7 @@ public final class Sql {
         return clock.instant().truncatedTo(ChronoUnit.MICROS);
     }
 
+    /** A parameter value for a {@code timestamptz} column. */
     public static OffsetDateTime at(Instant instant) {
         return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }

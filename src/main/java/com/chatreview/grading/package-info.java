@@ -2,9 +2,10 @@
  * The rule-based review of a homework: which restriction rules a submission breaks, how close it is to the
  * reference solution, what in it is addressed to the grader, and the letter that follows by the rubric of
  * {@code docs/review-rubric.md}. Its API is {@link com.chatreview.grading.Grader#review} on a
- * {@link com.chatreview.grading.ReviewRequest}; everything else is package-private. No model, no randomness, no
- * Spring. The offline assistant grades with it; the review module builds the {@code ReviewRequest} every provider
- * reviews.
+ * {@link com.chatreview.grading.ReviewRequest}, giving a {@link com.chatreview.grading.Verdict}, and the everyday
+ * words it ignores ({@link com.chatreview.grading.Stopwords}); everything else is package-private. No model, no
+ * randomness, no Spring beans. The offline assistant grades with it; the review module builds the
+ * {@code ReviewRequest} every provider reviews.
  */
 @org.springframework.modulith.ApplicationModule(displayName = "Grading")
 package com.chatreview.grading;

@@ -38,7 +38,6 @@ public class SubmissionManagement {
     private final HomeworkCatalog homeworks;
     private final ChatManagement chats;
     private final ApplicationEventPublisher events;
-    private final TextExtraction extraction;
 
     private final Clock clock;
 
@@ -48,10 +47,8 @@ public class SubmissionManagement {
             HomeworkCatalog homeworks,
             ChatManagement chats,
             ApplicationEventPublisher events,
-            TextExtraction extraction,
             Clock clock) {
         this.clock = clock;
-        this.extraction = extraction;
         this.uploads = uploads;
         this.submissions = submissions;
         this.homeworks = homeworks;
