@@ -75,7 +75,8 @@ class ChatUiAccess implements ChatAccess {
                     "Check the link: the chat may have been deleted.");
         }
         Chat chat = found.get().chat();
-        EmbedPolicy policy = ui.policy(TenantId.of(chat.tenantId()));
+        TenantId tenant = TenantId.of(chat.tenantId());
+        EmbedPolicy policy = ui.policy(tenant);
         String origin = request.origin();
         if (!originAllowed(policy, origin, request)) {
             return new Admission.Refused(
@@ -89,7 +90,7 @@ class ChatUiAccess implements ChatAccess {
             return new Admission.Refused(Reason.UNAUTHORIZED, refused.getMessage(), refused.fix());
         }
         return new Admission.Admitted(
-                chat.tenantId(),
+                tenant,
                 null,
                 chat.userId(),
                 chat.id(),

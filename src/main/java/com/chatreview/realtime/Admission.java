@@ -1,6 +1,7 @@
 package com.chatreview.realtime;
 
 import com.chatreview.chat.ChatEntry;
+import com.chatreview.tenancy.TenantId;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -19,7 +20,7 @@ public sealed interface Admission {
      * @param userCreated whether the user was seen for the first time (the connection is told {@code user_created})
      */
     record Admitted(
-            UUID tenantId,
+            TenantId tenantId,
             UUID apiKeyId,
             String userId,
             UUID chatId,
@@ -62,7 +63,7 @@ public sealed interface Admission {
         ORIGIN_NOT_ALLOWED
     }
 
-    static Admission admitted(UUID tenantId, UUID apiKeyId, String userId, ChatEntry entry) {
+    static Admission admitted(TenantId tenantId, UUID apiKeyId, String userId, ChatEntry entry) {
         return new Admitted(
                 tenantId, apiKeyId, userId, entry.chat().id(), null, entry.latestEventSeq(), entry.userCreated());
     }

@@ -68,7 +68,7 @@ class ApiKeyAccess implements ChatAccess {
         if (entry.isEmpty()) {
             return Admission.refused(Reason.CHAT_NOT_FOUND, "No chat with id '" + chatId + "'");
         }
-        return Admission.admitted(tenant.id().value(), tenant.apiKeyId(), userId, entry.get());
+        return Admission.admitted(tenant.id(), tenant.apiKeyId(), userId, entry.get());
     }
 
     private static Admission missing(String what) {

@@ -3,6 +3,7 @@ package com.chatreview.realtime;
 import com.chatreview.assistant.AssistantReply;
 import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.NewMessage;
+import com.chatreview.tenancy.TenantId;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -15,7 +16,7 @@ import java.util.function.Consumer;
  * @param question the user message; with a {@code clientMessageId}, a turn run again (after a crash) finds the
  *     message already stored and answers it without storing it twice
  */
-public record AssistantTurn(UUID tenantId, UUID chatId, String userId, NewMessage question, Answer answer) {
+public record AssistantTurn(TenantId tenantId, UUID chatId, String userId, NewMessage question, Answer answer) {
 
     public AssistantTurn {
         Objects.requireNonNull(tenantId, "tenantId");

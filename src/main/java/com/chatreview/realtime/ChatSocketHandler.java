@@ -184,7 +184,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
                                 : replyInProgress.getLast().seq()),
                 sequence.latest(connection.chatId, admitted.latestEventSeq()));
         connection.sendDirect(new ServerEvent.ConnectionEstablished(
-                Instant.now(), connection.userId, connection.chatId, connection.tenantId, lastSeq));
+                Instant.now(), connection.userId, connection.chatId, connection.tenantId.value(), lastSeq));
         if (newUser) {
             connection.sendDirect(new ServerEvent.UserCreated(Instant.now(), connection.userId));
         }

@@ -1,5 +1,6 @@
 package com.chatreview.realtime;
 
+import com.chatreview.tenancy.TenantId;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,7 +36,7 @@ final class Connection {
 
     final String id = UUID.randomUUID().toString();
     final WebSocketSession session;
-    final UUID tenantId;
+    final TenantId tenantId;
     final UUID apiKeyId;
     final String userId;
     final UUID chatId;

@@ -1,5 +1,6 @@
 package com.chatreview.realtime;
 
+import com.chatreview.tenancy.TenantId;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 class InProcessConnectionRegistry implements ConnectionRegistry {
 
     private final Map<UUID, Set<Connection>> byChat = new ConcurrentHashMap<>();
-    private final Map<UUID, Integer> perTenant = new ConcurrentHashMap<>();
+    private final Map<TenantId, Integer> perTenant = new ConcurrentHashMap<>();
     private final Set<Connection> all = ConcurrentHashMap.newKeySet();
 
     @Override

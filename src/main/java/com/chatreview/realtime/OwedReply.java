@@ -1,12 +1,13 @@
 package com.chatreview.realtime;
 
+import com.chatreview.tenancy.TenantId;
 import java.util.UUID;
 
 /**
  * A reply the service owes: the frame's question is stored and acknowledged ({@code message_received}), its reply
  * ({@code replyId}) is not stored yet.
  */
-record OwedReply(UUID tenantId, UUID chatId, String userId, UUID questionId, UUID replyId) {
+record OwedReply(TenantId tenantId, UUID chatId, String userId, UUID questionId, UUID replyId) {
 
     /** The same question answered again, under a new message id. */
     OwedReply answeredAgain() {

@@ -2,6 +2,7 @@ package com.chatreview.realtime;
 
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
+import com.chatreview.tenancy.TenantId;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -216,7 +217,7 @@ final class RedisOwedReplies implements OwedReplies, AutoCloseable {
         List<OwedReply> replies = new ArrayList<>();
         for (int i = 0; i + 4 < claimed.size(); i += 5) {
             OwedReply reply = new OwedReply(
-                    UUID.fromString((String) claimed.get(i + 1)),
+                    TenantId.of(UUID.fromString((String) claimed.get(i + 1))),
                     UUID.fromString((String) claimed.get(i + 2)),
                     (String) claimed.get(i + 3),
                     UUID.fromString((String) claimed.get(i)),

@@ -82,7 +82,7 @@ class Replies {
         Chat chat;
         OwedReply question;
         try {
-            chat = chats.find(TenantId.of(sender.tenantId), sender.chatId).orElse(null);
+            chat = chats.find(sender.tenantId, sender.chatId).orElse(null);
             if (chat == null) {
                 sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
                 return;
@@ -124,7 +124,7 @@ class Replies {
         metadata.put("user_id", sender.userId);
         long seq = sequence.next(sender.chatId);
         AppendedMessage appended = chats.append(
-                TenantId.of(sender.tenantId),
+                sender.tenantId,
                 sender.chatId,
                 NewMessage.fromUser(frame.content(), metadata, frame.clientMessageId())
                         .withEventSeq(seq));
@@ -180,8 +180,7 @@ class Replies {
      */
     void takeOver(OwedReply abandoned) {
         try {
-            Chat chat = chats.find(TenantId.of(abandoned.tenantId()), abandoned.chatId())
-                    .orElse(null);
+            Chat chat = chats.find(abandoned.tenantId(), abandoned.chatId()).orElse(null);
             if (chat == null) {
                 return;
             }
@@ -222,12 +221,11 @@ class Replies {
      * stored it), then streams and stores the answer.
      */
     ChatMessage serviceTurn(AssistantTurn turn) {
-        Chat chat = chats.find(TenantId.of(turn.tenantId()), turn.chatId())
-                .orElseThrow(() -> new ChatNotFound(turn.chatId()));
+        Chat chat = chats.find(turn.tenantId(), turn.chatId()).orElseThrow(() -> new ChatNotFound(turn.chatId()));
         sequence.freshBlock(chat.id());
         long seq = sequence.next(chat.id());
-        AppendedMessage appended = chats.append(
-                TenantId.of(turn.tenantId()), chat.id(), turn.question().withEventSeq(seq));
+        AppendedMessage appended =
+                chats.append(turn.tenantId(), chat.id(), turn.question().withEventSeq(seq));
         if (!appended.duplicate()) {
             publish(chat.id(), messageReceived(appended.message(), turn.userId(), Instant.now(), seq));
         }
@@ -247,7 +245,7 @@ class Replies {
      * {@code error} event) and thrown; nothing of the answer is stored then.
      */
     private ChatMessage stream(
-            UUID tenantId,
+            TenantId tenantId,
             Chat chat,
             UUID questionId,
             String userId,
@@ -277,8 +275,7 @@ class Replies {
                     .withId(replyId)
                     .withEventSeq(endSeq);
             ChatMessage stored = transaction.execute(status -> {
-                ChatMessage appended =
-                        chats.append(TenantId.of(tenantId), chatId, message).message();
+                ChatMessage appended = chats.append(tenantId, chatId, message).message();
                 answer.stored(appended);
                 return appended;
             });

@@ -103,7 +103,7 @@ class SubmissionReviewer {
         ReviewAnswer answer = new ReviewAnswer(submission.id(), request);
         try {
             turns.run(new AssistantTurn(
-                    submission.tenantId(), submission.chatId(), submission.studentId(), question, answer));
+                    TenantId.of(submission.tenantId()), submission.chatId(), submission.studentId(), question, answer));
         } catch (ChatNotFound deleted) {
             log.info("The review chat of submission {} is gone; the review is stored without it", submission.id());
             answer.generate(token -> {});

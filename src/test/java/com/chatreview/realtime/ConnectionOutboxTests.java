@@ -3,6 +3,7 @@ package com.chatreview.realtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import com.chatreview.tenancy.TenantId;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
@@ -77,7 +78,7 @@ class ConnectionOutboxTests {
 
     private Connection connection(long sendBuffer, Duration sendTimeLimit) {
         Admission.Admitted admitted = new Admission.Admitted(
-                UUID.randomUUID(), UUID.randomUUID(), "student", UUID.randomUUID(), null, 0, false);
+                TenantId.of(UUID.randomUUID()), UUID.randomUUID(), "student", UUID.randomUUID(), null, 0, false);
         return new Connection(
                 session, admitted, new EventJson(JsonMapper.builder().build()), sendBuffer, sendTimeLimit);
     }

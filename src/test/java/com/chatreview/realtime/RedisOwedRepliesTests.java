@@ -6,6 +6,7 @@ import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
 import com.chatreview.redis.RedisSettings;
 import com.chatreview.support.TestRedis;
+import com.chatreview.tenancy.TenantId;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,8 +28,8 @@ class RedisOwedRepliesTests {
     Redis redis;
     RedisReachability reachability;
     final List<RedisOwedReplies> nodes = new ArrayList<>();
-    final OwedReply reply =
-            new OwedReply(UUID.randomUUID(), UUID.randomUUID(), "student-1", UUID.randomUUID(), UUID.randomUUID());
+    final OwedReply reply = new OwedReply(
+            TenantId.of(UUID.randomUUID()), UUID.randomUUID(), "student-1", UUID.randomUUID(), UUID.randomUUID());
 
     @BeforeEach
     void connect() {
