@@ -62,8 +62,8 @@ class OfflineAssistant implements Assistant {
                 + wordCount(request.solution())
                 + wordCount(request.restrictions())
                 + wordCount(request.submission());
-        return new Review(
-                result.grade(),
+        return Review.of(
+                result,
                 new AssistantReply(
                         result.analysis(),
                         PROVIDER,

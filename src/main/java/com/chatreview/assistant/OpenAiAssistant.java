@@ -4,6 +4,7 @@ import com.chatreview.assistant.Conversation.ContextDocument;
 import com.chatreview.assistant.Conversation.Turn;
 import com.chatreview.grading.ReviewRequest;
 import com.chatreview.grading.ReviewRequest.ReviewDocument;
+import com.chatreview.grading.Verdicts;
 import com.openai.client.OpenAIClientAsyncImpl;
 import com.openai.client.OpenAIClientImpl;
 import com.openai.core.ClientOptions;
@@ -158,8 +159,12 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
         GradedAnswer answer = new GradedAnswer(tokens);
         AssistantReply raw = stream(reviewMessages(request), answer);
         GradedAnswer.Parsed parsed = answer.finish();
+        // until the model answers in the rubric's structure, its letter stands; the flags are the service's own
         return new Review(
                 parsed.grade(),
+                List.of(),
+                List.of(),
+                Verdicts.flags(request),
                 new AssistantReply(parsed.analysis(), raw.provider(), raw.model(), raw.finishReason(), raw.usage()));
     }
 

@@ -1,11 +1,17 @@
 package com.chatreview.grading;
 
-import com.chatreview.grading.GraderAddressed.Finding;
+import com.chatreview.grading.GraderAddressed.Attempt;
 import com.chatreview.grading.RestrictionRules.Check;
 import com.chatreview.grading.RestrictionRules.Outcome;
 import com.chatreview.grading.ReviewRequest.ReviewDocument;
+import com.chatreview.grading.Rubric.Criterion;
 import com.chatreview.grading.SourceFile.Kind;
 import com.chatreview.grading.SourceFile.Token;
+import com.chatreview.grading.Verdict.Flag;
+import com.chatreview.grading.Verdict.Severity;
+import com.chatreview.grading.Verdicts.Observation;
+import com.chatreview.grading.Verdicts.Proposal;
+import com.chatreview.grading.Verdicts.Score;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -31,11 +37,12 @@ public final class Grader {
             + " which files are there), so I can point to lines, but I cannot tell whether the work is right in"
             + " ways these rules do not measure.";
 
-    static final String GRADES = "ABCDEF";
-    /** The lowest similarity (percent) of each letter A to E; below the last is F. */
-    static final int[] SIMILARITY_BANDS = {80, 50, 35, 20, 10};
-    /** Without a reference: the lowest task-term coverage (percent) of each letter B to E; below the last is F. */
-    static final int[] COVERAGE_BANDS = {80, 60, 40, 20};
+    /** The similarity to the reference (percent) from which correctness earns every point. */
+    static final int SIMILARITY_FULL = 80;
+    /** The similarity to the reference (percent) up to which correctness earns nothing. */
+    static final int SIMILARITY_NONE = 10;
+    /** Without a reference nothing shows the work is right: the most of correctness's points it can earn. */
+    static final double NO_REFERENCE_CEILING = 0.75;
 
     private static final int MAX_TASK_FILES = 3;
     private static final int MAX_TASK_LINES = 2;
@@ -45,11 +52,11 @@ public final class Grader {
     private static final int MAX_RULES_LISTED = 10;
     private static final int MAX_UNCHECKABLE = 5;
     private static final int MAX_UNMATCHED_LINES = 40;
-    private static final int MAX_FINDINGS = 5;
     private static final int MAX_NAMES = 6;
 
     private static final Pattern HEADING = Pattern.compile("^\\s*(?:#{1,6}\\s|={3,}|-{3,}).*");
     private static final Pattern WORD = Pattern.compile("\\p{L}[\\p{L}_]{3,}");
+    private static final Pattern SHORT_WORD = Pattern.compile("\\p{L}[\\p{L}_]{2,}");
     private static final Pattern BACKQUOTED = Pattern.compile("`([^`\\n]+)`");
     private static final Pattern IDENTIFIER = Pattern.compile(
             "\\b([\\p{L}_][\\p{L}\\p{N}]*_[\\p{L}\\p{N}_]*|[\\p{Ll}]+[\\p{Lu}][\\p{L}\\p{N}]*|[\\p{L}_][\\p{L}\\p{N}_]*(?=\\())");
@@ -119,74 +126,411 @@ public final class Grader {
 
     private record Student(ReviewDocument document, Status status, SourceFile source) {}
 
-    /** One letter lower, and why. */
-    private record Deduction(String reason) {}
-
-    /** Reviews the homework: the analysis (Markdown) and the letter that follows from it. */
+    /** Reviews the homework against its rubric: points per criterion, the findings, and the letter they give. */
     public Verdict review(ReviewRequest request) {
-        List<Student> students =
-                request.submission().stream().map(Grader::student).toList();
-        List<SourceFile> readable = students.stream()
-                .filter(student -> student.status() == Status.READ)
-                .map(Student::source)
+        List<Attempt> attempts = GraderAddressed.find(Verdicts.readable(request.submission()));
+        Measures measures = Measures.of(request);
+        Assessments assessments = Assessments.of(measures);
+        if (!attempts.isEmpty()) {
+            // graded as handed in and as if those lines were not there, each criterion by the lower: the text can
+            // earn nothing, and code on the same line (a forbidden call beside the comment) still counts
+            assessments = assessments.lower(Assessments.of(Measures.of(withoutLines(request, attempts))));
+        }
+        List<Score> scores = new ArrayList<>();
+        List<Observation> observations = new ArrayList<>();
+        List<Flag> flags = new ArrayList<>();
+        Set<Aspect> explained = new HashSet<>();
+        double share = assessments.overall(request.rubric());
+        for (Criterion criterion : request.rubric().criteria()) {
+            Aspect aspect = Aspect.of(criterion);
+            Assessment assessment = assessments.of(aspect);
+            if (assessment == null || assessment.share() == null) {
+                boolean unknown = assessment == null;
+                double used = unknown ? share : 0;
+                scores.add(new Score(
+                        criterion.id(),
+                        (int) Math.round(used * criterion.maxPoints()),
+                        unknown
+                                ? "I have no rule to judge “" + Place.shorten(criterion.title()) + "” by, so it gets"
+                                        + " the share the criteria I can judge earned (" + Math.round(share * 100)
+                                        + "%); the teacher's reading decides it."
+                                : assessment.explanation()));
+                flags.add(new Flag(
+                        Flag.NOT_ASSESSED,
+                        null,
+                        null,
+                        "“" + Place.shorten(criterion.title()) + "” (" + criterion.id() + ") could not be judged by"
+                                + " rule; its points are a stand-in until the teacher reads the work."));
+                continue;
+            }
+            scores.add(new Score(
+                    criterion.id(),
+                    (int) Math.round(assessment.share() * criterion.maxPoints()),
+                    assessment.explanation()));
+            if (explained.add(aspect)) {
+                assessment.observations().forEach(observation -> observations.add(observation.on(criterion.id())));
+            }
+        }
+        return Verdicts.settle(
+                        request, new Proposal(scores, observations, flags, INTRODUCTION, details(request, measures)))
+                .verdict();
+    }
+
+    /** The student's files with the lines addressed to the grader blanked, their numbers kept. */
+    private static ReviewRequest withoutLines(ReviewRequest request, List<Attempt> attempts) {
+        if (attempts.isEmpty()) {
+            return request;
+        }
+        List<ReviewDocument> files = new ArrayList<>();
+        for (ReviewDocument document : request.submission()) {
+            Set<Integer> blanked = attempts.stream()
+                    .filter(attempt -> attempt.place().file().equals(document.name()))
+                    .map(attempt -> attempt.place().line())
+                    .collect(Collectors.toSet());
+            if (blanked.isEmpty()) {
+                files.add(document);
+                continue;
+            }
+            List<String> lines = new ArrayList<>(document.text().lines().toList());
+            blanked.forEach(line -> lines.set(line - 1, ""));
+            files.add(new ReviewDocument(
+                    document.name(),
+                    document.contentType(),
+                    String.join("\n", lines),
+                    document.truncated(),
+                    document.notOpened()));
+        }
+        return request.withSubmission(files);
+    }
+
+    /** What the grader measures of a homework, once, for every criterion. */
+    private record Measures(
+            ReviewRequest request,
+            List<Student> students,
+            List<SourceFile> readable,
+            List<SourceFile> reference,
+            List<SourceFile> tasks,
+            RestrictionRules rules,
+            List<Outcome> outcomes,
+            List<String> terms,
+            List<String> covered,
+            Similarity.Result similarity,
+            List<String> namedFiles) {
+
+        static Measures of(ReviewRequest request) {
+            List<Student> students =
+                    request.submission().stream().map(Grader::student).toList();
+            List<SourceFile> readable = students.stream()
+                    .filter(student -> student.status() == Status.READ)
+                    .map(Student::source)
+                    .toList();
+            List<SourceFile> reference = readableFiles(request.solution());
+            List<SourceFile> tasks = readableFiles(request.task());
+            RestrictionRules rules = RestrictionRules.parse(readableFiles(request.restrictions()));
+            List<String> terms = taskTerms(tasks);
+            Set<String> submitted = wordsOf(readable);
+            return new Measures(
+                    request,
+                    students,
+                    readable,
+                    reference,
+                    tasks,
+                    rules,
+                    readable.isEmpty() ? List.of() : rules.check(readable),
+                    terms,
+                    terms.stream().filter(term -> found(term, submitted)).toList(),
+                    reference.isEmpty() || readable.isEmpty() ? null : Similarity.compare(readable, reference),
+                    Grader.namedFiles(tasks));
+        }
+    }
+
+    /** What a criterion is about, as far as the grader can tell from its id, title and description. */
+    enum Aspect {
+        CORRECTNESS,
+        RESTRICTIONS,
+        COMPLETENESS,
+        UNKNOWN;
+
+        private static final Pattern RESTRICTION_WORDS = Pattern.compile(
+                "(?i)restrict|\\brules?\\b|forbid|prohibit|constraint|allowed|\\bbann|must not|limitation");
+        private static final Pattern COMPLETENESS_WORDS = Pattern.compile(
+                "(?i)complete|\\bfiles?\\b|hand(?:s|ed|ing)? in|deliver|submitted|missing|required files");
+        private static final Pattern CORRECTNESS_WORDS = Pattern.compile(
+                "(?i)correct|solv|solution|\\btask|function|\\bworks?\\b|result|accura|logic|implement|output"
+                        + "|requirement|answer|right");
+
+        static Aspect of(Criterion criterion) {
+            for (Aspect aspect : List.of(CORRECTNESS, RESTRICTIONS, COMPLETENESS)) {
+                if (aspect.name().equalsIgnoreCase(criterion.id())) {
+                    return aspect;
+                }
+            }
+            String text = criterion.id() + " " + criterion.title() + " "
+                    + (criterion.description() == null ? "" : criterion.description());
+            if (RESTRICTION_WORDS.matcher(text).find()) {
+                return RESTRICTIONS;
+            }
+            if (COMPLETENESS_WORDS.matcher(text).find()) {
+                return COMPLETENESS;
+            }
+            if (CORRECTNESS_WORDS.matcher(text).find()) {
+                return CORRECTNESS;
+            }
+            return UNKNOWN;
+        }
+    }
+
+    /**
+     * How well the work does on one aspect.
+     *
+     * @param share 0 to 1 of a criterion's points; {@code null} when there is nothing to judge it by
+     */
+    private record Assessment(Double share, String explanation, List<Finding> observations) {}
+
+    /** An observation before it is given to a criterion. */
+    private record Finding(Severity severity, String file, Integer line, String message) {
+
+        static Finding whole(Severity severity, String message) {
+            return new Finding(severity, null, null, message);
+        }
+
+        Observation on(String criterionId) {
+            return new Observation(criterionId, severity, file, line, null, message);
+        }
+    }
+
+    private record Assessments(Assessment correctness, Assessment restrictions, Assessment completeness) {
+
+        static Assessments of(Measures measures) {
+            return new Assessments(
+                    Grader.correctness(measures), Grader.restrictions(measures), Grader.completeness(measures));
+        }
+
+        /** Aspect by aspect, the assessment that gives fewer points. */
+        Assessments lower(Assessments other) {
+            return new Assessments(
+                    lower(correctness, other.correctness),
+                    lower(restrictions, other.restrictions),
+                    lower(completeness, other.completeness));
+        }
+
+        private static Assessment lower(Assessment one, Assessment other) {
+            if (one.share() == null || other.share() == null) {
+                return one.share() == null ? one : other;
+            }
+            return other.share() < one.share() ? other : one;
+        }
+
+        Assessment of(Aspect aspect) {
+            return switch (aspect) {
+                case CORRECTNESS -> correctness;
+                case RESTRICTIONS -> restrictions;
+                case COMPLETENESS -> completeness;
+                case UNKNOWN -> null;
+            };
+        }
+
+        /**
+         * The share of points the criteria the grader can judge earned, for the ones it cannot: by the rubric's
+         * own weights, or by the default rubric's when none of its criteria can be judged.
+         */
+        double overall(Rubric rubric) {
+            double earned = 0;
+            double possible = 0;
+            for (Rubric rubricOf : List.of(rubric, Rubric.DEFAULT)) {
+                for (Criterion criterion : rubricOf.criteria()) {
+                    Assessment assessment = of(Aspect.of(criterion));
+                    if (assessment != null && assessment.share() != null) {
+                        earned += assessment.share() * criterion.maxPoints();
+                        possible += criterion.maxPoints();
+                    }
+                }
+                if (possible > 0) {
+                    return earned / possible;
+                }
+            }
+            return 0;
+        }
+    }
+
+    private static Assessment correctness(Measures measures) {
+        List<Finding> found = new ArrayList<>();
+        Similarity.Result similarity = measures.similarity();
+        if (measures.readable().isEmpty()) {
+            return new Assessment(0.0, "There is no readable work to judge.", found);
+        }
+        if (similarity != null) {
+            int percent = similarity.percent();
+            if (similarity.unrelated()) {
+                found.add(Finding.whole(
+                        Severity.CRITICAL,
+                        "Your work uses none of the reference solution's "
+                                + similarity.particular().size()
+                                + " particular names, so it seems to be about something else."));
+                return new Assessment(
+                        0.0,
+                        "Your work uses none of the names particular to the reference solution, so it is not"
+                                + " the work the task asks for, whatever its similarity of " + percent + "%.",
+                        found);
+            }
+            double share = Math.clamp((percent - SIMILARITY_NONE) / (double) (SIMILARITY_FULL - SIMILARITY_NONE), 0, 1);
+            Severity severity = percent >= SIMILARITY_FULL
+                    ? Severity.INFO
+                    : percent >= 50 ? Severity.MINOR : percent >= 20 ? Severity.MAJOR : Severity.CRITICAL;
+            int missing = similarity.unmatched().size();
+            found.add(Finding.whole(
+                    severity,
+                    "Your work is " + percent + "% similar to the reference solution"
+                            + (missing == 0
+                                    ? ", and every line of it has a counterpart in your work."
+                                    : "; " + missing + " of its " + similarity.referenceLines() + " lines have no"
+                                            + " counterpart in your work (the teacher can look them up).")));
+            return new Assessment(
+                    share,
+                    "Your work is " + percent + "% similar to the reference solution (token 3-grams; renaming"
+                            + " costs nothing): " + SIMILARITY_FULL + "% or more earns every point, "
+                            + SIMILARITY_NONE + "% or less none, and the points rise evenly between.",
+                    found);
+        }
+        List<String> terms = measures.terms();
+        if (terms.isEmpty()) {
+            return new Assessment(
+                    null,
+                    "There is neither a reference solution nor anything the task names that I could look for,"
+                            + " so I cannot tell whether your work solves the task: 0 points until the teacher"
+                            + " reads it.",
+                    found);
+        }
+        List<String> absent = terms.stream()
+                .filter(term -> !measures.covered().contains(term))
                 .toList();
-        List<SourceFile> reference = readableFiles(request.solution());
-        List<SourceFile> tasks = readableFiles(request.task());
-        RestrictionRules rules = RestrictionRules.parse(readableFiles(request.restrictions()));
-        List<Outcome> outcomes = readable.isEmpty() ? List.of() : rules.check(readable);
-        List<Finding> findings = GraderAddressed.find(readable);
-        List<String> terms = taskTerms(tasks);
-        Set<String> submitted = wordsOf(readable);
-        List<String> covered =
-                terms.stream().filter(term -> found(term, submitted)).toList();
-        Similarity.Result similarity =
-                reference.isEmpty() || readable.isEmpty() ? null : Similarity.compare(readable, reference);
-        List<String> namedFiles = namedFiles(tasks);
+        int covered = measures.covered().size();
+        if (covered == 0) {
+            found.add(Finding.whole(
+                    Severity.CRITICAL,
+                    "Your work uses none of what the task names (" + names(terms)
+                            + "), so it seems to be about something else."));
+        } else if (!absent.isEmpty()) {
+            found.add(Finding.whole(
+                    Severity.MAJOR, "The task names " + names(absent) + ", which your work does not use."));
+        }
+        double share = NO_REFERENCE_CEILING * covered / terms.size();
+        return new Assessment(
+                share,
+                "There is no reference solution, so I can only check that your work deals with what the task"
+                        + " names: " + covered + " of its " + terms.size() + " key terms (" + names(terms)
+                        + ") are in it. Nothing shows the work is right, so this criterion earns at most "
+                        + Math.round(NO_REFERENCE_CEILING * 100) + "% of its points.",
+                found);
+    }
 
-        List<String> sections = new ArrayList<>();
-        List<String> why = new ArrayList<>();
-        String grade;
-        if (readable.isEmpty()) {
-            grade = "F";
-            why.add(
-                    students.isEmpty()
-                            ? "No file was submitted, so there is nothing to grade: F."
-                            : "No file of the submission has text I could read, so there is nothing to grade: F.");
-        } else {
-            int base = similarity != null
-                    ? baseFromSimilarity(similarity, why)
-                    : baseFromTerms(terms.size(), covered.size(), why);
-            List<Deduction> deductions = new ArrayList<>();
-            outcomes.stream().filter(Outcome::broken).forEach(outcome -> deduct(outcome, deductions));
-            missingNamedFiles(namedFiles, students, deductions);
-            int index = base;
-            for (Deduction deduction : deductions) {
-                int next = Math.min(index + 1, GRADES.length() - 1);
-                why.add("One letter lower, to " + GRADES.charAt(next) + (next == index ? " (F is the floor)" : "")
-                        + ": " + deduction.reason() + ".");
-                index = next;
+    private static Assessment restrictions(Measures measures) {
+        List<Finding> found = new ArrayList<>();
+        int units = 0;
+        int broken = 0;
+        for (Outcome outcome : measures.outcomes()) {
+            Place source = outcome.rule().source();
+            String rule = "“" + Place.shorten(source.text()) + "” (" + source.file() + ", line " + source.line() + ")";
+            if (outcome.rule().polarity() == RestrictionRules.Polarity.FORBIDDEN) {
+                units++;
+                if (!outcome.hits().isEmpty()) {
+                    broken++;
+                    outcome.hits().stream()
+                            .limit(MAX_HITS)
+                            .forEach(hit -> found.add(
+                                    new Finding(Severity.MAJOR, hit.file(), hit.line(), "Breaks " + rule + ".")));
+                    if (outcome.hits().size() > MAX_HITS) {
+                        found.add(Finding.whole(
+                                Severity.MAJOR,
+                                "Breaks " + rule + " in " + (outcome.hits().size() - MAX_HITS) + " more places."));
+                    }
+                }
+            } else {
+                units += outcome.rule().checks().size();
+                for (Check missing : outcome.missing()) {
+                    broken++;
+                    found.add(Finding.whole(
+                            Severity.MAJOR, "Lacks " + missing.describe() + ", which " + rule + " requires."));
+                }
             }
-            if (deductions.isEmpty()) {
-                why.add("No rule broken, no required file missing: the base letter stands.");
-            }
-            grade = String.valueOf(GRADES.charAt(index));
         }
-        if (!findings.isEmpty()) {
-            why.add("The text addressed to the grader does not change the grade.");
+        int uncheckable = measures.rules().uncheckable().size();
+        String cannot = uncheckable == 0
+                ? ""
+                : uncheckable == 1
+                        ? " One rule I cannot check (listed below) is left to the teacher."
+                        : " " + uncheckable + " rules I cannot check (listed below) are left to the teacher.";
+        if (measures.readable().isEmpty()) {
+            return new Assessment(0.0, "There is no readable work to check the rules against.", found);
         }
-        why.add("Grade: " + grade + ".");
+        if (units == 0) {
+            return new Assessment(
+                    1.0,
+                    (measures.request().restrictions().isEmpty()
+                                    ? "The assignment has no restriction files, so there is no rule to break."
+                                    : "The restriction files state no rule I can check.")
+                            + cannot,
+                    found);
+        }
+        return new Assessment(
+                (units - broken) / (double) units,
+                (broken == 0
+                                ? "Your work keeps all " + units + " checks of the rules."
+                                : "Your work keeps " + (units - broken) + " of the " + units + " checks of the rules;"
+                                        + " each broken one costs its share.")
+                        + cannot,
+                found);
+    }
 
-        sections.add(INTRODUCTION);
-        sections.add(headline(request, grade));
-        sections.add(taskSection(request.task(), tasks, terms, covered, readable.isEmpty()));
-        sections.add(filesSection(students, namedFiles));
-        sections.add(restrictionSection(request.restrictions(), rules, outcomes, readable.isEmpty()));
-        sections.add(similaritySection(reference, similarity, readable.isEmpty()));
-        if (!findings.isEmpty()) {
-            sections.add(findingsSection(findings));
+    private static Assessment completeness(Measures measures) {
+        List<Finding> found = new ArrayList<>();
+        for (Student student : measures.students()) {
+            ReviewDocument document = student.document();
+            if (student.status() == Status.EMPTY) {
+                found.add(new Finding(Severity.MINOR, document.name(), null, document.name() + " is empty."));
+            } else if (student.status() == Status.READ && document.truncated()) {
+                found.add(new Finding(
+                        Severity.INFO,
+                        document.name(),
+                        null,
+                        document.name() + " was read up to the size budget; the rest was not reviewed."));
+            }
         }
-        sections.add("## Why " + grade + "\n\n" + bullets(why));
-        return new Verdict(grade, String.join("\n\n", sections));
+        if (measures.readable().isEmpty()) {
+            return new Assessment(0.0, "No file of the submission has text I could read.", found);
+        }
+        List<String> named = measures.namedFiles();
+        if (named.isEmpty()) {
+            return new Assessment(
+                    1.0,
+                    "The task names no file to hand in, and "
+                            + measures.readable().size() + " of the "
+                            + measures.students().size() + (measures.students().size() == 1 ? " file" : " files")
+                            + " handed in could be read.",
+                    found);
+        }
+        int handedIn = 0;
+        for (String name : named) {
+            Student student = submittedAs(name, measures.students());
+            if (student == null) {
+                found.add(Finding.whole(Severity.MAJOR, name + ", which the task names, was not handed in."));
+            } else if (student.status() == Status.EMPTY) {
+                found.removeIf(finding -> student.document().name().equals(finding.file()));
+                found.add(new Finding(
+                        Severity.MAJOR, student.document().name(), null, name + ", which the task names, is empty."));
+            } else {
+                handedIn++;
+            }
+        }
+        String names = String.join(", ", named);
+        return new Assessment(
+                handedIn / (double) named.size(),
+                named.size() == 1
+                        ? "The file the task names (" + names + ") is " + (handedIn == 1 ? "" : "not ")
+                                + "handed in with text in it."
+                        : handedIn + " of the " + named.size() + " files the task names (" + names + ") are handed in"
+                                + " with text in them.",
+                found);
     }
 
     // --- reading
@@ -236,15 +580,19 @@ public final class Grader {
             }
         }
         if (terms.isEmpty()) {
-            terms.addAll(frequentWords(prose.toString()));
+            terms.addAll(frequentWords(prose.toString(), WORD));
+        }
+        if (terms.isEmpty()) {
+            // "Add 1/2 and 1/3.": a short task may have no longer word, and its "add" is still what it asks
+            terms.addAll(frequentWords(prose.toString(), SHORT_WORD));
         }
         return terms.stream().limit(MAX_TASK_TERMS).toList();
     }
 
     /** Words of four letters or more, neither everyday nor task vocabulary, most frequent first, then first seen. */
-    private static List<String> frequentWords(String text) {
+    private static List<String> frequentWords(String text, Pattern wordPattern) {
         Map<String, Integer> counts = new LinkedHashMap<>();
-        Matcher matcher = WORD.matcher(text.toLowerCase(Locale.ROOT));
+        Matcher matcher = wordPattern.matcher(text.toLowerCase(Locale.ROOT));
         while (matcher.find()) {
             String word = matcher.group();
             if (!Stopwords.EVERYDAY.contains(word) && !TASK_WORDS.contains(word)) {
@@ -290,83 +638,10 @@ public final class Grader {
 
     // --- grading
 
-    private static int baseFromSimilarity(Similarity.Result similarity, List<String> why) {
-        if (similarity.unrelated()) {
-            why.add("Base letter F: the submission uses none of the reference solution's "
-                    + similarity.particular().size() + " particular names, so it is about something else, whatever"
-                    + " its similarity of " + similarity.percent() + "%.");
-            return GRADES.length() - 1;
-        }
-        int percent = similarity.percent();
-        int index = band(percent, SIMILARITY_BANDS, 0);
-        why.add("Base letter " + GRADES.charAt(index) + ": the similarity to the reference solution is " + percent
-                + "%, " + bandText(index, SIMILARITY_BANDS, 0) + ".");
-        return index;
-    }
-
     /** The first few names, in code, with how many more there are. */
     private static String names(List<String> names) {
         String shown = names.stream().limit(MAX_NAMES).map(Place::code).collect(Collectors.joining(", "));
         return names.size() > MAX_NAMES ? shown + " and " + (names.size() - MAX_NAMES) + " more" : shown;
-    }
-
-    private static int baseFromTerms(int total, int covered, List<String> why) {
-        if (total == 0) {
-            why.add("Base letter C: there is neither a reference solution nor a task with key terms to compare"
-                    + " the submission with, so it starts in the middle of the scale; the teacher's reading decides.");
-            return 2;
-        }
-        int percent = Math.round(100f * covered / total);
-        int index = band(percent, COVERAGE_BANDS, 1);
-        why.add("Base letter " + GRADES.charAt(index) + ": there is no reference solution, so the base comes from"
-                + " the task's key terms, " + covered + " of " + total + " (" + percent + "%) of which are in the"
-                + " submission, " + bandText(index, COVERAGE_BANDS, 1)
-                + "; without a reference the best base letter is B.");
-        return index;
-    }
-
-    /** The index in {@link #GRADES} of the first band {@code percent} reaches; F below them all. */
-    private static int band(int percent, int[] bands, int firstLetter) {
-        for (int i = 0; i < bands.length; i++) {
-            if (percent >= bands[i]) {
-                return firstLetter + i;
-            }
-        }
-        return GRADES.length() - 1;
-    }
-
-    private static String bandText(int index, int[] bands, int firstLetter) {
-        int band = index - firstLetter;
-        if (band >= bands.length) {
-            return "below " + bands[bands.length - 1] + "%, the F band";
-        }
-        String lower = bands[band] + "%";
-        return band == 0
-                ? "in the " + GRADES.charAt(index) + " band (" + lower + " or more)"
-                : "in the " + GRADES.charAt(index) + " band (" + lower + " to " + (bands[band - 1] - 1) + "%)";
-    }
-
-    private static void deduct(Outcome outcome, List<Deduction> deductions) {
-        Place source = outcome.rule().source();
-        String rule = "“" + source.text() + "” (" + source.file() + ", line " + source.line() + ")";
-        if (!outcome.hits().isEmpty()) {
-            Place first = outcome.hits().getFirst();
-            deductions.add(new Deduction("breaks " + rule + " at " + first.file() + ", line " + first.line()));
-        }
-        for (Check missing : outcome.missing()) {
-            deductions.add(new Deduction("lacks " + missing.describe() + ", which " + rule + " requires"));
-        }
-    }
-
-    private static void missingNamedFiles(List<String> named, List<Student> students, List<Deduction> deductions) {
-        for (String name : named) {
-            Student student = submittedAs(name, students);
-            if (student == null) {
-                deductions.add(new Deduction(name + ", which the task names, was not submitted"));
-            } else if (student.status() == Status.EMPTY) {
-                deductions.add(new Deduction(name + ", which the task names, is empty"));
-            }
-        }
     }
 
     private static Student submittedAs(String name, List<Student> students) {
@@ -383,15 +658,15 @@ public final class Grader {
 
     // --- writing
 
-    private static String headline(ReviewRequest request, String grade) {
-        StringBuilder line = new StringBuilder("**Grade: ").append(grade).append("**");
-        if (request.assignment() != null && !request.assignment().isBlank()) {
-            line.append(" for assignment ").append(Place.code(Place.shorten(request.assignment())));
-        }
-        if (request.subject() != null && !request.subject().isBlank()) {
-            line.append(" (").append(Place.shorten(request.subject())).append(')');
-        }
-        return line.append(". How it follows from the findings is at the end.").toString();
+    /** The review's details, after its criteria and findings: what the task asks, the files, the rules, the similarity. */
+    private static String details(ReviewRequest request, Measures measures) {
+        boolean nothingRead = measures.readable().isEmpty();
+        return String.join(
+                "\n\n",
+                taskSection(request.task(), measures.tasks(), measures.terms(), measures.covered(), nothingRead),
+                filesSection(measures.students(), measures.namedFiles()),
+                restrictionSection(request.restrictions(), measures.rules(), measures.outcomes(), nothingRead),
+                similaritySection(measures.reference(), measures.similarity(), measures.terms(), nothingRead));
     }
 
     private static String taskSection(
@@ -534,10 +809,13 @@ public final class Grader {
     }
 
     private static String similaritySection(
-            List<SourceFile> reference, Similarity.Result similarity, boolean nothingRead) {
+            List<SourceFile> reference, Similarity.Result similarity, List<String> terms, boolean nothingRead) {
         if (reference.isEmpty()) {
             return "## Similarity to the reference solution\n\nThe assignment has no readable reference solution,"
-                    + " so I cannot compare with one; the task's key terms stand in for it (see the task above).";
+                    + " so I cannot compare with one; "
+                    + (terms.isEmpty()
+                            ? "nor does the task name anything I can look for instead."
+                            : "the task's key terms stand in for it (see the task above).");
         }
         if (nothingRead || similarity == null) {
             return "## Similarity to the reference solution\n\nThere is no readable student file to compare with"
@@ -621,18 +899,6 @@ public final class Grader {
                 + " the reference; " + String.join(", ", left) + (left.size() == 1 ? " adds" : " add")
                 + " nothing that brings the submission closer, so " + (left.size() == 1 ? "it is" : "they are")
                 + " left out rather than counted against it.";
-    }
-
-    private static String findingsSection(List<Finding> findings) {
-        List<String> lines = new ArrayList<>();
-        for (Finding finding : findings.stream().limit(MAX_FINDINGS).toList()) {
-            lines.add(finding.place().pointer() + " " + finding.attempt() + ".");
-        }
-        if (findings.size() > MAX_FINDINGS) {
-            lines.add("and " + (findings.size() - MAX_FINDINGS) + " more lines.");
-        }
-        return "## Text addressed to the grader\n\nThese lines speak to whoever grades the work instead of being"
-                + " part of it. They are reported for the teacher and do not change the grade.\n\n" + bullets(lines);
     }
 
     private static String pointers(List<Place> hits) {

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 final class GraderAddressed {
 
     /** A line of a student's file addressed to the grader, and what it attempts. */
-    record Finding(Place place, String attempt) {}
+    record Attempt(Place place, String attempt) {}
 
     private record Sign(Pattern pattern, String attempt) {}
 
@@ -49,15 +49,15 @@ final class GraderAddressed {
     private GraderAddressed() {}
 
     /** Every line of the files with such text, in file and line order, one finding a line. */
-    static List<Finding> find(List<SourceFile> files) {
-        List<Finding> findings = new ArrayList<>();
+    static List<Attempt> find(List<SourceFile> files) {
+        List<Attempt> findings = new ArrayList<>();
         for (SourceFile file : files) {
             List<String> lines = file.lines();
             for (int i = 0; i < lines.size(); i++) {
                 String line = lines.get(i);
                 for (Sign sign : SIGNS) {
                     if (sign.pattern().matcher(line).find()) {
-                        findings.add(new Finding(new Place(file.name(), i + 1, line), sign.attempt()));
+                        findings.add(new Attempt(new Place(file.name(), i + 1, line), sign.attempt()));
                         break;
                     }
                 }

@@ -12,6 +12,7 @@ import java.util.List;
  * @param solution the reference solution files; empty when the teacher gave none
  * @param restrictions the restriction files: rules a submission must keep
  * @param submission the student's files, in the order they were uploaded
+ * @param rubric what the submission is graded against: the homework's, or {@link Rubric#DEFAULT}
  */
 public record ReviewRequest(
         String assignment,
@@ -19,13 +20,31 @@ public record ReviewRequest(
         List<ReviewDocument> task,
         List<ReviewDocument> solution,
         List<ReviewDocument> restrictions,
-        List<ReviewDocument> submission) {
+        List<ReviewDocument> submission,
+        Rubric rubric) {
 
     public ReviewRequest {
         task = List.copyOf(task);
         solution = List.copyOf(solution);
         restrictions = List.copyOf(restrictions);
         submission = List.copyOf(submission);
+        rubric = rubric == null ? Rubric.DEFAULT : rubric;
+    }
+
+    /** A homework graded by the default rubric. */
+    public ReviewRequest(
+            String assignment,
+            String subject,
+            List<ReviewDocument> task,
+            List<ReviewDocument> solution,
+            List<ReviewDocument> restrictions,
+            List<ReviewDocument> submission) {
+        this(assignment, subject, task, solution, restrictions, submission, Rubric.DEFAULT);
+    }
+
+    /** The same homework with the student's files replaced. */
+    ReviewRequest withSubmission(List<ReviewDocument> files) {
+        return new ReviewRequest(assignment, subject, task, solution, restrictions, files, rubric);
     }
 
     /**

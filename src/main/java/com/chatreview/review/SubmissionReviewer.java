@@ -12,6 +12,7 @@ import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.realtime.AssistantTurn;
 import com.chatreview.realtime.AssistantTurns;
 import com.chatreview.submission.FileText;
+import com.chatreview.submission.ReviewOutcome;
 import com.chatreview.submission.ReviewProgress;
 import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionsForReview;
@@ -153,7 +154,8 @@ class SubmissionReviewer {
         /** Throws when another attempt stored the review meanwhile, so that this review message rolls back. */
         void record() {
             Review done = review.get();
-            if (!submissions.recordReview(submissionId, done.grade(), done.analysis())) {
+            ReviewOutcome outcome = new ReviewOutcome(done.criteria(), done.findings(), done.flags());
+            if (!submissions.recordReview(submissionId, done.grade(), done.analysis(), outcome)) {
                 throw new ReviewStoredAlready(submissionId);
             }
         }

@@ -9,6 +9,7 @@ import java.util.UUID;
  *
  * @param analysis the AI's review, empty until there is one (or why the review failed)
  * @param grade A to F, empty until the AI has graded; it stays beside any decision of the teacher
+ * @param outcome the review's criteria, findings and flags, empty until there is a review
  * @param decisions the teacher's decisions, oldest first
  */
 public record Submission(
@@ -20,6 +21,7 @@ public record Submission(
         SubmissionStatus status,
         String analysis,
         String grade,
+        ReviewOutcome outcome,
         Instant createdAt,
         Instant updatedAt,
         List<SubmittedFile> files,
@@ -42,6 +44,7 @@ public record Submission(
                 status,
                 analysis,
                 grade,
+                outcome,
                 createdAt,
                 updatedAt,
                 stored,
@@ -60,6 +63,7 @@ public record Submission(
                 status,
                 analysis,
                 grade,
+                outcome,
                 createdAt,
                 updatedAt,
                 files,

@@ -85,6 +85,7 @@ public class SubmissionManagement {
                 SubmissionStatus.SUBMITTED,
                 "",
                 "",
+                ReviewOutcome.NONE,
                 now,
                 now,
                 List.of(),

@@ -1,6 +1,9 @@
 package com.chatreview.submission;
 
 import com.chatreview.database.Sql;
+import com.chatreview.grading.Verdict.CriterionScore;
+import com.chatreview.grading.Verdict.Finding;
+import com.chatreview.grading.Verdict.Flag;
 import com.chatreview.kernel.PageRequest;
 import java.io.InputStream;
 import java.sql.ResultSet;
@@ -16,21 +19,29 @@ import java.util.stream.Collectors;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
 /** The {@code submissions}, {@code submission_files} and {@code submission_decisions} tables. */
 @Repository
 class Submissions {
 
     private static final String COLUMNS = """
-            id, tenant_id, homework_id, student_id, chat_id, status, analysis, grade, created_at, updated_at,
-            review_state, review_attempts, review_error, reviewed_at""";
+            id, tenant_id, homework_id, student_id, chat_id, status, analysis, grade, criteria, findings, flags,
+            created_at, updated_at, review_state, review_attempts, review_error, reviewed_at""";
+
+    private static final TypeReference<List<CriterionScore>> CRITERIA = new TypeReference<>() {};
+    private static final TypeReference<List<Finding>> FINDINGS = new TypeReference<>() {};
+    private static final TypeReference<List<Flag>> FLAGS = new TypeReference<>() {};
 
     private final JdbcClient jdbc;
     private final JdbcTemplate streaming;
+    private final JsonMapper json;
 
-    Submissions(JdbcClient jdbc, JdbcTemplate streaming) {
+    Submissions(JdbcClient jdbc, JdbcTemplate streaming, JsonMapper json) {
         this.jdbc = jdbc;
         this.streaming = streaming;
+        this.json = json;
     }
 
     void insert(Submission submission) {
@@ -74,7 +85,7 @@ class Submissions {
                 .param("id", submissionId)
                 .param("tenant", tenantId)
                 .param("homework", homeworkId)
-                .query(Submissions::submission)
+                .query(this::submission)
                 .optional()
                 .map(found -> complete(List.of(found)).getFirst());
     }
@@ -83,7 +94,7 @@ class Submissions {
     Optional<Submission> find(UUID submissionId) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM submissions WHERE id = :id")
                 .param("id", submissionId)
-                .query(Submissions::submission)
+                .query(this::submission)
                 .optional()
                 .map(found -> complete(List.of(found)).getFirst());
     }
@@ -108,7 +119,7 @@ class Submissions {
                 .param("student", studentId)
                 .param("offset", page.offset())
                 .param("limit", page.limit())
-                .query(Submissions::submission)
+                .query(this::submission)
                 .list());
     }
 
@@ -185,15 +196,20 @@ class Submissions {
      *
      * @return false when the review was stored already
      */
-    boolean recordReview(UUID submissionId, String grade, String analysis, Instant now) {
+    boolean recordReview(UUID submissionId, String grade, String analysis, ReviewOutcome outcome, Instant now) {
         return jdbc.sql("""
                         UPDATE submissions
-                        SET analysis = :analysis, grade = :grade, review_state = 'done', review_error = NULL,
+                        SET analysis = :analysis, grade = :grade, criteria = :criteria::jsonb,
+                            findings = :findings::jsonb, flags = :flags::jsonb,
+                            review_state = 'done', review_error = NULL,
                             reviewed_at = :now, updated_at = :now,
                             status = CASE WHEN status = 'submitted' THEN 'reviewed' ELSE status END
                         WHERE id = :id AND review_state <> 'done'""")
                         .param("analysis", analysis)
                         .param("grade", grade)
+                        .param("criteria", json.writeValueAsString(outcome.criteria()))
+                        .param("findings", json.writeValueAsString(outcome.findings()))
+                        .param("flags", json.writeValueAsString(outcome.flags()))
                         .param("now", Sql.at(now))
                         .param("id", submissionId)
                         .update()
@@ -220,7 +236,8 @@ class Submissions {
     boolean reopenReview(UUID submissionId, Instant now) {
         return jdbc.sql("""
                         UPDATE submissions SET review_state = 'pending', review_attempts = 0, review_error = NULL,
-                                               analysis = '', updated_at = :now
+                                               analysis = '', criteria = '[]', findings = '[]', flags = '[]',
+                                               updated_at = :now
                         WHERE id = :id AND review_state = 'failed'""").param("now", Sql.at(now)).param("id", submissionId).update() == 1;
     }
 
@@ -277,7 +294,7 @@ class Submissions {
                 .toList();
     }
 
-    private static Submission submission(ResultSet rs, int row) throws SQLException {
+    private Submission submission(ResultSet rs, int row) throws SQLException {
         return new Submission(
                 rs.getObject("id", UUID.class),
                 rs.getObject("tenant_id", UUID.class),
@@ -287,6 +304,10 @@ class Submissions {
                 SubmissionStatus.of(rs.getString("status")).orElseThrow(),
                 rs.getString("analysis"),
                 rs.getString("grade"),
+                new ReviewOutcome(
+                        json.readValue(rs.getString("criteria"), CRITERIA),
+                        json.readValue(rs.getString("findings"), FINDINGS),
+                        json.readValue(rs.getString("flags"), FLAGS)),
                 Sql.instant(rs, "created_at"),
                 Sql.instant(rs, "updated_at"),
                 List.of(),

@@ -63,15 +63,15 @@ public class SubmissionsForReview {
     }
 
     /**
-     * Stores the AI's analysis and grade, once: {@code submitted} becomes {@code reviewed}; a status the teacher
+     * Stores the AI's analysis, grade, criteria, findings and flags, once: {@code submitted} becomes {@code reviewed}; a status the teacher
      * already decided stays (decisions §7). Joins the caller's transaction, so that it commits with the review
      * message of the chat.
      *
      * @return false when the submission had its review already (a job run twice stores nothing twice)
      */
     @Transactional
-    public boolean recordReview(UUID submissionId, String grade, String analysis) {
-        boolean recorded = submissions.recordReview(submissionId, grade, analysis, now());
+    public boolean recordReview(UUID submissionId, String grade, String analysis, ReviewOutcome outcome) {
+        boolean recorded = submissions.recordReview(submissionId, grade, analysis, outcome, now());
         if (recorded) {
             events.publishEvent(new SubmissionChanged.Reviewed(submissionId));
         }

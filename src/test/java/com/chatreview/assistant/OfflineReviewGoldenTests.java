@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -89,8 +90,29 @@ class OfflineReviewGoldenTests {
                         "the injection beside an image",
                         request(List.of(python("fractions.py", INJECTION), image("diagram.png")))),
                 Arguments.of("four hundred findings", request(List.of(python("fractions.py", NOISY)))),
-                Arguments.of("files of one endless line", request(ENDLESS_LINES)));
+                Arguments.of("files of one endless line", request(ENDLESS_LINES)),
+                Arguments.of(
+                        "a short task without a reference the work touches",
+                        new ReviewRequest(
+                                "fractions-1",
+                                null,
+                                List.of(ReviewDocument.text("task.md", "text/markdown", "Add 1/2 and 1/3.")),
+                                List.of(),
+                                List.of(),
+                                List.of(python("solution.py", "def add(a, b):\n    return a + b\n")))));
         return Stream.concat(table, more);
+    }
+
+    @Test
+    void everyGoldenFileIsTheReviewOfACase() throws IOException {
+        List<String> cases = reviews()
+                .map(arguments -> slug((String) arguments.get()[0]) + ".md")
+                .toList();
+        try (Stream<Path> files = Files.list(GOLDEN)) {
+            assertThat(files.map(file -> file.getFileName().toString()))
+                    .as("golden files left from cases renamed or removed")
+                    .allMatch(cases::contains);
+        }
     }
 
     @ParameterizedTest(name = "{0}")

@@ -23,7 +23,7 @@ class GraderAddressedTests {
                 """);
 
         assertThat(GraderAddressed.find(List.of(file)))
-                .extracting(finding -> finding.place().line(), GraderAddressed.Finding::attempt)
+                .extracting(finding -> finding.place().line(), GraderAddressed.Attempt::attempt)
                 .containsExactly(
                         tuple(1, "tells the grader to set its instructions aside"),
                         tuple(2, "asks for a grade"),

@@ -287,6 +287,10 @@ class WebhookDeliveryIntegrationTests {
                 .isEqualTo(now.get("grade").asString());
         assertThat(review.get("data").get("analysis").asString())
                 .isEqualTo(now.get("analysis").asString());
+        for (String field : List.of("criteria", "findings", "flags")) {
+            assertThat(review.get("data").get(field)).as(field).isEqualTo(now.get(field));
+        }
+        assertThat(now.get("criteria").size()).isPositive();
         assertThat(review.get("data").get("status").asString()).isEqualTo("reviewed");
         JsonNode decision = Api.JSON.readTree(decided.body());
         assertThat(decision.get("type").asString()).isEqualTo("submission.decided");

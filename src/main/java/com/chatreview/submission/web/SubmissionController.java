@@ -1,6 +1,9 @@
 package com.chatreview.submission.web;
 
 import com.chatreview.chatui.ChatUi;
+import com.chatreview.grading.Verdict.CriterionScore;
+import com.chatreview.grading.Verdict.Finding;
+import com.chatreview.grading.Verdict.Flag;
 import com.chatreview.idempotency.IdempotentRequests;
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.Page;
@@ -81,12 +84,85 @@ class SubmissionController {
             @Schema(allowableValues = {"", "A", "B", "C", "D", "E", "F"})
             String grade,
 
+            @Schema(description = "Points per criterion of the homework's rubric; empty before the review")
+            List<CriterionBody> criteria,
+
+            @Schema(description = "What the review found, in the student's reading order; empty before the review")
+            List<FindingBody> findings,
+
+            @Schema(description = "What the teacher should know beyond the points; empty before the review")
+            List<FlagBody> flags,
+
             String studentId,
             Instant updatedAt,
             List<FileBody> files,
             ReviewBody review,
             List<DecisionBody> decisions,
             MetadataBody metadata) {}
+
+    record CriterionBody(
+            String criterionId, String title, int points, int maxPoints, String explanation, List<String> findingIds) {
+
+        static CriterionBody of(CriterionScore score) {
+            return new CriterionBody(
+                    score.criterionId(),
+                    score.title(),
+                    score.points(),
+                    score.maxPoints(),
+                    score.explanation(),
+                    score.findingIds());
+        }
+    }
+
+    record FindingBody(
+            String id,
+            String criterionId,
+
+            @Schema(allowableValues = {"info", "minor", "major", "critical"})
+            String severity,
+
+            @Schema(nullable = true, description = "The student's file; null for the whole submission")
+            String file,
+
+            @Schema(nullable = true) Integer line,
+            @Schema(nullable = true) Integer endLine,
+
+            @Schema(nullable = true, description = "The student's text at those lines, verbatim")
+            String quote,
+
+            String message) {
+
+        static FindingBody of(Finding finding) {
+            return new FindingBody(
+                    finding.id(),
+                    finding.criterionId(),
+                    finding.severity().value(),
+                    finding.file(),
+                    finding.line(),
+                    finding.endLine(),
+                    finding.quote(),
+                    finding.message());
+        }
+    }
+
+    record FlagBody(
+            @Schema(
+                    allowableValues = {
+                        "addressed_to_grader",
+                        "no_readable_work",
+                        "unreadable_file",
+                        "criterion_not_assessed"
+                    })
+            String kind,
+
+            @Schema(nullable = true) String file,
+            @Schema(nullable = true) Integer line,
+            String message) {
+
+        static FlagBody of(Flag flag) {
+            return new FlagBody(flag.kind(), flag.file(), flag.line(), flag.message());
+        }
+    }
 
     /** Where the AI review stands; {@code grade} above is the AI's, whatever the teacher decided. */
     record ReviewBody(
@@ -238,6 +314,9 @@ class SubmissionController {
                 submission.createdAt(),
                 submission.analysis(),
                 submission.grade(),
+                submission.outcome().criteria().stream().map(CriterionBody::of).toList(),
+                submission.outcome().findings().stream().map(FindingBody::of).toList(),
+                submission.outcome().flags().stream().map(FlagBody::of).toList(),
                 submission.studentId(),
                 submission.updatedAt(),
                 submission.files().stream().map(FileBody::of).toList(),
