@@ -1,10 +1,16 @@
 package com.chatreview.homework;
 
+import com.chatreview.grading.Rubric;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-/** An assignment with its files and course. {@code subject} may be {@code null}. */
+/**
+ * An assignment with its files and course. {@code subject} may be {@code null}.
+ *
+ * @param rubric what its submissions are graded against: the teacher's, or {@link Rubric#DEFAULT} when the teacher
+ *     gave none; never {@code null}
+ */
 public record Homework(
         UUID id,
         UUID tenantId,
@@ -15,7 +21,27 @@ public record Homework(
         Instant createdAt,
         Instant updatedAt,
         List<HomeworkFile> files,
-        Course course) {
+        Course course,
+        Rubric rubric) {
+
+    public Homework {
+        rubric = rubric == null ? Rubric.DEFAULT : rubric;
+    }
+
+    /** An assignment whose teacher gave no rubric: it is graded against {@link Rubric#DEFAULT}. */
+    public Homework(
+            UUID id,
+            UUID tenantId,
+            String teacherId,
+            String assignmentId,
+            String subject,
+            UUID courseId,
+            Instant createdAt,
+            Instant updatedAt,
+            List<HomeworkFile> files,
+            Course course) {
+        this(id, tenantId, teacherId, assignmentId, subject, courseId, createdAt, updatedAt, files, course, null);
+    }
 
     public List<HomeworkFile> filesOfType(HomeworkFile.FileType type) {
         return files.stream().filter(file -> file.fileType() == type).toList();

@@ -1,6 +1,7 @@
 package com.chatreview.homework;
 
 import com.chatreview.database.Sql;
+import com.chatreview.grading.Rubric;
 import com.chatreview.homework.HomeworkErrors.HomeworkNotFound;
 import com.chatreview.kernel.FieldProblem;
 import com.chatreview.kernel.InvalidInput;
@@ -55,6 +56,10 @@ public class HomeworkCatalog {
         return courses.ofTeacher(tenantId.value(), teacherId == null || teacherId.isBlank() ? null : teacherId);
     }
 
+    /**
+     * Publishes the assignment, or refuses it with every problem of the request at once. Without a rubric of the
+     * teacher's, none is stored and the homework is graded against {@link Rubric#DEFAULT}.
+     */
     @Transactional
     public Homework publish(TenantId tenantId, NewHomework request) {
         List<FieldProblem> problems = new ArrayList<>();
@@ -67,11 +72,14 @@ public class HomeworkCatalog {
         UUID homeworkId = UUID.randomUUID();
         Instant now = now();
         List<HomeworkFile> files = files(homeworkId, request.files(), now, problems);
+        Optional<Rubric> rubric = RubricInput.read(request.rubric(), problems);
         if (!problems.isEmpty()) {
             throw InvalidInput.fields(
                     problems,
                     "Send teacherId, courseId (a course of yours, from POST /v1/courses), assignmentId, an optional"
-                            + " subject and files of fileType 'task', 'solution' or 'restriction'.");
+                            + " subject, files of fileType 'task', 'solution' or 'restriction', and an optional"
+                            + " rubric: {\"criteria\": [{\"id\", \"title\", \"description\", \"maxPoints\"}]}"
+                            + " with 1 to " + Rubric.MAX_CRITERIA + " criteria.");
         }
         Homework homework = new Homework(
                 homeworkId,
@@ -85,8 +93,9 @@ public class HomeworkCatalog {
                 now,
                 now,
                 files,
-                course.get());
-        homeworks.insert(homework);
+                course.get(),
+                rubric.orElse(null));
+        homeworks.insert(homework, rubric.isPresent());
         return homework;
     }
 

@@ -1,6 +1,7 @@
 package com.chatreview.homework;
 
 import com.chatreview.database.Sql;
+import com.chatreview.grading.Rubric;
 import com.chatreview.kernel.PageRequest;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -14,29 +15,42 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import tools.jackson.databind.json.JsonMapper;
 
-/** The {@code homeworks} and {@code homework_files} tables; an assignment is read with its files and course. */
+/**
+ * The {@code homeworks} and {@code homework_files} tables; an assignment is read with its files and course. The
+ * teacher's rubric is {@code homeworks.rubric} (jsonb, in the shape of {@link StoredRubric}); {@code NULL} when the
+ * teacher gave none, so that such an assignment is graded against the default rubric of the day.
+ */
 @Repository
 class Homeworks {
 
     private static final String SELECT = """
             SELECT h.id, h.tenant_id, h.teacher_id, h.assignment_id, h.subject, h.course_id, h.created_at,
-                   h.updated_at, c.id AS c_id, c.tenant_id AS c_tenant_id, c.teacher_id AS c_teacher_id,
-                   c.name AS c_name, c.created_at AS c_created_at, c.updated_at AS c_updated_at
+                   h.updated_at, h.rubric::text AS rubric, c.id AS c_id, c.tenant_id AS c_tenant_id,
+                   c.teacher_id AS c_teacher_id, c.name AS c_name, c.created_at AS c_created_at,
+                   c.updated_at AS c_updated_at
             FROM homeworks h JOIN courses c ON c.id = h.course_id
             """;
 
     private final JdbcClient jdbc;
+    private final JsonMapper json;
 
-    Homeworks(JdbcClient jdbc) {
+    Homeworks(JdbcClient jdbc, JsonMapper json) {
         this.jdbc = jdbc;
+        this.json = json;
     }
 
-    void insert(Homework homework) {
+    /**
+     * Stores the assignment with its files; its rubric only when {@code rubricGiven} (the teacher's own), otherwise
+     * {@code NULL}.
+     */
+    void insert(Homework homework, boolean rubricGiven) {
         jdbc.sql("""
                 INSERT INTO homeworks (id, tenant_id, teacher_id, assignment_id, subject, course_id, created_at,
-                                       updated_at)
-                VALUES (:id, :tenant, :teacher, :assignment, :subject, :course, :created, :updated)""")
+                                       updated_at, rubric)
+                VALUES (:id, :tenant, :teacher, :assignment, :subject, :course, :created, :updated,
+                        CAST(:rubric AS jsonb))""")
                 .param("id", homework.id())
                 .param("tenant", homework.tenantId())
                 .param("teacher", homework.teacherId())
@@ -45,6 +59,7 @@ class Homeworks {
                 .param("course", homework.courseId())
                 .param("created", Sql.at(homework.createdAt()))
                 .param("updated", Sql.at(homework.updatedAt()))
+                .param("rubric", rubricGiven ? json.writeValueAsString(StoredRubric.of(homework.rubric())) : null)
                 .update();
         int position = 0;
         for (HomeworkFile file : homework.files()) {
@@ -69,7 +84,7 @@ class Homeworks {
         List<Homework> found = withFiles(jdbc.sql(SELECT + " WHERE h.id = :id AND h.tenant_id = :tenant")
                 .param("id", homeworkId)
                 .param("tenant", tenantId)
-                .query(Homeworks::homework)
+                .query(this::homework)
                 .list());
         return found.stream().findFirst();
     }
@@ -113,7 +128,7 @@ class Homeworks {
         List<Homework> homeworks = jdbc.sql(
                         SELECT + where + " ORDER BY h.created_at DESC, h.id DESC OFFSET :offset LIMIT :limit")
                 .params(params)
-                .query(Homeworks::homework)
+                .query(this::homework)
                 .list();
         return new Found(withFiles(homeworks), total);
     }
@@ -143,16 +158,38 @@ class Homeworks {
                     h.createdAt(),
                     h.updatedAt(),
                     files.getOrDefault(h.id(), List.of()),
-                    h.course()));
+                    h.course(),
+                    h.rubric()));
         }
         return complete;
     }
+
+    /**
+     * The stored form of a rubric, written and read here rather than {@link Rubric}'s own shape, so that a change to
+     * the grading type does not silently change what the column holds.
+     */
+    record StoredRubric(List<StoredCriterion> criteria) {
+
+        static StoredRubric of(Rubric rubric) {
+            return new StoredRubric(rubric.criteria().stream()
+                    .map(c -> new StoredCriterion(c.id(), c.title(), c.description(), c.maxPoints()))
+                    .toList());
+        }
+
+        Rubric rubric() {
+            return new Rubric(criteria.stream()
+                    .map(c -> new Rubric.Criterion(c.id(), c.title(), c.description(), c.maxPoints()))
+                    .toList());
+        }
+    }
+
+    record StoredCriterion(String id, String title, String description, int maxPoints) {}
 
     static String likeEscaped(String term) {
         return term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
     }
 
-    private static Homework homework(ResultSet rs, int row) throws SQLException {
+    private Homework homework(ResultSet rs, int row) throws SQLException {
         Course course = new Course(
                 rs.getObject("c_id", UUID.class),
                 rs.getObject("c_tenant_id", UUID.class),
@@ -170,7 +207,15 @@ class Homeworks {
                 Sql.instant(rs, "created_at"),
                 Sql.instant(rs, "updated_at"),
                 List.of(),
-                course);
+                course,
+                rubric(rs.getString("rubric")));
+    }
+
+    /** The stored rubric, or {@code null} (the default applies) when the teacher gave none. */
+    private Rubric rubric(String stored) {
+        return stored == null
+                ? null
+                : json.readValue(stored, StoredRubric.class).rubric();
     }
 
     private static HomeworkFile file(ResultSet rs, int row) throws SQLException {

@@ -1,9 +1,22 @@
 package com.chatreview.homework;
 
 import java.util.List;
+import tools.jackson.databind.JsonNode;
 
-/** What a teacher sends to publish an assignment. */
-public record NewHomework(String teacherId, String courseId, String assignmentId, String subject, List<NewFile> files) {
+/**
+ * What a teacher sends to publish an assignment.
+ *
+ * @param rubric the rubric as the client wrote it, checked by {@link HomeworkCatalog#publish} (so that a wrong type
+ *     inside it is named like any other problem of the request); {@code null} or JSON {@code null} when none was
+ *     given
+ */
+public record NewHomework(
+        String teacherId, String courseId, String assignmentId, String subject, List<NewFile> files, JsonNode rubric) {
+
+    /** An assignment without a rubric of its own. */
+    public NewHomework(String teacherId, String courseId, String assignmentId, String subject, List<NewFile> files) {
+        this(teacherId, courseId, assignmentId, subject, files, null);
+    }
 
     public record NewFile(String fileType, String fileName, String content) {}
 }

@@ -140,7 +140,8 @@ class HomeworkApiIntegrationTests {
                         "createdAt",
                         "updatedAt",
                         "files",
-                        "course");
+                        "course",
+                        "rubric");
         JsonNode homework = reply.json();
         String id = homework.get("id").asString();
         assertThat(id).matches(UUID_TEXT);
@@ -200,7 +201,8 @@ class HomeworkApiIntegrationTests {
                         "createdAt",
                         "updatedAt",
                         "files",
-                        "course");
+                        "course",
+                        "rubric");
         assertThat(reply.json().get("files").isArray()).isTrue();
         assertThat(reply.json().get("files").size()).isZero();
         String id = reply.json().get("id").asString();

@@ -1,5 +1,6 @@
 package com.chatreview.homework.web;
 
+import com.chatreview.grading.Rubric;
 import com.chatreview.homework.Course;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkCatalog;
@@ -13,6 +14,7 @@ import com.chatreview.tenancy.Tenant;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -29,6 +31,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
 
 /** Endpoint 7 of the interface and the teacher's side of decisions §7 (camelCase, as the interface has it). */
 @RestController
@@ -84,6 +87,63 @@ class HomeworkController {
         }
     }
 
+    /**
+     * A rubric, as a teacher sends it and as an assignment shows it: the teacher's, or the service's default when the
+     * teacher gave none (decisions §12).
+     */
+    @Schema(description = "What the submissions are graded against; the service's default when the teacher gave none")
+    record RubricBody(
+            @ArraySchema(minItems = 1, maxItems = Rubric.MAX_CRITERIA)
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            List<CriterionBody> criteria) {
+        static RubricBody of(Rubric rubric) {
+            return new RubricBody(
+                    rubric.criteria().stream().map(CriterionBody::of).toList());
+        }
+    }
+
+    /** A criterion; {@code description} is written as {@code null} when the teacher gave none. */
+    record CriterionBody(
+            @Schema(
+                    requiredMode = Schema.RequiredMode.REQUIRED,
+                    pattern = "^[a-z0-9_-]{1,40}$",
+                    example = "correctness")
+            String id,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, maxLength = Rubric.MAX_TITLE)
+            String title,
+
+            @Schema(
+                    description = "What earns the points; optional when sent, null when not given",
+                    maxLength = Rubric.MAX_DESCRIPTION,
+                    nullable = true)
+            String description,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "1", maximum = "" + Rubric.MAX_POINTS)
+            int maxPoints) {
+        static CriterionBody of(Rubric.Criterion criterion) {
+            return new CriterionBody(criterion.id(), criterion.title(), criterion.description(), criterion.maxPoints());
+        }
+    }
+
+    /**
+     * What a teacher sends to publish an assignment. The rubric is bound as a JSON tree and checked with the rest of
+     * the request by {@link HomeworkCatalog#publish}, so that a wrong type inside it names its field.
+     */
+    record PublishRequest(
+            String teacherId,
+            String courseId,
+            String assignmentId,
+            String subject,
+            List<NewHomework.NewFile> files,
+
+            @Schema(implementation = RubricBody.class, description = "Optional; without it the default rubric applies")
+            JsonNode rubric) {
+        NewHomework toNewHomework() {
+            return new NewHomework(teacherId, courseId, assignmentId, subject, files, rubric);
+        }
+    }
+
     /** An assignment; {@code subject} is left out when the assignment has none ("present if available"). */
     record HomeworkBody(
             String id,
@@ -95,7 +155,8 @@ class HomeworkController {
             Instant createdAt,
             Instant updatedAt,
             List<FileBody> files,
-            CourseBody course) {
+            CourseBody course,
+            RubricBody rubric) {
         static HomeworkBody of(Homework homework) {
             return new HomeworkBody(
                     homework.id().toString(),
@@ -107,7 +168,8 @@ class HomeworkController {
                     homework.createdAt(),
                     homework.updatedAt(),
                     homework.files().stream().map(FileBody::of).toList(),
-                    CourseBody.of(homework.course()));
+                    CourseBody.of(homework.course()),
+                    RubricBody.of(homework.rubric()));
         }
     }
 
@@ -133,12 +195,16 @@ class HomeworkController {
 
     @PostMapping(path = "/homeworks", consumes = MediaType.APPLICATION_JSON_VALUE)
     @ResponseStatus(HttpStatus.CREATED)
-    @Operation(summary = "Publish a homework assignment with its task, solution and restriction files")
-    HomeworkBody publish(Tenant tenant, @RequestBody NewHomework request) {
+    @Operation(
+            summary = "Publish a homework assignment with its task, solution and restriction files",
+            description = "An optional rubric (1 to 20 criteria, each an id of [a-z0-9_-]{1,40} unique in the rubric,"
+                    + " a title, an optional description and maxPoints from 1 to 100) is what its submissions are"
+                    + " graded against; without one, the service's default rubric applies.")
+    HomeworkBody publish(Tenant tenant, @RequestBody PublishRequest request) {
         if (request == null) {
             throw InvalidInput.field("teacherId", "is required", "Send the assignment as a JSON object.");
         }
-        return HomeworkBody.of(catalog.publish(tenant.id(), request));
+        return HomeworkBody.of(catalog.publish(tenant.id(), request.toNewHomework()));
     }
 
     @GetMapping("/homeworks")
