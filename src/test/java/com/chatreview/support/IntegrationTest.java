@@ -17,11 +17,10 @@ import org.springframework.test.context.ContextConfiguration;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @ExtendWith({RequiresDatabase.class, ServiceParameters.class})
-// the tests' own connections come from 127.0.0.1, a trusted proxy: Api names a client address per test (a
-// property of the test, not of SharedTestConfiguration's registrar: the web server reads it before that runs)
+// the tests' own connections come from 127.0.0.1, a trusted proxy: Api names a client address per test
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "web.trusted-proxies=127.0.0.1")
-@ContextConfiguration(initializers = TestRedis.Properties.class)
+@ContextConfiguration(initializers = {TestRedis.Properties.class, SharedTestConfiguration.Properties.class})
 @Import(SharedTestConfiguration.class)
 public @interface IntegrationTest {}

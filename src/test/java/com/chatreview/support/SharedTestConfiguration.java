@@ -10,6 +10,7 @@ import com.chatreview.grading.ReviewRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -20,9 +21,11 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
-import org.springframework.test.context.DynamicPropertyRegistrar;
+import org.springframework.core.env.MapPropertySource;
 
 /**
  * What every integration test shares: the database wiring, a deletion guard tests can arm, and an assistant that
@@ -31,33 +34,42 @@ import org.springframework.test.context.DynamicPropertyRegistrar;
 @org.springframework.boot.test.context.TestConfiguration(proxyBeanMethods = false)
 public class SharedTestConfiguration {
 
-    @Bean
-    DynamicPropertyRegistrar testDatabaseProperties() {
-        return registry -> {
+    /**
+     * The properties every integration test runs with, added before the context refreshes: the web server and
+     * its filters are made before any bean of the context (a registrar bean's properties came too late for them,
+     * and the DataSource they pull in was made on the embedded PostgreSQL under ./data instead of the test's).
+     */
+    public static final class Properties implements ApplicationContextInitializer<ConfigurableApplicationContext> {
+
+        @Override
+        public void initialize(ConfigurableApplicationContext context) {
+            Map<String, Object> properties = new LinkedHashMap<>();
             if (TestDatabase.embedded()) {
-                registry.add("database.url", () -> "");
-                registry.add("database.data-dir", SharedTestConfiguration::temporaryDataDir);
+                properties.put("database.url", "");
+                properties.put("database.data-dir", temporaryDataDir());
             } else {
-                registry.add(
-                        "database.url", () -> TestDatabase.serverDatabaseUrl().orElseThrow());
-                registry.add("database.user", TestDatabase::user);
-                registry.add("database.password", TestDatabase::password);
+                properties.put("database.url", TestDatabase.serverDatabaseUrl().orElseThrow());
+                properties.put("database.user", TestDatabase.user());
+                properties.put("database.password", TestDatabase.password());
             }
-            registry.add("tenancy.admin-token", () -> ADMIN_TOKEN);
-            registry.add("tenancy.demo-tenant", () -> "false");
+            properties.put("tenancy.admin-token", ADMIN_TOKEN);
+            properties.put("tenancy.demo-tenant", "false");
             // reviews run, retry and give up within a test's patience
-            registry.add("review.poll-interval", () -> "250ms");
-            registry.add("review.first-retry-delay", () -> "200ms");
-            registry.add("review.retry-backoff", () -> "1.0");
-            registry.add("review.max-attempts", () -> "2");
-            registry.add("review.shutdown-wait", () -> "5s");
+            properties.put("review.poll-interval", "250ms");
+            properties.put("review.first-retry-delay", "200ms");
+            properties.put("review.retry-backoff", "1.0");
+            properties.put("review.max-attempts", "2");
+            properties.put("review.shutdown-wait", "5s");
             // the tests' receivers listen on 127.0.0.1 over plain http (decisions §11: the operator may allow it)
-            registry.add("webhook.allow-http", () -> "true");
-            registry.add("webhook.allow-private-networks", () -> "true");
-            registry.add("webhook.secret-key", () -> "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
+            properties.put("webhook.allow-http", "true");
+            properties.put("webhook.allow-private-networks", "true");
+            properties.put("webhook.secret-key", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
             // three attempts: a retry after 5 s, a last one a second later
-            registry.add("webhook.retry-delays", () -> "5s,1s");
-        };
+            properties.put("webhook.retry-delays", "5s,1s");
+            context.getEnvironment()
+                    .getPropertySources()
+                    .addFirst(new MapPropertySource("integration-test", properties));
+        }
     }
 
     public static final String ADMIN_TOKEN = "test-admin-token";
