@@ -42,7 +42,13 @@ final class ReviewMaterial {
         List<ReviewDocument> restrictions = documents(homework, HomeworkFile.FileType.RESTRICTION, teachers);
         List<ReviewDocument> solutions = documents(homework, HomeworkFile.FileType.SOLUTION, teachers);
         return new ReviewRequest(
-                homework.assignmentId(), homework.subject(), tasks, solutions, restrictions, submission);
+                homework.assignmentId(),
+                homework.subject(),
+                tasks,
+                solutions,
+                restrictions,
+                submission,
+                homework.rubric());
     }
 
     /** Characters left to give; each text takes what it can of them. */

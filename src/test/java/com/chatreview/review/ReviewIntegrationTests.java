@@ -154,6 +154,52 @@ class ReviewIntegrationTests {
     }
 
     @Test
+    void aHomeworksOwnRubricIsWhatItsSubmissionsAreGradedAgainst() {
+        String courseId = homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Rubrics\"}")
+                .json()
+                .get("id")
+                .asString();
+        Reply published = homework.post(
+                "/v1/homeworks",
+                Api.JSON.writeValueAsString(java.util.Map.of(
+                        "teacherId",
+                        "t-1",
+                        "courseId",
+                        courseId,
+                        "assignmentId",
+                        "add-2",
+                        "rubric",
+                        java.util.Map.of(
+                                "criteria",
+                                List.of(
+                                        java.util.Map.of("id", "logic", "title", "Correct logic", "maxPoints", 8),
+                                        java.util.Map.of("id", "style", "title", "Code style", "maxPoints", 2))),
+                        "files",
+                        List.of(file("task", "task.md", TASK), file("solution", "solution.py", SOLUTION)))));
+        assertThat(published.status()).as(published.toString()).isEqualTo(201);
+        homeworkId = published.json().get("id").asString();
+        Reply uploaded = homework.upload(
+                "/v1/homeworks/" + homeworkId + "/submissions",
+                new Multipart()
+                        .field("studentId", "student-10")
+                        .file("files", "main.py", "text/x-python", SOLUTION.getBytes(StandardCharsets.UTF_8)));
+        assertThat(uploaded.status()).as(uploaded.toString()).isEqualTo(201);
+
+        JsonNode reviewed = awaitReview(
+                uploaded.json(), review -> review.get("state").asString().equals("done"));
+
+        JsonNode criteria = reviewed.get("criteria");
+        assertThat(criteria.size()).isEqualTo(2);
+        assertThat(criteria.get(0).get("criterionId").asString()).isEqualTo("logic");
+        assertThat(criteria.get(0).get("points").asInt()).isEqualTo(8);
+        assertThat(criteria.get(1).get("criterionId").asString()).isEqualTo("style");
+        assertThat(criteria.get(1).get("points").asInt()).isEqualTo(2);
+        assertThat(reviewed.get("grade").asString()).isEqualTo("A");
+        assertThat(reviewed.get("flags").get(0).get("kind").asString()).isEqualTo("criterion_not_assessed");
+        assertThat(reviewed.get("analysis").asString()).contains("10 of 10 points", "**Code style**: 2 of 2.");
+    }
+
+    @Test
     void aFileWithoutTextIsNamedInTheQuestionAndTheReviewButNotOpened() {
         byte[] png = java.util.Base64.getDecoder()
                 .decode(

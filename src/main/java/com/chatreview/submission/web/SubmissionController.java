@@ -85,7 +85,7 @@ class SubmissionController {
             String grade,
 
             @Schema(description = "Points per criterion of the homework's rubric; empty before the review")
-            List<CriterionBody> criteria,
+            List<CriterionScoreBody> criteria,
 
             @Schema(description = "What the review found, in the student's reading order; empty before the review")
             List<FindingBody> findings,
@@ -100,11 +100,11 @@ class SubmissionController {
             List<DecisionBody> decisions,
             MetadataBody metadata) {}
 
-    record CriterionBody(
+    record CriterionScoreBody(
             String criterionId, String title, int points, int maxPoints, String explanation, List<String> findingIds) {
 
-        static CriterionBody of(CriterionScore score) {
-            return new CriterionBody(
+        static CriterionScoreBody of(CriterionScore score) {
+            return new CriterionScoreBody(
                     score.criterionId(),
                     score.title(),
                     score.points(),
@@ -314,7 +314,9 @@ class SubmissionController {
                 submission.createdAt(),
                 submission.analysis(),
                 submission.grade(),
-                submission.outcome().criteria().stream().map(CriterionBody::of).toList(),
+                submission.outcome().criteria().stream()
+                        .map(CriterionScoreBody::of)
+                        .toList(),
                 submission.outcome().findings().stream().map(FindingBody::of).toList(),
                 submission.outcome().flags().stream().map(FlagBody::of).toList(),
                 submission.studentId(),
