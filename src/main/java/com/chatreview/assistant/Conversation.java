@@ -1,7 +1,9 @@
 package com.chatreview.assistant;
 
+import com.chatreview.grading.Verdict;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the assistant answers: the chat's messages so far, oldest first, ending with the user message to
@@ -10,8 +12,17 @@ import java.util.Objects;
  * @param turns the chat's recent history; providers keep within their own budget, dropping the oldest first
  * @param context material the conversation is about (a homework's task, restrictions and the student's files
  *     for a review chat), by name; empty for a plain chat
+ * @param review the verdict of the review a review chat is about, or {@code null}: the assistant answers from it
  */
-public record Conversation(List<Turn> turns, List<ContextDocument> context) {
+public record Conversation(
+        List<Turn> turns,
+        List<ContextDocument> context,
+        @Nullable Verdict review) {
+
+    /** A conversation about no review. */
+    public Conversation(List<Turn> turns, List<ContextDocument> context) {
+        this(turns, context, null);
+    }
 
     public Conversation {
         turns = List.copyOf(turns);

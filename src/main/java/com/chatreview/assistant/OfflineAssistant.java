@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
 
 /**
  * The built-in assistant: no network, no model, the same answer for the same chat every time. It says what it
- * is in its first reply of a chat, then answers from what the chat holds: which words carry the question, the
+ * is in its first reply of a chat, then answers from what the chat holds: in a review chat, from the review's
+ * verdict ({@link ReviewQuestions}); elsewhere, which words carry the question, the
  * earlier messages and context lines that share them (quoted with where they are), and what the message looks
  * like (a question, code, its length). It streams its reply word by word, as a model would.
  */
@@ -108,6 +109,10 @@ class OfflineAssistant implements Assistant {
             paragraphs.add(INTRODUCTION);
         }
         String question = conversation.lastUserTurn().content().strip();
+        if (conversation.review() != null) {
+            paragraphs.add(ReviewQuestions.answer(question, conversation.review(), conversation.context()));
+            return String.join("\n\n", paragraphs);
+        }
         List<String> keywords = keywords(question);
         paragraphs.add(describe(question, keywords));
         List<String> quotes = new ArrayList<>();

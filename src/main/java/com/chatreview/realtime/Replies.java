@@ -15,6 +15,7 @@ import com.chatreview.chat.ChatsById;
 import com.chatreview.chat.NewMessage;
 import com.chatreview.chat.SenderRole;
 import com.chatreview.database.DatabaseReachability;
+import com.chatreview.grading.Verdict;
 import com.chatreview.tenancy.TenantId;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -333,10 +334,13 @@ class Replies {
                     message.senderRole() == SenderRole.USER ? Turn.Role.USER : Turn.Role.ASSISTANT, message.content()));
         }
         List<ContextDocument> context = new ArrayList<>();
+        Verdict review = null;
         for (ChatContextSource source : contextSources) {
-            context.addAll(source.documentsFor(chat));
+            ChatContextSource.ChatContext found = source.contextOf(chat);
+            context.addAll(found.documents());
+            review = review == null ? found.review() : review;
         }
-        return new Conversation(turns, context);
+        return new Conversation(turns, context, review);
     }
 
     private void publish(UUID chatId, ServerEvent event) {

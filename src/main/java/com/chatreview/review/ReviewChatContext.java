@@ -2,11 +2,18 @@ package com.chatreview.review;
 
 import com.chatreview.assistant.Conversation.ContextDocument;
 import com.chatreview.chat.Chat;
+import com.chatreview.grading.Verdict;
+import com.chatreview.grading.Verdict.CriterionScore;
+import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.realtime.ChatContextSource;
+import com.chatreview.submission.ReviewOutcome;
+import com.chatreview.submission.ReviewProgress;
+import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionsForReview;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.web.Ids;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,8 +22,8 @@ import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A review chat's questions are answered with the homework's task and restrictions and the student's files in
- * the assistant's context (not the reference solution: no answer may hand it out).
+ * A review chat's questions are answered with the homework's task and restrictions, the student's files and the
+ * review's verdict in the assistant's context (not the reference solution: no answer may hand it out).
  */
 @Component
 class ReviewChatContext implements ChatContextSource {
@@ -38,15 +45,43 @@ class ReviewChatContext implements ChatContextSource {
     }
 
     @Override
-    public List<ContextDocument> documentsFor(Chat chat) {
+    public ChatContext contextOf(Chat chat) {
         return reviewedSubmission(chat)
                 .flatMap(submissions::find)
                 .filter(submission -> submission.tenantId().equals(chat.tenantId()))
                 .flatMap(submission -> homeworks
                         .find(TenantId.of(chat.tenantId()), submission.homeworkId())
-                        .map(homework -> ReviewMaterial.chatContext(
-                                homework, submissions.texts(submission.id(), settings.maxCharsPerFile()))))
-                .orElse(List.of());
+                        .map(homework -> context(submission, homework)))
+                .orElse(ChatContext.NONE);
+    }
+
+    private ChatContext context(Submission submission, Homework homework) {
+        List<ContextDocument> documents = new ArrayList<>(
+                ReviewMaterial.chatContext(homework, submissions.texts(submission.id(), settings.maxCharsPerFile())));
+        Verdict review = verdict(submission);
+        if (review != null) {
+            // for a model: the review it is asked about, as the student read it (it holds nothing of the reference)
+            documents.add(new ContextDocument("review", "the review of this submission", review.analysis()));
+        }
+        return new ChatContext(documents, review);
+    }
+
+    /** The stored review as a verdict, or {@code null} before there is one. */
+    private static Verdict verdict(Submission submission) {
+        if (submission.review().state() != ReviewProgress.State.DONE
+                || submission.grade().isEmpty()) {
+            return null;
+        }
+        ReviewOutcome outcome = submission.outcome();
+        return new Verdict(
+                submission.grade(),
+                outcome.criteria().stream().mapToInt(CriterionScore::points).sum(),
+                outcome.criteria().stream().mapToInt(CriterionScore::maxPoints).sum(),
+                outcome.criteria(),
+                outcome.findings(),
+                outcome.flags(),
+                "",
+                submission.analysis());
     }
 
     private Optional<UUID> reviewedSubmission(Chat chat) {

@@ -200,6 +200,35 @@ class ReviewIntegrationTests {
     }
 
     @Test
+    void theReviewChatExplainsTheGradeFromTheVerdict() {
+        JsonNode submission = upload("student-11", "main.py", "def add(a, b):\n    return eval('a + b')\n");
+        JsonNode reviewed =
+                awaitReview(submission, review -> review.get("state").asString().equals("done"));
+
+        try (ChatSocket socket = ChatSocket.connect(
+                service.port(),
+                tenant.apiKey(),
+                "student-11",
+                reviewed.get("chatId").asString())) {
+            socket.awaitEvent("connection_established");
+            socket.sendContent("Why did I get a " + reviewed.get("grade").asString() + "? What should I change?");
+            socket.awaitEvent("message_received");
+            String answer =
+                    socket.awaitEvent("message_stream_ended").get("content").asString();
+
+            JsonNode restrictions = reviewed.get("criteria").get(1);
+            assertThat(answer)
+                    .contains("Your grade is " + reviewed.get("grade").asString())
+                    .contains("**" + restrictions.get("title").asString() + "**: "
+                            + restrictions.get("points").asInt() + " of "
+                            + restrictions.get("maxPoints").asInt())
+                    .contains("What to change first")
+                    .contains("main.py:2 `return eval('a + b')`: Breaks “Do not use `eval`.”")
+                    .doesNotContain("print(add(1, 2))");
+        }
+    }
+
+    @Test
     void aFileWithoutTextIsNamedInTheQuestionAndTheReviewButNotOpened() {
         byte[] png = java.util.Base64.getDecoder()
                 .decode(

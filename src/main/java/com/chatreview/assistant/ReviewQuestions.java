@@ -1,0 +1,395 @@
+package com.chatreview.assistant;
+
+import com.chatreview.assistant.Conversation.ContextDocument;
+import com.chatreview.grading.ReviewRequest.ReviewDocument;
+import com.chatreview.grading.RuleOutcome;
+import com.chatreview.grading.Verdict;
+import com.chatreview.grading.Verdict.CriterionScore;
+import com.chatreview.grading.Verdict.Finding;
+import com.chatreview.grading.Verdict.Flag;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The offline assistant's answers in a review chat, taken from the review's verdict (decisions §12): why the grade
+ * is what it is, what to change first, what the review found in a file or at a line, which rules held and which
+ * broke, one criterion's points; anything else gets what it can answer and three example questions. It reads the
+ * question for words of these kinds (in English, German, French, Spanish, Portuguese, Italian and Russian) and
+ * answers every kind it finds, in that order. It never has the reference solution: the verdict and the chat's
+ * context leave it out.
+ */
+final class ReviewQuestions {
+
+    private static final int MAX_STEPS = 3;
+    private static final int MAX_LISTED = 8;
+
+    private static final Pattern GRADE = words("why|grade|graded|mark|marks|score|scored|points?|explain|reason"
+            + "|warum|wieso|note|punkte|bewertung|pourquoi|notée?|barème|por ?qu[eé]|calificaci[oó]n|nota|puntos"
+            + "|porque|pontos|perch[eé]|voto|punti|почему|оценк\\p{L}*|балл\\p{L}*");
+    private static final Pattern IMPROVE = words("change|improve|fix|better|next|first|should i|how can i|higher"
+            + "|raise|wrong|mistakes?|errors?|problems?|verbesser\\p{L}*|ändern|fehler|améliorer|changer|corriger"
+            + "|erreurs?|mejorar|cambiar|arreglar|errores|corregir|melhorar|mudar|errori|migliorare|correggere"
+            + "|исправ\\p{L}*|улучш\\p{L}*|измен\\p{L}*|ошибк\\p{L}*");
+    private static final Pattern RULES = words("rules?|restrictions?|restricted|forbidden|allowed|prohibited"
+            + "|constraints?|break|broke|broken|regeln?|verboten|erlaubt|règles?|interdit|permis|reglas?"
+            + "|prohibido|permitido|regras?|proibido|regole|vietato|правил\\p{L}*|запрещ\\p{L}*|ограничен\\p{L}*");
+    private static final Pattern REFERENCE = words("reference|model solution|sample solution|the solution"
+            + "|correct solution|correct answer|right answer|answer key|musterlösung|lösung|solution de référence"
+            + "|corrigé|solución|solução|soluzione|эталон\\p{L}*|решени\\p{L}*");
+    private static final Pattern LINE = Pattern.compile("(?iu)(?:\\blines?|\\bzeile|\\bligne|\\bl[ií]nea"
+            + "|\\blinha|\\briga|строк\\p{L}*)\\s*(?:no\\.?\\s*|nr\\.?\\s*|n[°º]\\s*|#\\s*)?(\\d{1,6})"
+            + "|[\\w.-]+\\.\\w{1,5}:(\\d{1,6})");
+
+    private ReviewQuestions() {}
+
+    private static Pattern words(String alternatives) {
+        return Pattern.compile("(?iu)(?<![\\p{L}\\p{N}])(?:" + alternatives + ")(?![\\p{L}\\p{N}])");
+    }
+
+    /** The answer to {@code question}, from the review and the chat's context (restrictions, the student's files). */
+    static String answer(String question, Verdict review, List<ContextDocument> context) {
+        String asked = question.strip();
+        List<ContextDocument> files = ofKind(context, "submission");
+        List<String> paragraphs = new ArrayList<>();
+        boolean reference = REFERENCE.matcher(asked).find();
+        if (reference) {
+            paragraphs.add(reference(review));
+        }
+        Integer line = line(asked);
+        List<String> namedFiles = files.stream()
+                .map(ContextDocument::name)
+                .filter(name -> asked.toLowerCase(Locale.ROOT).contains(name.toLowerCase(Locale.ROOT)))
+                .toList();
+        if (GRADE.matcher(asked).find() && !reference) {
+            paragraphs.add(grade(review));
+        }
+        List<CriterionScore> criteria = criteriaNamed(asked, review);
+        if (!criteria.isEmpty() && paragraphs.isEmpty()) {
+            paragraphs.add(criteria(criteria, review));
+        }
+        if (line != null) {
+            paragraphs.add(line(line, namedFiles, files, review));
+        } else if (!namedFiles.isEmpty()) {
+            namedFiles.forEach(name -> paragraphs.add(file(name, review)));
+        }
+        if (RULES.matcher(asked).find()) {
+            paragraphs.add(rules(context));
+        }
+        if (IMPROVE.matcher(asked).find()) {
+            paragraphs.add(improve(review));
+        }
+        if (paragraphs.isEmpty()) {
+            paragraphs.add(help(review, files));
+        }
+        return String.join("\n\n", paragraphs);
+    }
+
+    private static String grade(Verdict review) {
+        int percent = review.maxPoints() == 0 ? 0 : review.points() * 100 / review.maxPoints();
+        StringBuilder text = new StringBuilder("Your grade is ")
+                .append(review.grade())
+                .append(": ")
+                .append(review.points())
+                .append(" of ")
+                .append(review.maxPoints())
+                .append(" points (")
+                .append(percent)
+                .append("%). ")
+                .append(band(review.grade()))
+                .append(" The points by criterion:\n");
+        for (CriterionScore criterion : review.criteria()) {
+            text.append("\n- ").append(criterion(criterion));
+        }
+        List<CriterionScore> lost = review.criteria().stream()
+                .filter(criterion -> criterion.points() < criterion.maxPoints())
+                .sorted(Comparator.comparingInt(
+                        (CriterionScore criterion) -> criterion.points() - criterion.maxPoints()))
+                .toList();
+        if (!lost.isEmpty()) {
+            CriterionScore most = lost.getFirst();
+            text.append("\n\nThe most points were lost on **")
+                    .append(most.title())
+                    .append("** (")
+                    .append(most.maxPoints() - most.points())
+                    .append(").");
+        }
+        return text.toString();
+    }
+
+    private static String band(String grade) {
+        return switch (grade) {
+            case "A" -> "An A takes 90% or more.";
+            case "B" -> "A B takes 80% to 89%; an A, 90%.";
+            case "C" -> "A C takes 70% to 79%; a B, 80%.";
+            case "D" -> "A D takes 60% to 69%; a C, 70%.";
+            case "E" -> "An E takes 50% to 59%; a D, 60%.";
+            default -> "An F is below 50%; an E takes 50%.";
+        };
+    }
+
+    private static String criterion(CriterionScore criterion) {
+        return "**" + criterion.title() + "**: " + criterion.points() + " of " + criterion.maxPoints() + ". "
+                + criterion.explanation();
+    }
+
+    private static String criteria(List<CriterionScore> criteria, Verdict review) {
+        List<String> lines = new ArrayList<>();
+        for (CriterionScore criterion : criteria) {
+            lines.add(criterion(criterion));
+            review.findings().stream()
+                    .filter(finding -> criterion.criterionId().equals(finding.criterionId()))
+                    .limit(MAX_LISTED)
+                    .forEach(finding -> lines.add("  - " + finding(finding)));
+        }
+        return lines.stream()
+                .map(line -> line.startsWith("  ") ? line : "- " + line)
+                .collect(Collectors.joining("\n"));
+    }
+
+    /** The criteria whose id or title the question names. */
+    private static List<CriterionScore> criteriaNamed(String question, Verdict review) {
+        String asked = question.toLowerCase(Locale.ROOT);
+        return review.criteria().stream()
+                .filter(criterion -> asked.contains(criterion.criterionId().toLowerCase(Locale.ROOT))
+                        || asked.contains(criterion.title().toLowerCase(Locale.ROOT)))
+                .toList();
+    }
+
+    private static String improve(Verdict review) {
+        List<Finding> steps = review.findings().stream()
+                .filter(finding -> finding.severity() != Verdict.Severity.INFO)
+                // the most serious first and, of equal weight, those on a line: they say where to start
+                .sorted(Comparator.comparing(Finding::severity)
+                        .reversed()
+                        .thenComparing(finding -> finding.line() == null))
+                .limit(MAX_STEPS)
+                .toList();
+        if (steps.isEmpty()) {
+            List<CriterionScore> short_ = review.criteria().stream()
+                    .filter(criterion -> criterion.points() < criterion.maxPoints())
+                    .toList();
+            if (short_.isEmpty()) {
+                return "There is nothing to change for the grade: every criterion has all its points.";
+            }
+            return "The review found nothing in particular to change; the points you miss are these:\n\n"
+                    + short_.stream()
+                            .map(criterion -> "- " + criterion(criterion))
+                            .collect(Collectors.joining("\n"));
+        }
+        StringBuilder text = new StringBuilder("What to change first, the most serious first:\n");
+        for (int i = 0; i < steps.size(); i++) {
+            Finding finding = steps.get(i);
+            text.append("\n").append(i + 1).append(". ").append(finding(finding));
+            title(review, finding.criterionId())
+                    .ifPresent(title -> text.append(" (").append(title).append(")"));
+        }
+        long more = review.findings().stream()
+                        .filter(finding -> finding.severity() != Verdict.Severity.INFO)
+                        .count()
+                - steps.size();
+        if (more > 0) {
+            text.append("\n\nThe review lists ").append(more).append(more == 1 ? " more finding." : " more findings.");
+        }
+        return text.toString();
+    }
+
+    private static Optional<String> title(Verdict review, String criterionId) {
+        return review.criteria().stream()
+                .filter(criterion -> criterion.criterionId().equals(criterionId))
+                .map(CriterionScore::title)
+                .findFirst();
+    }
+
+    /** {@code major, main.py:3 `return eval(x)`: Breaks “Do not use eval”.} */
+    private static String finding(Finding finding) {
+        StringBuilder text = new StringBuilder(finding.severity().value());
+        if (finding.file() != null) {
+            text.append(", ").append(finding.file());
+            if (finding.line() != null) {
+                text.append(":").append(finding.line());
+                if (!finding.line().equals(finding.endLine())) {
+                    text.append("-").append(finding.endLine());
+                }
+            }
+        }
+        if (finding.quote() != null && !finding.quote().isBlank()) {
+            text.append(" ").append(code(finding.quote().lines().findFirst().orElse("")));
+        }
+        return text.append(": ").append(finding.message()).toString();
+    }
+
+    private static String line(int number, List<String> namedFiles, List<ContextDocument> files, Verdict review) {
+        List<ContextDocument> candidates = namedFiles.isEmpty()
+                ? files
+                : files.stream()
+                        .filter(file -> namedFiles.contains(file.name()))
+                        .toList();
+        List<Finding> there = review.findings().stream()
+                .filter(finding -> finding.line() != null
+                        && finding.line() <= number
+                        && number <= finding.endLine()
+                        && candidates.stream().anyMatch(file -> file.name().equals(finding.file())))
+                .toList();
+        List<Flag> flags = review.flags().stream()
+                .filter(flag -> flag.line() != null
+                        && flag.line() == number
+                        && candidates.stream().anyMatch(file -> file.name().equals(flag.file())))
+                .toList();
+        StringBuilder text = new StringBuilder();
+        if (!there.isEmpty()) {
+            text.append("At line ").append(number).append(" the review found:\n");
+            there.forEach(finding -> text.append("\n- ").append(finding(finding)));
+        }
+        for (Flag flag : flags) {
+            text.append(text.isEmpty() ? "" : "\n\n")
+                    .append(flag.file())
+                    .append(":")
+                    .append(flag.line())
+                    .append(" was flagged for the teacher (")
+                    .append(flag.kind())
+                    .append("): ")
+                    .append(flag.message());
+        }
+        if (!text.isEmpty()) {
+            return text.toString();
+        }
+        List<String> quoted = new ArrayList<>();
+        for (ContextDocument file : candidates) {
+            List<String> lines = file.content().lines().toList();
+            if (number >= 1 && number <= lines.size()) {
+                quoted.add("line " + number + " of " + file.name() + " is " + code(lines.get(number - 1)));
+            } else {
+                quoted.add(file.name() + " has " + lines.size() + (lines.size() == 1 ? " line" : " lines"));
+            }
+        }
+        return "The review found nothing at line " + number
+                + (quoted.isEmpty() ? "." : ": " + String.join("; ", quoted) + ".");
+    }
+
+    private static String file(String name, Verdict review) {
+        List<Finding> inFile = review.findings().stream()
+                .filter(finding -> name.equals(finding.file()))
+                .toList();
+        List<Flag> flagged =
+                review.flags().stream().filter(flag -> name.equals(flag.file())).toList();
+        if (inFile.isEmpty() && flagged.isEmpty()) {
+            return "The review found nothing in particular in " + name + ".";
+        }
+        StringBuilder text = new StringBuilder("In " + name + " the review found:\n");
+        inFile.stream().limit(MAX_LISTED).forEach(finding -> text.append("\n- ").append(finding(finding)));
+        flagged.stream()
+                .limit(MAX_LISTED)
+                .forEach(flag -> text.append("\n- flagged for the teacher (")
+                        .append(flag.kind())
+                        .append(flag.line() == null ? "" : ", line " + flag.line())
+                        .append("): ")
+                        .append(flag.message()));
+        return text.toString();
+    }
+
+    private static String rules(List<ContextDocument> context) {
+        List<ContextDocument> restrictions = ofKind(context, "restriction");
+        if (restrictions.isEmpty()) {
+            return "The assignment has no restriction files, so there is no rule to break.";
+        }
+        List<RuleOutcome> outcomes =
+                RuleOutcome.check(documents(restrictions), documents(ofKind(context, "submission")));
+        if (outcomes.isEmpty()) {
+            return "The restriction files state no rules.";
+        }
+        StringBuilder text = new StringBuilder("The rules of the restriction files:\n");
+        for (RuleOutcome outcome : outcomes) {
+            text.append("\n- ")
+                    .append(
+                            switch (outcome.state()) {
+                                case BROKEN -> "Broken";
+                                case KEPT -> "Kept";
+                                case CANNOT_CHECK -> "Not checked by rule (the teacher judges it)";
+                            })
+                    .append(": “")
+                    .append(outcome.rule())
+                    .append("” (")
+                    .append(outcome.file())
+                    .append(", line ")
+                    .append(outcome.line())
+                    .append(")");
+            if (!outcome.where().isEmpty()) {
+                text.append(": ").append(String.join("; ", outcome.where()));
+            }
+        }
+        return text.toString();
+    }
+
+    private static String reference(Verdict review) {
+        String closeness = review.criteria().stream()
+                .filter(criterion -> criterion.explanation().contains("reference solution"))
+                .map(CriterionScore::explanation)
+                .findFirst()
+                .orElse("");
+        return "I cannot show or describe the reference solution: it is the teacher's, and this chat is yours."
+                + (closeness.isEmpty() ? "" : " What I can say is how close your work is: " + closeness);
+    }
+
+    private static String help(Verdict review, List<ContextDocument> files) {
+        Set<String> examples = new LinkedHashSet<>();
+        examples.add("Why did I get " + ("AEF".contains(review.grade()) ? "an " : "a ") + review.grade() + "?");
+        examples.add("What should I change first?");
+        review.findings().stream()
+                .filter(finding -> finding.line() != null)
+                .findFirst()
+                .ifPresentOrElse(
+                        finding ->
+                                examples.add("What is wrong on line " + finding.line() + " of " + finding.file() + "?"),
+                        () -> examples.add(
+                                files.isEmpty()
+                                        ? "Did I break any rule?"
+                                        : "What did you find in "
+                                                + files.getFirst().name() + "?"));
+        return "I can answer questions about this review: why the grade is " + review.grade()
+                + " (the points by criterion), what to change first, what the review found in a file or at a line,"
+                + " and which rules held and which broke. For example:\n\n"
+                + examples.stream().map(example -> "- “" + example + "”").collect(Collectors.joining("\n"));
+    }
+
+    private static Integer line(String question) {
+        Matcher matcher = LINE.matcher(question);
+        if (!matcher.find()) {
+            return null;
+        }
+        return Integer.valueOf(matcher.group(1) != null ? matcher.group(1) : matcher.group(2));
+    }
+
+    private static List<ContextDocument> ofKind(List<ContextDocument> context, String kind) {
+        return context.stream().filter(document -> kind.equals(document.kind())).toList();
+    }
+
+    private static List<ReviewDocument> documents(List<ContextDocument> context) {
+        return context.stream()
+                .filter(document -> !isNotOpened(document))
+                .map(document -> ReviewDocument.text(document.name(), "text/plain", document.content()))
+                .toList();
+    }
+
+    /** The review chat's context names a file it could not read as "(why)" instead of its text. */
+    private static boolean isNotOpened(ContextDocument document) {
+        String content = document.content().strip();
+        return content.startsWith("(") && content.endsWith(")") && !content.contains("\n");
+    }
+
+    private static String code(String text) {
+        String line = text.strip().replaceAll("\\s+", " ");
+        if (line.length() > 100) {
+            line = line.substring(0, 99).strip() + "…";
+        }
+        String fence = line.contains("`") ? "``" : "`";
+        return fence + (fence.length() > 1 ? " " + line + " " : line) + fence;
+    }
+}
