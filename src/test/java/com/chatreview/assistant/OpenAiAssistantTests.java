@@ -590,6 +590,37 @@ class OpenAiAssistantTests {
         }
 
         @Test
+        void interruptingAReviewWhileTheAnswerComesCancelsItAndStreamsNothing() throws Exception {
+            CountDownLatch answering = new CountDownLatch(1);
+            endpoint.then(exchange -> {
+                OutputStream out = ScriptedEndpoint.startStream(exchange);
+                for (int i = 0; i < 400; i++) {
+                    ScriptedEndpoint.send(out, token("{"));
+                    answering.countDown();
+                    Thread.sleep(25);
+                }
+            });
+            OpenAiAssistant assistant = assistant(endpoint.baseUrl());
+            List<String> tokens = new CopyOnWriteArrayList<>();
+            AtomicReference<Throwable> outcome = new AtomicReference<>();
+            Thread caller = Thread.ofVirtual().start(() -> {
+                try {
+                    assistant.review(HOMEWORK, tokens::add);
+                } catch (Throwable e) {
+                    outcome.set(e);
+                }
+            });
+            assertThat(answering.await(10, TimeUnit.SECONDS)).isTrue();
+
+            caller.interrupt();
+
+            assertThat(caller.join(Duration.ofSeconds(1))).isTrue();
+            assertThat(outcome.get()).isInstanceOf(AssistantFailure.class).hasMessageContaining("cancelled");
+            assertThat(tokens).isEmpty();
+            assertThat(endpoint.requests()).hasSize(1);
+        }
+
+        @Test
         void aReviewFailsWhenTheEndpointFailsTwice() {
             String error = "{\"error\":{\"message\":\"The server had an error\",\"type\":\"server_error\"}}";
             endpoint.then(status(503, error)).then(status(503, error));
