@@ -19,8 +19,9 @@ public interface Assistant {
     AssistantReply reply(Conversation conversation, Consumer<String> tokens);
 
     /**
-     * Reviews a homework submission: streams the analysis to {@code tokens} as it is generated and grades it.
-     * The same rules of blocking, streaming and cancelling hold as for {@link #reply}.
+     * Reviews a homework submission: grades it by its rubric and streams the analysis to {@code tokens} (a
+     * provider whose answer must be checked first streams the analysis once it is). The same rules of blocking,
+     * streaming and cancelling hold as for {@link #reply}.
      *
      * @throws AssistantFailure when the provider fails, or its answer is not a complete, well-formed review
      */

@@ -1,5 +1,8 @@
 package com.chatreview.assistant;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -11,10 +14,11 @@ import org.springframework.context.annotation.Configuration;
 class AssistantConfiguration {
 
     @Bean
-    Assistant assistant(AssistantSettings settings) {
+    Assistant assistant(AssistantSettings settings, ObjectProvider<MeterRegistry> meters) {
         return switch (settings.provider()) {
             case "offline" -> new OfflineAssistant(settings.offlineTokenDelay());
-            case OpenAiAssistant.PROVIDER -> new OpenAiAssistant(settings);
+            case OpenAiAssistant.PROVIDER ->
+                new OpenAiAssistant(settings, meters.getIfAvailable(SimpleMeterRegistry::new));
             default ->
                 throw new IllegalStateException(
                         "AI_PROVIDER must be 'offline' or 'openai', not '" + settings.provider() + "'");

@@ -15,6 +15,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param firstTokenTimeout how long to wait for the first piece of the reply
  * @param idleTimeout how long the stream may stay silent between two pieces
  * @param historyTokens how much of the chat's history (estimated tokens) goes with each request
+ * @param reviewFormat how the openai provider asks for a review's structure ({@code AI_REVIEW_FORMAT}): as a JSON
+ *     schema the endpoint enforces ({@code json_schema}, strict structured outputs), or, for an endpoint without
+ *     them, as JSON mode ({@code json_object}); the answer is validated the same way in both
  * @param offlineTokenDelay the offline provider's pause between words (zero in tests and benchmarks)
  */
 @ConfigurationProperties("assistant")
@@ -27,4 +30,14 @@ public record AssistantSettings(
         @DefaultValue("30s") Duration firstTokenTimeout,
         @DefaultValue("30s") Duration idleTimeout,
         @DefaultValue("6000") int historyTokens,
-        @DefaultValue("15ms") Duration offlineTokenDelay) {}
+        @DefaultValue("json_schema") ReviewFormat reviewFormat,
+        @DefaultValue("15ms") Duration offlineTokenDelay) {
+
+    /** The {@code response_format} of a review request. */
+    public enum ReviewFormat {
+        /** {@code {"type": "json_schema", "json_schema": {..., "strict": true}}}: endpoints with structured outputs. */
+        JSON_SCHEMA,
+        /** {@code {"type": "json_object"}}: any JSON object; the service checks its shape. */
+        JSON_OBJECT
+    }
+}

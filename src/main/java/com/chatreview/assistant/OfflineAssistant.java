@@ -38,7 +38,6 @@ class OfflineAssistant implements Assistant {
             + " I cannot reason about it.";
 
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}_]{3,}");
-    private static final Pattern PIECE = Pattern.compile("\\S+\\s*|\\s+");
     private static final Pattern CODE = Pattern.compile("[{};]|\\bdef\\b|\\bclass\\b|\\breturn\\b|=>|\\bimport\\b");
     private static final int MAX_KEYWORDS = 5;
     private static final int MAX_QUOTES = 2;
@@ -58,7 +57,7 @@ class OfflineAssistant implements Assistant {
     @Override
     public Review review(ReviewRequest request, Consumer<String> tokens) {
         Verdict result = grader.review(request);
-        int pieces = stream(result.analysis(), tokens);
+        int pieces = WordByWord.stream(result.analysis(), tokens, tokenDelay);
         int prompt = wordCount(request.task())
                 + wordCount(request.solution())
                 + wordCount(request.restrictions())
@@ -76,24 +75,12 @@ class OfflineAssistant implements Assistant {
     @Override
     public AssistantReply reply(Conversation conversation, Consumer<String> tokens) {
         String content = compose(conversation);
-        int pieces = stream(content, tokens);
+        int pieces = WordByWord.stream(content, tokens, tokenDelay);
         int prompt = conversation.turns().stream()
                 .mapToInt(turn -> wordCount(turn.content()))
                 .sum();
         return new AssistantReply(
                 content, PROVIDER, MODEL, "stop", new AssistantReply.Usage(prompt, pieces, prompt + pieces));
-    }
-
-    /** Hands the text to {@code tokens} a word (with the whitespace after it) at a time; returns the pieces. */
-    private int stream(String content, Consumer<String> tokens) {
-        int pieces = 0;
-        Matcher matcher = PIECE.matcher(content);
-        while (matcher.find()) {
-            pause();
-            tokens.accept(matcher.group());
-            pieces++;
-        }
-        return pieces;
     }
 
     private static int wordCount(List<ReviewDocument> documents) {
@@ -254,20 +241,5 @@ class OfflineAssistant implements Assistant {
     private static int wordCount(String text) {
         String stripped = text.strip();
         return stripped.isEmpty() ? 0 : stripped.split("\\s+").length;
-    }
-
-    private void pause() {
-        if (tokenDelay.isZero()) {
-            if (Thread.currentThread().isInterrupted()) {
-                throw new AssistantFailure("The reply was cancelled");
-            }
-            return;
-        }
-        try {
-            Thread.sleep(tokenDelay);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssistantFailure("The reply was cancelled", e);
-        }
     }
 }

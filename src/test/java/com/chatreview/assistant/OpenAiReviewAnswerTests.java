@@ -3,100 +3,102 @@ package com.chatreview.assistant;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
-import java.util.List;
+import com.chatreview.assistant.ReviewAnswer.InvalidAnswer;
+import com.chatreview.grading.Rubric;
+import com.chatreview.grading.Verdict.Severity;
+import com.chatreview.grading.Verdicts.Observation;
+import com.chatreview.grading.Verdicts.Proposal;
+import com.chatreview.grading.Verdicts.Score;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
-/** How the openai provider reads a model's review as it streams: analysis out at once, the grade line held. */
+/** How the openai provider reads a model's review: the shape of its JSON schema, checked in code. */
 class OpenAiReviewAnswerTests {
 
-    private final List<String> streamed = new ArrayList<>();
-    private final GradedAnswer answer = new GradedAnswer(streamed::add);
+    private static final String VALID = OpenAiAssistantTests.VALID;
 
     @Test
-    void streamsTheAnalysisAndHoldsBackTheGradeLineHoweverItIsSplit() {
-        feed("## The task\nAdd two fr", "actions.\n\n", "The code is ", "correct.\n", "\n", "GRA", "DE", ": ", "B");
+    void aValidAnswerIsTheProposalItMakes() {
+        Proposal proposal = ReviewAnswer.read(VALID, Rubric.DEFAULT);
 
-        GradedAnswer.Parsed parsed = answer.finish();
-
-        assertThat(parsed.grade()).isEqualTo("B");
-        assertThat(parsed.analysis()).isEqualTo("## The task\nAdd two fractions.\n\nThe code is correct.");
-        assertThat(String.join("", streamed)).isEqualTo(parsed.analysis());
-        assertThat(streamed).noneMatch(token -> token.contains("GRA"));
-        assertThat(streamed).startsWith("## The task\nAdd two fr");
+        assertThat(proposal.scores())
+                .containsExactly(
+                        new Score("correctness", 40, "Adds the fractions but never reduces them."),
+                        new Score("restrictions", 25, "No forbidden import."),
+                        new Score("completeness", 15, "fractions.py is handed in."));
+        assertThat(proposal.observations())
+                .containsExactly(
+                        new Observation("correctness", Severity.INFO, null, null, null, "One function, as asked."),
+                        new Observation(
+                                "correctness",
+                                Severity.MAJOR,
+                                "fractions.py",
+                                3,
+                                3,
+                                "The result is never reduced to lowest terms."));
+        assertThat(proposal.flags()).isEmpty();
+        assertThat(proposal.preface()).isEmpty();
+        assertThat(proposal.summary()).isEqualTo("A correct sum, not yet in lowest terms.");
     }
 
     @Test
-    void aLineThatOnlyBeganLikeTheGradeLineIsPassedOnOnceItDiffers() {
-        feed("Intro\n", "GRA", "DEBOOK entries are fine.\n", "  GR", "ADING is hard\nGRADE: A\n\n");
+    void aCodeFenceAroundTheJsonAndAbsentPlacesAreTolerated() {
+        String fenced = "```json\n" + VALID.replace("\"file\": null, \"line\": null, \"endLine\": null,", "") + "\n```";
 
-        GradedAnswer.Parsed parsed = answer.finish();
+        Proposal proposal = ReviewAnswer.read(fenced, Rubric.DEFAULT);
 
-        assertThat(parsed.analysis()).isEqualTo("Intro\nGRADEBOOK entries are fine.\n  GRADING is hard");
-        assertThat(streamed).containsExactly("Intro", "\nGRADEBOOK entries are fine.", "\n  GRADING is hard");
-        assertThat(parsed.grade()).isEqualTo("A");
-    }
-
-    @Test
-    void toleratesSpacesAroundTheGradeButNothingElse() {
-        feed("Fine work.\n   GRADE:C  \n");
-
-        assertThat(answer.finish().grade()).isEqualTo("C");
+        assertThat(proposal.observations().getFirst().file()).isNull();
+        assertThat(proposal.observations()).hasSize(2);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"GRADE: A+", "GRADE: G", "GRADE: B (good)", "GRADE: b", "GRADE:"})
-    void aGradeLineWithoutOneLetterAToFIsNotAReview(String gradeLine) {
-        feed("Analysis.\n" + gradeLine);
-
-        assertThatThrownBy(answer::finish)
-                .isInstanceOf(AssistantFailure.class)
-                .hasMessageContaining("could not be read as a review")
-                .hasMessageContaining("does not give one letter A to F");
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "\"points\": 40|\"points\": 40.0|criteria[0].points must be a whole number, not 40.0",
+                "\"points\": 40|\"points\": \"40\"|criteria[0].points must be a whole number, not \"40\"",
+                "\"points\": 40|\"points\": 99999999999|criteria[0].points must be a whole number",
+                "\"severity\": \"major\"|\"severity\": \"blocker\"|findings[1].severity must be one of info, minor,"
+                        + " major, critical, not \"blocker\"",
+                "\"line\": 3|\"line\": \"3\"|findings[1].line must be a whole number or null, not \"3\"",
+                "\"summary\": \"A correct sum, not yet in lowest terms.\"|\"summary\": null|summary must be a string,"
+                        + " not null",
+                "\"criteria\": [|\"scores\": [|criteria must be an array, and it is missing",
+                "\"criterionId\": \"completeness\"|\"criterionId\": \"style\"|criteria[2].criterionId \"style\" is not"
+                        + " a criterion of the rubric; criteria has no entry for the criterion \"completeness\"",
+                "\"criterionId\": \"completeness\"|\"criterionId\": \"restrictions\"|criteria[2] scores"
+                        + " \"restrictions\" a second time",
+            })
+    void anAnswerOfAnotherShapeSaysWhatIsWrong(String valid, String wrong, String problem) {
+        assertThatThrownBy(() -> ReviewAnswer.read(VALID.replace(valid, wrong), Rubric.DEFAULT))
+                .isInstanceOf(InvalidAnswer.class)
+                .hasMessageContaining(problem);
     }
 
     @Test
-    void anAnswerWithoutAGradeLineIsNotAReview() {
-        feed("The code is fine.\nGrade: B\n**GRADE: B**");
-
-        assertThatThrownBy(answer::finish)
-                .isInstanceOf(AssistantFailure.class)
-                .hasMessage("The AI provider's answer could not be read as a review: it has no final line 'GRADE: X'");
+    void textThatIsNotAJsonObjectIsNotAReview() {
+        assertThatThrownBy(() -> ReviewAnswer.read("The code is fine.\nGRADE: B", Rubric.DEFAULT))
+                .isInstanceOf(InvalidAnswer.class)
+                .hasMessageStartingWith("it is not JSON (");
+        assertThatThrownBy(() -> ReviewAnswer.read("[1, 2]", Rubric.DEFAULT))
+                .isInstanceOf(InvalidAnswer.class)
+                .hasMessage("it is not a JSON object");
+        assertThatThrownBy(() -> ReviewAnswer.read(VALID.substring(0, 200), Rubric.DEFAULT))
+                .isInstanceOf(InvalidAnswer.class)
+                .hasMessageStartingWith("it is not JSON (");
     }
 
     @Test
-    void twoGradeLinesAreNotAReview() {
-        feed("GRADE: A\nOn second thought.\nGRADE: C\n");
+    void aFindingOnACriterionTheRubricDoesNotHaveIsLeftToTheServiceToDrop() {
+        Proposal proposal = ReviewAnswer.read(
+                VALID.replace(
+                        "\"criterionId\": \"correctness\", \"severity\": \"info\"",
+                        "\"criterionId\": \"style\"," + " \"severity\": \"info\""),
+                Rubric.DEFAULT);
 
-        assertThatThrownBy(answer::finish)
-                .isInstanceOf(AssistantFailure.class)
-                .hasMessageContaining("2 lines starting with GRADE:");
-    }
-
-    @Test
-    void textAfterTheGradeLineIsNotAReview() {
-        feed("Good.\nGRADE: A\nLet me know if you have questions.");
-
-        assertThatThrownBy(answer::finish)
-                .isInstanceOf(AssistantFailure.class)
-                .hasMessageContaining("its GRADE: line is not the last line");
-    }
-
-    @Test
-    void aGradeWithoutAnAnalysisIsNotAReview() {
-        feed("\n  \nGRADE: A");
-
-        assertThatThrownBy(answer::finish)
-                .isInstanceOf(AssistantFailure.class)
-                .hasMessageContaining("it has a grade but no analysis");
-        assertThat(streamed).isEmpty();
-    }
-
-    private void feed(String... pieces) {
-        for (String piece : pieces) {
-            answer.accept(piece);
-        }
+        assertThat(proposal.observations())
+                .extracting(Observation::criterionId)
+                .containsExactly("style", "correctness");
     }
 }

@@ -1,0 +1,50 @@
+package com.chatreview.assistant;
+
+import java.time.Duration;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Streams a text that is already whole as a model would stream it: a word (with the whitespace after it) at a
+ * time. Both providers stream a review's analysis this way once the service has written it.
+ */
+final class WordByWord {
+
+    private static final Pattern PIECE = Pattern.compile("\\S+\\s*|\\s+");
+
+    private WordByWord() {}
+
+    /**
+     * Hands {@code content} to {@code tokens} piece by piece, pausing {@code delay} before each; concatenated, the
+     * pieces are {@code content}.
+     *
+     * @return the number of pieces
+     * @throws AssistantFailure when the calling thread is interrupted (the reply was cancelled)
+     */
+    static int stream(String content, Consumer<String> tokens, Duration delay) {
+        int pieces = 0;
+        Matcher matcher = PIECE.matcher(content);
+        while (matcher.find()) {
+            pause(delay);
+            tokens.accept(matcher.group());
+            pieces++;
+        }
+        return pieces;
+    }
+
+    private static void pause(Duration delay) {
+        if (delay.isZero()) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new AssistantFailure("The reply was cancelled");
+            }
+            return;
+        }
+        try {
+            Thread.sleep(delay);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssistantFailure("The reply was cancelled", e);
+        }
+    }
+}
