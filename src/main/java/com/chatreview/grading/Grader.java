@@ -186,13 +186,14 @@ public final class Grader {
             Set<Integer> blanked = attempts.stream()
                     .filter(attempt -> attempt.place().file().equals(document.name()))
                     .map(attempt -> attempt.place().line())
+                    .filter(line -> line > 0) // a file's name: nothing of its text to leave out
                     .collect(Collectors.toSet());
             if (blanked.isEmpty()) {
                 files.add(document);
                 continue;
             }
             List<String> lines = new ArrayList<>(document.text().lines().toList());
-            blanked.forEach(line -> lines.set(line - 1, ""));
+            blanked.stream().filter(line -> line <= lines.size()).forEach(line -> lines.set(line - 1, ""));
             files.add(new ReviewDocument(
                     document.name(),
                     document.contentType(),
@@ -383,8 +384,9 @@ public final class Grader {
                     "Your work is " + percent + "% similar to the reference solution"
                             + (missing == 0
                                     ? ", and every line of it has a counterpart in your work."
-                                    : "; " + missing + " of its " + similarity.referenceLines() + " lines have no"
-                                            + " counterpart in your work (the teacher can look them up).")));
+                                    : "; " + missing + " of its " + similarity.referenceLines() + " lines "
+                                            + (missing == 1 ? "has" : "have")
+                                            + " no counterpart in your work (the teacher can look them up).")));
             return new Assessment(
                     share,
                     "Your work is " + percent + "% similar to the reference solution (token 3-grams; renaming"
@@ -475,8 +477,11 @@ public final class Grader {
         return new Assessment(
                 (units - broken) / (double) units,
                 (broken == 0
-                                ? "Your work keeps all " + units + " checks of the rules."
-                                : "Your work keeps " + (units - broken) + " of the " + units + " checks of the rules;"
+                                ? (units == 1
+                                        ? "Your work keeps the one check of the rules."
+                                        : "Your work keeps all " + units + " checks of the rules.")
+                                : "Your work keeps " + (units - broken) + " of the " + units
+                                        + (units == 1 ? " check" : " checks") + " of the rules;"
                                         + " each broken one costs its share.")
                         + cannot,
                 found);
@@ -503,10 +508,11 @@ public final class Grader {
         if (named.isEmpty()) {
             return new Assessment(
                     1.0,
-                    "The task names no file to hand in, and "
-                            + measures.readable().size() + " of the "
-                            + measures.students().size() + (measures.students().size() == 1 ? " file" : " files")
-                            + " handed in could be read.",
+                    measures.readable().size() == measures.students().size()
+                            ? "The task names no file to hand in, and every file you handed in could be read."
+                            : "The task names no file to hand in, and "
+                                    + measures.readable().size() + " of the "
+                                    + measures.students().size() + " files you handed in could be read.",
                     found);
         }
         int handedIn = 0;

@@ -171,12 +171,13 @@ public final class Verdicts {
             }
         }
         for (Attempt attempt : GraderAddressed.find(readable)) {
+            boolean name = attempt.place().line() == 0;
             flags.add(new Flag(
                     Flag.ADDRESSED_TO_GRADER,
                     attempt.place().file(),
-                    attempt.place().line(),
-                    "This line " + attempt.attempt() + " instead of being part of the work; it was not followed"
-                            + " and earns nothing."));
+                    name ? null : attempt.place().line(),
+                    (name ? "The file's name " : "This line ") + attempt.attempt()
+                            + " instead of being part of the work; it was not followed and earns nothing."));
         }
         return flags;
     }

@@ -31,12 +31,12 @@ import org.apache.poi.poifs.filesystem.POIFSFileSystem;
 import org.apache.poi.xwpf.usermodel.XWPFDocument;
 
 /** Files as students upload them, made here so that no binary is committed. */
-final class Fixtures {
+public final class Fixtures {
 
     private Fixtures() {}
 
     /** A one-page PDF with these lines, and a text file attached to it when {@code attachment} is not null. */
-    static byte[] pdf(List<String> lines, String attachment) {
+    public static byte[] pdf(List<String> lines, String attachment) {
         try (PDDocument document = new PDDocument()) {
             write(document, lines);
             if (attachment != null) {
