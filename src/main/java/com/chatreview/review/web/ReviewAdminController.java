@@ -27,14 +27,14 @@ class ReviewAdminController {
         this.reviews = reviews;
     }
 
-    record ReviewBody(
+    record ReviewStateBody(
             String state, @JsonProperty("failed_attempts") int failedAttempts, String error) {
-        static ReviewBody of(ReviewProgress review) {
-            return new ReviewBody(review.state().value(), review.failedAttempts(), review.error());
+        static ReviewStateBody of(ReviewProgress review) {
+            return new ReviewStateBody(review.state().value(), review.failedAttempts(), review.error());
         }
     }
 
-    record RetriedReview(@JsonProperty("submission_id") String submissionId, ReviewBody review) {}
+    record RetriedReview(@JsonProperty("submission_id") String submissionId, ReviewStateBody review) {}
 
     @PostMapping("/admin/v1/tenants/{tenantId}/submissions/{submissionId}/review")
     @Operation(
@@ -44,6 +44,6 @@ class ReviewAdminController {
     ResponseEntity<RetriedReview> retry(@PathVariable UUID tenantId, @PathVariable UUID submissionId) {
         Submission submission = reviews.retry(TenantId.of(tenantId), submissionId);
         return ResponseEntity.status(HttpStatus.ACCEPTED)
-                .body(new RetriedReview(submission.id().toString(), ReviewBody.of(submission.review())));
+                .body(new RetriedReview(submission.id().toString(), ReviewStateBody.of(submission.review())));
     }
 }

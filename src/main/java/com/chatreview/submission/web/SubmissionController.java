@@ -62,9 +62,10 @@ class SubmissionController {
         this.chatUi = chatUi;
     }
 
-    record FileBody(String id, String fileName, String contentType, long size, String sha256) {
-        static FileBody of(SubmittedFile file) {
-            return new FileBody(file.id().toString(), file.fileName(), file.contentType(), file.size(), file.sha256());
+    record SubmissionFileBody(String id, String fileName, String contentType, long size, String sha256) {
+        static SubmissionFileBody of(SubmittedFile file) {
+            return new SubmissionFileBody(
+                    file.id().toString(), file.fileName(), file.contentType(), file.size(), file.sha256());
         }
     }
 
@@ -95,7 +96,7 @@ class SubmissionController {
 
             String studentId,
             Instant updatedAt,
-            List<FileBody> files,
+            List<SubmissionFileBody> files,
             ReviewBody review,
             List<DecisionBody> decisions,
             MetadataBody metadata) {}
@@ -321,7 +322,7 @@ class SubmissionController {
                 submission.outcome().flags().stream().map(FlagBody::of).toList(),
                 submission.studentId(),
                 submission.updatedAt(),
-                submission.files().stream().map(FileBody::of).toList(),
+                submission.files().stream().map(SubmissionFileBody::of).toList(),
                 new ReviewBody(
                         submission.review().state().value(),
                         submission.review().failedAttempts(),
