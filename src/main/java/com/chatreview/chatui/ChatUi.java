@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -48,6 +49,7 @@ public class ChatUi {
     private final RateLimiter limiter;
     private final Authenticator authenticator;
     private final ChatUiSettings settings;
+    private final List<ChatReviews> reviews;
 
     private final Clock clock;
 
@@ -59,8 +61,10 @@ public class ChatUi {
             RateLimiter limiter,
             Authenticator authenticator,
             ChatUiSettings settings,
+            List<ChatReviews> reviews,
             Clock clock) {
         this.clock = clock;
+        this.reviews = List.copyOf(reviews);
         this.byId = byId;
         this.chats = chats;
         this.policies = policies;
@@ -78,7 +82,8 @@ public class ChatUi {
      * @param offset the position in the chat (0 for its first message) of the first message here; earlier ones are
      *     asked for with {@code before=offset}
      */
-    public record History(Chat chat, List<ChatMessage> messages, long lastSeq, int offset) {}
+    public record History(
+            Chat chat, List<ChatMessage> messages, long lastSeq, int offset, ChatReviews.@Nullable ChatReview review) {}
 
     /**
      * The history behind a page link. An address that keeps naming chats that do not exist (or bad tokens) is
@@ -126,7 +131,40 @@ public class ChatUi {
                 break;
             }
         }
-        return new History(chat, messages, lastSeq, offset);
+        return new History(chat, messages, lastSeq, offset, reviewOf(chat));
+    }
+
+    /**
+     * The review a page link's chat is about, checked and counted as its history is, for a page that waits for it.
+     *
+     * @return empty for a chat about no review
+     */
+    public Optional<ChatReviews.ChatReview> review(String chatId, String token, String clientAddress) {
+        if (authenticator.throttled(clientAddress) != null) {
+            throw new RateLimited(
+                    "Too many requests for chats that do not exist from this address in the last minute",
+                    "Wait a minute, then open the link you were given.",
+                    60);
+        }
+        Chat chat;
+        try {
+            chat = open(chatId, token);
+        } catch (ServiceError failed) {
+            authenticator.failed(clientAddress);
+            throw failed;
+        }
+        spendPageRequest(chat.id());
+        return Optional.ofNullable(reviewOf(chat));
+    }
+
+    private ChatReviews.@Nullable ChatReview reviewOf(Chat chat) {
+        for (ChatReviews source : reviews) {
+            Optional<ChatReviews.ChatReview> review = source.reviewOf(chat);
+            if (review.isPresent()) {
+                return review.get();
+            }
+        }
+        return null;
     }
 
     /**

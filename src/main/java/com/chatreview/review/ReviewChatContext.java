@@ -2,6 +2,7 @@ package com.chatreview.review;
 
 import com.chatreview.assistant.Conversation.ContextDocument;
 import com.chatreview.chat.Chat;
+import com.chatreview.chatui.ChatReviews;
 import com.chatreview.grading.Verdict;
 import com.chatreview.grading.Verdict.CriterionScore;
 import com.chatreview.homework.Homework;
@@ -26,7 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
  * review's verdict in the assistant's context (not the reference solution: no answer may hand it out).
  */
 @Component
-class ReviewChatContext implements ChatContextSource {
+class ReviewChatContext implements ChatContextSource, ChatReviews {
 
     /** The chat settings a submission's review chat carries (decisions §5). */
     static final String KIND = "homework_review";
@@ -64,6 +65,14 @@ class ReviewChatContext implements ChatContextSource {
             documents.add(new ContextDocument("review", "the review of this submission", review.analysis()));
         }
         return new ChatContext(documents, review);
+    }
+
+    @Override
+    public Optional<ChatReview> reviewOf(Chat chat) {
+        return reviewedSubmission(chat)
+                .flatMap(submissions::find)
+                .filter(submission -> submission.tenantId().equals(chat.tenantId()))
+                .map(submission -> new ChatReview(verdict(submission)));
     }
 
     /** The stored review as a verdict, or {@code null} before there is one. */

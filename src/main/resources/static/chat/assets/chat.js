@@ -19,7 +19,11 @@
     notice: document.getElementById('notice'),
     composer: document.getElementById('composer'),
     input: document.getElementById('input'),
-    send: document.getElementById('send')
+    send: document.getElementById('send'),
+    review: document.getElementById('review'),
+    reviewScore: document.getElementById('review-score'),
+    reviewCriteria: document.getElementById('review-criteria'),
+    reviewFindings: document.getElementById('review-findings')
   };
 
   /** message id -> { role, content, node, streaming } */
@@ -342,6 +346,9 @@
       case 'message_stream_ended':
         stored(event.message_id, 'assistant', event.content);
         scrollDown(false);
+        if (reviewPending) {
+          refreshReview();
+        }
         break;
       case 'error':
         failed(event);
@@ -571,8 +578,85 @@
       el.log.append(empty);
     }
     lastSeq = Math.max(lastSeq, page.last_seq || 0);
+    showReview(page);
     setState(chatClosed ? 'closed' : 'connecting');
     scrollDown(true);
+  }
+
+  // ---- The review a review chat is about: its criteria and findings, beside the messages ----------------------
+
+  let reviewPending = false;
+
+  function part(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) {
+      node.className = className;
+    }
+    if (text !== undefined && text !== null) {
+      node.textContent = text;
+    }
+    return node;
+  }
+
+  /** Shows the review of the page's answer ({review, review_pending}); everything goes in as text. */
+  function showReview(state) {
+    reviewPending = Boolean(state.review_pending);
+    const review = state.review;
+    if (!review) {
+      el.review.hidden = true;
+      return;
+    }
+    el.reviewScore.textContent = 'Grade ' + review.grade + ', ' + review.points + ' of ' + review.max_points
+      + ' points';
+    el.reviewCriteria.replaceChildren();
+    review.criteria.forEach(function (criterion) {
+      const item = part('li', 'criterion');
+      const head = part('p', 'criterion-head');
+      head.append(part('span', 'criterion-title', criterion.title),
+        part('span', 'criterion-points', criterion.points + ' / ' + criterion.max_points));
+      item.append(head, part('p', 'criterion-explanation', criterion.explanation));
+      el.reviewCriteria.append(item);
+    });
+    el.reviewFindings.replaceChildren();
+    review.findings.forEach(function (finding) {
+      const item = part('li', 'finding');
+      item.dataset.severity = finding.severity;
+      const head = part('p', 'finding-head');
+      head.append(part('span', 'severity', finding.severity));
+      if (finding.file) {
+        const where = finding.file + (finding.line ? ':' + finding.line
+          + (finding.end_line && finding.end_line !== finding.line ? '-' + finding.end_line : '') : '');
+        head.append(' ', part('code', 'where', where));
+      }
+      head.append(' ', part('span', 'finding-message', finding.message));
+      item.append(head);
+      if (finding.quote) {
+        const quote = part('pre', 'quote');
+        quote.append(part('code', null, finding.quote));
+        item.append(quote);
+      }
+      el.reviewFindings.append(item);
+    });
+    if (review.findings.length === 0) {
+      el.reviewFindings.append(part('li', 'finding none', 'The review found nothing to point to.'));
+    }
+    el.review.hidden = false;
+  }
+
+  async function refreshReview() {
+    try {
+      const response = await fetch('/chat-ui/api/chats/' + encodeURIComponent(chatId) + '/review'
+        + (token ? '?token=' + encodeURIComponent(token) : ''), {
+        headers: { Accept: 'application/json' },
+        cache: 'no-store',
+        credentials: 'omit'
+      });
+      if (response.ok) {
+        showReview(await response.json());
+      }
+    } catch (e) {
+      // the next reply that ends asks again
+    }
   }
 
   // ---- Earlier history: a long chat comes in pages, the latest first ------------------------------------------

@@ -143,11 +143,43 @@ class ChatUiBrowserTests {
         assertThat(review.findElements(By.cssSelector("h1, h2, h3, h4, strong, li")))
                 .as("the review's Markdown is rendered")
                 .isNotEmpty();
+        browser.await(d -> browser.find("#review").isDisplayed());
+        assertReviewPanel();
         browser.screenshot("review-desktop");
 
         type("Why is eval not allowed?");
         WebElement answer = awaitReplyDone(2);
         assertThat(answer.getText()).contains("rules.txt");
+
+        browser.driver().navigate().refresh();
+        browser.awaitState("connected");
+        assertReviewPanel();
+        browser.size(320, 640);
+        browser.await(d -> ((Number) browser.script("return window.innerWidth;")).intValue() <= 320);
+        assertThat(((Number) browser.script("return document.documentElement.scrollWidth;")).intValue())
+                .as("no sideways scrolling at 320 px")
+                .isLessThanOrEqualTo(320);
+        browser.screenshot("review-320px");
+    }
+
+    /** The review's criteria and findings beside the messages, each finding with its file:line and quote. */
+    private void assertReviewPanel() {
+        assertThat(browser.find("#review").isDisplayed()).isTrue();
+        assertThat(browser.find("#review-score").getText()).matches("Grade [A-F], \\d+ of 100 points");
+        assertThat(browser.driver().findElements(By.cssSelector("#review-criteria .criterion-title")))
+                .extracting(WebElement::getText)
+                .containsExactly("Solves the task", "Keeps the rules", "Hands in what was asked");
+        List<WebElement> findings = browser.driver().findElements(By.cssSelector("#review-findings .finding"));
+        WebElement eval = findings.stream()
+                .filter(finding ->
+                        !finding.findElements(By.cssSelector(".where")).isEmpty())
+                .findFirst()
+                .orElseThrow();
+        assertThat(eval.findElement(By.cssSelector(".where")).getText()).isEqualTo("main.py:2");
+        assertThat(eval.findElement(By.cssSelector(".quote")).getText().strip()).isEqualTo("return eval('a + b')");
+        assertThat(eval.findElement(By.cssSelector(".severity")).getText()).isEqualTo("major");
+        assertThat(eval.findElement(By.cssSelector(".finding-message")).getText())
+                .contains("Do not use `eval`.");
     }
 
     @Test

@@ -2,13 +2,17 @@ package com.chatreview.chatui.web;
 
 import com.chatreview.chat.Chat;
 import com.chatreview.chat.ChatMessage;
+import com.chatreview.chatui.ChatReviews;
 import com.chatreview.chatui.ChatUi;
+import com.chatreview.grading.Verdict;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.springframework.http.CacheControl;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -56,20 +60,122 @@ class ChatPageApiController {
                 .body(PageBody.of(history));
     }
 
+    @GetMapping("/chat-ui/api/chats/{chat_id}/review")
+    @Operation(
+            summary = "The review a review chat is about, for the chat page",
+            description = "No API key, as the history. review is null and review_pending true until the review is"
+                    + " stored; both are null/false for a chat about no review. The page asks again when a reply"
+                    + " ends while the review is pending.")
+    ResponseEntity<PageReviewState> review(
+            @PathVariable("chat_id") String chatId,
+            @RequestParam(name = "token", required = false) String token,
+            @RequestHeader(name = "X-Embed-Token", required = false) String tokenHeader,
+            HttpServletRequest request) {
+        Optional<ChatReviews.ChatReview> review = ui.review(
+                chatId, tokenHeader != null && !tokenHeader.isBlank() ? tokenHeader : token, request.getRemoteAddr());
+        return ResponseEntity.ok()
+                .cacheControl(CacheControl.noStore())
+                .header("Referrer-Policy", "no-referrer")
+                .body(PageReviewState.of(review.orElse(null)));
+    }
+
     record PageBody(
             ChatSummary chat,
             List<MessageSummary> messages,
             @JsonProperty("last_seq") long lastSeq,
             int offset,
-            @JsonProperty("has_more") boolean hasMore) {
+            @JsonProperty("has_more") boolean hasMore,
+
+            @Schema(nullable = true, description = "The review this chat is about, once it is stored")
+            PageReview review,
+
+            @JsonProperty("review_pending") boolean reviewPending) {
 
         static PageBody of(ChatUi.History history) {
+            PageReviewState review = PageReviewState.of(history.review());
             return new PageBody(
                     ChatSummary.of(history.chat()),
                     history.messages().stream().map(MessageSummary::of).toList(),
                     history.lastSeq(),
                     history.offset(),
-                    history.offset() > 0);
+                    history.offset() > 0,
+                    review.review(),
+                    review.reviewPending());
+        }
+    }
+
+    record PageReviewState(
+            @Schema(nullable = true) PageReview review,
+            @JsonProperty("review_pending") boolean reviewPending) {
+
+        static PageReviewState of(ChatReviews.ChatReview review) {
+            if (review == null) {
+                return new PageReviewState(null, false);
+            }
+            Verdict verdict = review.verdict();
+            return verdict == null
+                    ? new PageReviewState(null, true)
+                    : new PageReviewState(PageReview.of(verdict), false);
+        }
+    }
+
+    /** What the student sees of a review beside its message: the points by criterion and the findings. */
+    record PageReview(
+            String grade,
+            int points,
+            @JsonProperty("max_points") int maxPoints,
+            List<PageCriterion> criteria,
+            List<PageFinding> findings) {
+
+        static PageReview of(Verdict verdict) {
+            return new PageReview(
+                    verdict.grade(),
+                    verdict.points(),
+                    verdict.maxPoints(),
+                    verdict.criteria().stream().map(PageCriterion::of).toList(),
+                    verdict.findings().stream().map(PageFinding::of).toList());
+        }
+    }
+
+    record PageCriterion(
+            @JsonProperty("criterion_id") String criterionId,
+            String title,
+            int points,
+            @JsonProperty("max_points") int maxPoints,
+            String explanation,
+            @JsonProperty("finding_ids") List<String> findingIds) {
+
+        static PageCriterion of(Verdict.CriterionScore score) {
+            return new PageCriterion(
+                    score.criterionId(),
+                    score.title(),
+                    score.points(),
+                    score.maxPoints(),
+                    score.explanation(),
+                    score.findingIds());
+        }
+    }
+
+    record PageFinding(
+            String id,
+            @JsonProperty("criterion_id") String criterionId,
+            String severity,
+            String file,
+            Integer line,
+            @JsonProperty("end_line") Integer endLine,
+            String quote,
+            String message) {
+
+        static PageFinding of(Verdict.Finding finding) {
+            return new PageFinding(
+                    finding.id(),
+                    finding.criterionId(),
+                    finding.severity().value(),
+                    finding.file(),
+                    finding.line(),
+                    finding.endLine(),
+                    finding.quote(),
+                    finding.message());
         }
     }
 
