@@ -13,6 +13,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param wsConnectionsPerTenant open WebSocket connections per tenant ({@code LIMIT_WS_CONNECTIONS_PER_TENANT})
  * @param wsLinkConnectionsPerChat open connections of one chat opened by its link, without a tenant key (the chat
  *     page's), so that one link cannot take the tenant's whole allowance ({@code LIMIT_WS_LINK_CONNECTIONS_PER_CHAT})
+ * @param chatUiConnectionsPerTenant open connections per tenant opened by chat links (the chat page's), counted
+ *     apart from {@code wsConnectionsPerTenant}: holders of links cannot use up the connections of the tenant's own
+ *     backend ({@code LIMIT_CHAT_UI_CONNECTIONS_PER_TENANT})
  */
 @ConfigurationProperties("rate-limit")
 public record RateLimitSettings(
@@ -20,14 +23,16 @@ public record RateLimitSettings(
         @DefaultValue("60") int authFailuresPerMinute,
         @DefaultValue("10") int wsMessagesPerSecond,
         @DefaultValue("50") int wsConnectionsPerTenant,
-        @DefaultValue("5") int wsLinkConnectionsPerChat) {
+        @DefaultValue("5") int wsLinkConnectionsPerChat,
+        @DefaultValue("500") int chatUiConnectionsPerTenant) {
 
     public RateLimitSettings {
         if (restPerMinute < 1
                 || authFailuresPerMinute < 1
                 || wsMessagesPerSecond < 1
                 || wsConnectionsPerTenant < 1
-                || wsLinkConnectionsPerChat < 1) {
+                || wsLinkConnectionsPerChat < 1
+                || chatUiConnectionsPerTenant < 1) {
             throw new IllegalArgumentException("every rate limit must be at least 1");
         }
     }

@@ -37,6 +37,9 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 class ChatSocketHandler extends AbstractWebSocketHandler {
 
+    /** What a frame refused by a full queue is told to wait: about one short reply. */
+    static final Duration QUEUE_FULL_RETRY_AFTER = Duration.ofSeconds(2);
+
     private static final Logger log = LoggerFactory.getLogger(ChatSocketHandler.class);
 
     static final CloseStatus UNAUTHORIZED = new CloseStatus(4401, "AUTH_ERROR");
@@ -146,13 +149,20 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         Admission.Admitted admitted = (Admission.Admitted) admission;
         Connection connection =
                 new Connection(session, admitted, json, settings.sendBuffer().toBytes(), settings.sendTimeLimit());
-        int limit = quotas.settings().wsConnectionsPerTenant();
+        boolean byLink = connection.apiKeyId == null;
+        // the chat page's connections have an allowance of their own: links cannot crowd out the tenant's backend
+        int limit = byLink
+                ? quotas.settings().chatUiConnectionsPerTenant()
+                : quotas.settings().wsConnectionsPerTenant();
         int linkLimit = quotas.settings().wsLinkConnectionsPerChat();
         ConnectionRegistry.Opening opening = connections.tryOpen(connection, limit, linkLimit);
         if (opening != ConnectionRegistry.Opening.OPENED) {
             ServerEvent refusal = opening == ConnectionRegistry.Opening.TENANT_FULL
                     ? ErrorCode.CONNECTION_LIMIT_EXCEEDED.event(
-                            "The tenant already has " + limit + " open connections", Map.of("limit", limit))
+                            byLink
+                                    ? "The tenant's chat pages already have " + limit + " open connections"
+                                    : "The tenant already has " + limit + " open connections",
+                            Map.of("limit", limit))
                     : ErrorCode.CONNECTION_LIMIT_EXCEEDED.event(
                             "The chat already has " + linkLimit + " connections opened by its link",
                             Map.of(
@@ -255,7 +265,23 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         }
         Frame frame = parsed.frame().get();
         try {
-            queue.submit(connection.chatId, () -> replies.answer(connection, frame));
+            boolean queued = queue.offer(connection.chatId, settings.maxQueuedFrames(), () -> {
+                // a frame still waiting when its connection closed was never acknowledged: it is dropped, not
+                // stored and paid for with nobody there to read the reply (the client resends it when back)
+                if (connection.open()) {
+                    replies.answer(connection, frame);
+                }
+            });
+            if (!queued) {
+                connection.sendDirect(ErrorCode.RATE_LIMITED.event(
+                        "The chat already has " + settings.maxQueuedFrames()
+                                + " messages waiting for their replies; this one was not stored",
+                        Map.of(
+                                "retry_after_ms",
+                                QUEUE_FULL_RETRY_AFTER.toMillis(),
+                                "fix",
+                                "Wait for a reply to end (message_stream_ended), then send it again.")));
+            }
         } catch (ServiceUnavailable unavailable) {
             connection.sendDirect(ErrorCode.event(unavailable));
         } catch (RuntimeException e) {

@@ -11,15 +11,16 @@ interface ConnectionRegistry {
 
     enum Opening {
         OPENED,
-        /** The tenant has {@code tenantLimit} connections open. */
+        /** The tenant has {@code tenantLimit} connections of this kind (with a key, or by a chat's link) open. */
         TENANT_FULL,
         /** A connection without a key, and the chat has {@code linkLimitPerChat} such connections open. */
         CHAT_FULL
     }
 
     /**
-     * Registers the connection unless a cap is reached: the tenant's, or for a connection opened by the chat's link
-     * (no API key) the chat's cap on those.
+     * Registers the connection unless a cap is reached: the tenant's on connections of its kind (those opened with a
+     * key and those opened by a chat's link are counted apart), or for a connection opened by the chat's link (no
+     * API key) the chat's cap on those.
      */
     Opening tryOpen(Connection connection, int tenantLimit, int linkLimitPerChat);
 

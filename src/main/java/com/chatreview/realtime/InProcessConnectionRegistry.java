@@ -14,12 +14,20 @@ import java.util.concurrent.ConcurrentHashMap;
 class InProcessConnectionRegistry implements ConnectionRegistry {
 
     private final Map<UUID, Set<Connection>> byChat = new ConcurrentHashMap<>();
-    private final Map<TenantId, Integer> perTenant = new ConcurrentHashMap<>();
+    /** Open connections per tenant, those opened with a key apart from those opened by a chat's link. */
+    private final Map<Slots, Integer> perTenant = new ConcurrentHashMap<>();
+
+    private record Slots(TenantId tenantId, boolean link) {
+        static Slots of(Connection connection) {
+            return new Slots(connection.tenantId, connection.apiKeyId == null);
+        }
+    }
+
     private final Set<Connection> all = ConcurrentHashMap.newKeySet();
 
     @Override
     public synchronized Opening tryOpen(Connection connection, int tenantLimit, int linkLimitPerChat) {
-        if (perTenant.getOrDefault(connection.tenantId, 0) >= tenantLimit) {
+        if (perTenant.getOrDefault(Slots.of(connection), 0) >= tenantLimit) {
             return Opening.TENANT_FULL;
         }
         if (connection.apiKeyId == null
@@ -29,7 +37,7 @@ class InProcessConnectionRegistry implements ConnectionRegistry {
                         >= linkLimitPerChat) {
             return Opening.CHAT_FULL;
         }
-        perTenant.merge(connection.tenantId, 1, Integer::sum);
+        perTenant.merge(Slots.of(connection), 1, Integer::sum);
         all.add(connection);
         byChat.computeIfAbsent(connection.chatId, chat -> ConcurrentHashMap.newKeySet())
                 .add(connection);
@@ -41,7 +49,7 @@ class InProcessConnectionRegistry implements ConnectionRegistry {
         if (!all.remove(connection)) {
             return;
         }
-        perTenant.computeIfPresent(connection.tenantId, (tenant, count) -> count <= 1 ? null : count - 1);
+        perTenant.computeIfPresent(Slots.of(connection), (tenant, count) -> count <= 1 ? null : count - 1);
         byChat.computeIfPresent(connection.chatId, (chat, connections) -> {
             connections.remove(connection);
             return connections.isEmpty() ? null : connections;

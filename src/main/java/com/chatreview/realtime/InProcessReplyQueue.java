@@ -19,11 +19,25 @@ class InProcessReplyQueue implements ReplyQueue {
 
     @Override
     public void submit(UUID chatId, Runnable work) {
+        enqueue(chatId, Integer.MAX_VALUE, work);
+    }
+
+    @Override
+    public boolean offer(UUID chatId, int maxWaiting, Runnable work) {
+        return enqueue(chatId, maxWaiting, work);
+    }
+
+    /** The head of a lane is the work running; the rest wait. */
+    private boolean enqueue(UUID chatId, int maxWaiting, Runnable work) {
         boolean[] start = {false};
+        boolean[] queued = {true};
         lanes.compute(chatId, (chat, queue) -> {
             if (queue == null) {
                 queue = new ArrayDeque<>();
                 start[0] = true;
+            } else if (queue.size() - 1 >= maxWaiting) {
+                queued[0] = false;
+                return queue;
             }
             queue.add(work);
             return queue;
@@ -31,6 +45,7 @@ class InProcessReplyQueue implements ReplyQueue {
         if (start[0]) {
             Thread.ofVirtual().name("chat-" + chatId).start(() -> drain(chatId));
         }
+        return queued[0];
     }
 
     /** Runs the lane's work, head first; the head stays in the queue while it runs, so the chat shows busy. */

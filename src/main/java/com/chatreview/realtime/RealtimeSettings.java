@@ -27,6 +27,8 @@ import org.springframework.util.unit.DataSize;
  *     ({@code REALTIME_HANDSHAKE_CONCURRENCY})
  * @param handshakeWait how long a handshake waits for its turn before it is told to come back
  * @param handshakeRetryAfter the {@code retry_after_ms} a handshake turned away is given
+ * @param maxQueuedFrames how many client frames of one chat may wait for their reply, cluster-wide; one more is
+ *     {@code RATE_LIMITED} and stored nowhere ({@code REALTIME_MAX_QUEUED_FRAMES})
  */
 @ConfigurationProperties("realtime")
 public record RealtimeSettings(
@@ -42,4 +44,5 @@ public record RealtimeSettings(
         @DefaultValue("30s") Duration connectionLease,
         @DefaultValue("8") int handshakeConcurrency,
         @DefaultValue("50ms") Duration handshakeWait,
-        @DefaultValue("250ms") Duration handshakeRetryAfter) {}
+        @DefaultValue("250ms") Duration handshakeRetryAfter,
+        @DefaultValue("5") int maxQueuedFrames) {}

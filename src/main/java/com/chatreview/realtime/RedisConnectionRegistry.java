@@ -37,7 +37,7 @@ class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
             """;
 
     /**
-     * KEYS: the tenant's slots, the chat's, the chat's link slots. ARGV: connection id, lease ms, tenant cap, link cap
+     * KEYS: the tenant's slots of the connection's kind (key or link), the chat's, the chat's link slots. ARGV: connection id, lease ms, tenant cap, link cap
      * ('' for a connection opened with a key). Returns 0 opened, 1 the tenant is full, 2 the chat's link slots are.
      */
     private static final RedisScript TRY_OPEN = new RedisScript(NOW_LUA + """
@@ -220,7 +220,7 @@ class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
     /** The keys {@link #TRY_OPEN} takes: the tenant's slots, the chat's, the chat's link slots. */
     private static String[] openingKeys(Connection connection) {
         return new String[] {
-            PREFIX + "tenant:" + connection.tenantId,
+            PREFIX + (connection.apiKeyId == null ? "tenant-links:" : "tenant:") + connection.tenantId,
             PREFIX + "chat:" + connection.chatId,
             PREFIX + "link:" + connection.chatId
         };

@@ -42,8 +42,19 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
     private static final long FIRST_WAIT_MILLIS = 2;
     private static final long LONGEST_WAIT_MILLIS = 50;
 
-    /** KEYS: tickets, serving, lease. ARGV: grace ms, retention ms. Returns the ticket taken. */
+    /**
+     * KEYS: tickets, serving, lease. ARGV: grace ms, retention ms, the most tickets that may wait (-1: any number).
+     * Returns the ticket taken, or 0 when that many wait already (the ticket being served is not waiting).
+     */
     private static final String TAKE_TICKET = """
+            local most = tonumber(ARGV[3])
+            if most >= 0 then
+              local last = tonumber(redis.call('GET', KEYS[1]) or '0')
+              local serving = tonumber(redis.call('GET', KEYS[2]) or '0')
+              if serving > 0 and serving <= last and last - serving >= most then
+                return 0
+              end
+            end
             local t = redis.call('INCR', KEYS[1])
             local s = tonumber(redis.call('GET', KEYS[2]) or '0')
             if s == 0 or s > t then
@@ -147,15 +158,32 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
      */
     @Override
     public void submit(UUID chatId, Runnable work) {
+        enqueue(chatId, -1, work);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws ServiceUnavailable while Redis is unreachable
+     */
+    @Override
+    public boolean offer(UUID chatId, int maxWaiting, Runnable work) {
+        return enqueue(chatId, Math.max(0, maxWaiting), work);
+    }
+
+    private boolean enqueue(UUID chatId, int maxWaiting, Runnable work) {
         if (!reachability.reachable()) {
             throw laneUnavailable();
         }
         long ticket;
         try {
-            ticket = takeTicket(chatId);
+            ticket = takeTicket(chatId, maxWaiting);
         } catch (RedisException failed) {
             reachability.failed(failed);
             throw laneUnavailable();
+        }
+        if (ticket == 0) {
+            return false;
         }
         Ticketed ticketed = new Ticketed(ticket, work);
         boolean[] start = {false};
@@ -170,6 +198,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
         if (start[0]) {
             Thread.ofVirtual().name("chat-" + chatId).start(() -> drain(chatId));
         }
+        return true;
     }
 
     private void drain(UUID chatId) {
@@ -248,7 +277,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
     }
 
     private void retake(UUID chatId, Ticketed passedOver) {
-        Ticketed again = new Ticketed(takeTicket(chatId), passedOver.work());
+        Ticketed again = new Ticketed(takeTicket(chatId, -1), passedOver.work());
         lanes.computeIfPresent(chatId, (chat, lane) -> {
             lane.remove(passedOver);
             lane.add(again);
@@ -267,14 +296,16 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
         return more[0] ? awaitTurn(chatId) : null;
     }
 
-    private long takeTicket(UUID chatId) {
+    /** The next ticket of the chat's lane, or 0 when {@code maxWaiting} (unless -1) tickets wait already. */
+    private long takeTicket(UUID chatId, int maxWaiting) {
         return (Long) redis.commands()
                 .eval(
                         TAKE_TICKET,
                         ScriptOutputType.INTEGER,
                         keys(chatId),
                         Long.toString(turnGrace.toMillis()),
-                        Long.toString(RETENTION.toMillis()));
+                        Long.toString(RETENTION.toMillis()),
+                        Integer.toString(maxWaiting));
     }
 
     private void release(UUID chatId, long ticket) {

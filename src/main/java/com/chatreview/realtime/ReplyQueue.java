@@ -9,7 +9,16 @@ import java.util.UUID;
  */
 interface ReplyQueue {
 
+    /** Queues the work however much waits: the service's own (a review, a reply taken over), never refused. */
     void submit(UUID chatId, Runnable work);
+
+    /**
+     * Queues a client's frame unless {@code maxWaiting} works already wait for their turn in the chat (on every
+     * node, in a cluster): a client cannot pile up replies nobody may be there to read.
+     *
+     * @return false when refused: nothing was queued
+     */
+    boolean offer(UUID chatId, int maxWaiting, Runnable work);
 
     /** Whether the chat has work running or waiting. */
     boolean busy(UUID chatId);

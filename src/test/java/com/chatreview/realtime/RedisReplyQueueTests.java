@@ -139,4 +139,28 @@ class RedisReplyQueueTests {
             Thread.currentThread().interrupt();
         }
     }
+
+    @Test
+    void atMostSoManyFramesOfAChatWaitAcrossTheNodes() throws Exception {
+        CompletableFuture<Void> release = new CompletableFuture<>();
+        CompletableFuture<Void> running = new CompletableFuture<>();
+        assertThat(node1.offer(chatId, 2, () -> {
+                    running.complete(null);
+                    release.join();
+                }))
+                .isTrue();
+        running.get(10, TimeUnit.SECONDS);
+
+        assertThat(node2.offer(chatId, 2, () -> {})).as("the first to wait").isTrue();
+        assertThat(node1.offer(chatId, 2, () -> {})).as("the second to wait").isTrue();
+        assertThat(node2.offer(chatId, 2, () -> {})).as("a third may not wait").isFalse();
+        CompletableFuture<Void> own = new CompletableFuture<>();
+        node2.submit(chatId, () -> own.complete(null)); // the service's own work is never refused
+
+        release.complete(null);
+        own.get(10, TimeUnit.SECONDS);
+        assertThat(node1.offer(chatId, 2, () -> {}))
+                .as("room again once the lane drained")
+                .isTrue();
+    }
 }
