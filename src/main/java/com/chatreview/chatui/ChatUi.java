@@ -20,6 +20,8 @@ import com.chatreview.ratelimit.RateLimiter;
 import com.chatreview.tenancy.Authenticator;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.web.Ids;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,6 +43,8 @@ public class ChatUi {
     private static final int HISTORY_PAGE = PageRequest.MAX_LIMIT;
     /** Messages one history answer holds at most: enough for any real chat at once, bounded for the rest. */
     public static final int HISTORY_LIMIT = 500;
+    /** How many links a node remembers as valid (about 100 bytes each). */
+    private static final int KNOWN_LINKS = 100_000;
 
     private final ChatManagement chats;
     private final ChatsById byId;
@@ -50,6 +54,11 @@ public class ChatUi {
     private final Authenticator authenticator;
     private final ChatUiSettings settings;
     private final List<ChatReviews> reviews;
+    /** Chats opened by their link lately on this node: links known to be valid, heard past the failure budget. */
+    private final Cache<UUID, Boolean> knownLinks = Caffeine.newBuilder()
+            .maximumSize(KNOWN_LINKS)
+            .expireAfterAccess(Duration.ofDays(1))
+            .build();
 
     private final Clock clock;
 
@@ -101,19 +110,7 @@ public class ChatUi {
                     "Send the offset of the history answer whose earlier messages you want.",
                     List.of(new FieldProblem("before", "must be 0 or more")));
         }
-        if (authenticator.throttled(clientAddress) != null) {
-            throw new RateLimited(
-                    "Too many requests for chats that do not exist from this address in the last minute",
-                    "Wait a minute, then open the link you were given.",
-                    60);
-        }
-        Chat chat;
-        try {
-            chat = open(chatId, token);
-        } catch (ServiceError failed) {
-            authenticator.failed(clientAddress);
-            throw failed;
-        }
+        Chat chat = openByLink(chatId, token, clientAddress);
         spendPageRequest(chat.id());
         long lastSeq = byId.latestEventSeq(chat.id());
         // positions are dense and messages are never removed one by one, so a position names the same message forever.
@@ -135,12 +132,12 @@ public class ChatUi {
     }
 
     /**
-     * The review a page link's chat is about, checked and counted as its history is, for a page that waits for it.
-     *
-     * @return empty for a chat about no review
+     * The chat of a page link, the link checked as a credential: guesses spend the address's failure budget, and an
+     * address past it is refused before any look-up, unless the link is one this node opened lately (the budget
+     * refuses guesses, never links known to be valid: decisions §4).
      */
-    public Optional<ChatReviews.ChatReview> review(String chatId, String token, String clientAddress) {
-        if (authenticator.throttled(clientAddress) != null) {
+    private Chat openByLink(String chatId, String token, String clientAddress) {
+        if (authenticator.throttled(clientAddress) != null && !knowsLink(chatId)) {
             throw new RateLimited(
                     "Too many requests for chats that do not exist from this address in the last minute",
                     "Wait a minute, then open the link you were given.",
@@ -153,6 +150,30 @@ public class ChatUi {
             authenticator.failed(clientAddress);
             throw failed;
         }
+        opened(chat);
+        return chat;
+    }
+
+    /** Whether this node opened the chat by its link lately: no look-up. */
+    boolean knowsLink(String chatId) {
+        return chatId != null
+                && Ids.uuid(chatId)
+                        .map(id -> knownLinks.getIfPresent(id) != null)
+                        .orElse(false);
+    }
+
+    /** A chat opened by its link (its page loaded, its socket admitted): known from now on. */
+    void opened(Chat chat) {
+        knownLinks.put(chat.id(), Boolean.TRUE);
+    }
+
+    /**
+     * The review a page link's chat is about, checked and counted as its history is, for a page that waits for it.
+     *
+     * @return empty for a chat about no review
+     */
+    public Optional<ChatReviews.ChatReview> review(String chatId, String token, String clientAddress) {
+        Chat chat = openByLink(chatId, token, clientAddress);
         spendPageRequest(chat.id());
         return Optional.ofNullable(reviewOf(chat));
     }

@@ -44,7 +44,7 @@ class ChatUiAccess implements ChatAccess {
     public Admission admit(ConnectionRequest request) {
         // the chat's link is a credential: guessing links spends the address's budget of failures, as keys do
         Duration wait = authenticator.throttled(request.clientAddress());
-        if (wait != null) {
+        if (wait != null && !ui.knowsLink(request.value("X-Chat-ID", "chat_id"))) {
             return Admission.throttled(wait);
         }
         if (request.undecodable("X-Chat-ID", "chat_id")) {
@@ -89,6 +89,7 @@ class ChatUiAccess implements ChatAccess {
             authenticator.failed(request.clientAddress());
             return new Admission.Refused(Reason.UNAUTHORIZED, refused.getMessage(), refused.fix());
         }
+        ui.opened(chat);
         return new Admission.Admitted(
                 tenant,
                 null,

@@ -62,6 +62,17 @@ public class RequestQuotas {
     }
 
     /** Spends one REST request of the tenant's minute. */
+    /**
+     * A REST request with a key the service knows as active, from an address past its failure budget: the budget
+     * does not apply (it refuses guesses, not valid keys); the key's revocation and the tenant's quota do.
+     */
+    public RestRequest restRequestOfKnownKey(UUID tenantId, UUID apiKeyId) {
+        if (limiter.marked(revokedKey(apiKeyId))) {
+            return new RestRequest.Revoked();
+        }
+        return new RestRequest.Counted(limiter.tryConsume(restKey(tenantId), restQuota()));
+    }
+
     public RateLimitDecision restRequest(UUID tenantId) {
         return limiter.tryConsume(restKey(tenantId), restQuota());
     }

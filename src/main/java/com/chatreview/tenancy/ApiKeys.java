@@ -50,6 +50,13 @@ class ApiKeys {
                 .optional();
     }
 
+    /** The hashes of every key not revoked. */
+    java.util.List<byte[]> activeHashes() {
+        return jdbc.sql("SELECT key_hash FROM api_keys WHERE revoked_at IS NULL")
+                .query((rs, n) -> rs.getBytes("key_hash"))
+                .list();
+    }
+
     /** Whether an active key of the tenant was revoked now. */
     boolean revoke(UUID tenantId, UUID keyId, Instant now) {
         return jdbc.sql("""

@@ -9,7 +9,8 @@ import org.springframework.stereotype.Service;
 /**
  * The one check of an API key, whichever way it comes in (the REST headers, {@code /ws/chat}): every failure is
  * counted against the client's address, and an address past its budget of failures is refused before any key is
- * looked at, let alone looked up (decisions §4). Ways in that check something else than a key (the chat page's
+ * looked up, unless it sends a key the service knows as active ({@link Tenancy#knows}, no query): the budget
+ * refuses guesses, never valid keys (decisions §4). Ways in that check something else than a key (the chat page's
  * link) spend the same budget through {@link #throttled} and {@link #failed}.
  */
 @Service
@@ -48,7 +49,9 @@ public class Authenticator {
 
     public Result apiKey(String apiKey, String clientAddress) {
         Duration wait = throttled(clientAddress);
-        if (wait != null) {
+        // the budget refuses guesses, never a key the service knows: a school behind one address is not locked out
+        // by one student's typo (decisions §4)
+        if (wait != null && (apiKey == null || !tenancy.knows(apiKey.strip()))) {
             return new Result.Throttled(wait);
         }
         if (apiKey == null || apiKey.isBlank()) {
@@ -73,7 +76,8 @@ public class Authenticator {
         if (known.isPresent()) {
             Tenant tenant = known.get();
             return switch (quotas.restRequest(clientAddress, tenant.id().value(), tenant.apiKeyId())) {
-                case RequestQuotas.RestRequest.Throttled throttled -> new Result.Throttled(throttled.retryAfter());
+                // a key checked lately is a known one: past the address's budget it is still heard
+                case RequestQuotas.RestRequest.Throttled throttled -> knownKeyRequest(apiKey, clientAddress, tenant);
                 case RequestQuotas.RestRequest.Counted counted -> new Result.Authenticated(tenant, counted.decision());
                 case RequestQuotas.RestRequest.Revoked revoked -> {
                     // revoked on another node since this node checked it: the database says so now
@@ -88,6 +92,17 @@ public class Authenticator {
                     tenant, quotas.restRequest(tenant.id().value()));
         }
         return checked;
+    }
+
+    private Result knownKeyRequest(String apiKey, String clientAddress, Tenant tenant) {
+        return switch (quotas.restRequestOfKnownKey(tenant.id().value(), tenant.apiKeyId())) {
+            case RequestQuotas.RestRequest.Counted counted -> new Result.Authenticated(tenant, counted.decision());
+            case RequestQuotas.RestRequest.Revoked revoked -> {
+                tenancy.forget(new ApiKeyRevoked(tenant.id().value(), tenant.apiKeyId()));
+                yield apiKey(apiKey, clientAddress);
+            }
+            case RequestQuotas.RestRequest.Throttled throttled -> new Result.Throttled(throttled.retryAfter());
+        };
     }
 
     /** How long the address must wait before anything it sends is checked; null when it may be heard. */

@@ -24,6 +24,7 @@ public class Tenancy {
     private final ApiKeys keys;
     private final ApplicationEventPublisher events;
     private final KeyRevocations revocations;
+    private final KnownKeys known;
     private final Cache<String, Tenant> recentlyChecked;
     /** Keys found to be no active key: asked again only after the cache's time, so guesses cost no query. */
     private final Cache<String, Boolean> recentlyUnknown;
@@ -36,8 +37,10 @@ public class Tenancy {
             ApplicationEventPublisher events,
             TenancySettings settings,
             KeyRevocations revocations,
+            KnownKeys known,
             Clock clock) {
         this.clock = clock;
+        this.known = known;
         this.tenants = tenants;
         this.keys = keys;
         this.events = events;
@@ -66,6 +69,7 @@ public class Tenancy {
         TenantRecord tenant = new TenantRecord(UUID.randomUUID(), name.strip(), now());
         tenants.insert(tenant);
         ApiKeys.Issued key = keys.issue(tenant.id(), tenant.createdAt());
+        known.issued(key.apiKey());
         return new NewTenant(tenant, key.id(), key.apiKey());
     }
 
@@ -81,6 +85,7 @@ public class Tenancy {
     public IssuedKey issueKey(String tenantId) {
         UUID id = existingTenant(tenantId);
         ApiKeys.Issued key = keys.issue(id, now());
+        known.issued(key.apiKey());
         return new IssuedKey(key.id(), key.apiKey(), key.createdAt());
     }
 
@@ -118,6 +123,17 @@ public class Tenancy {
      */
     public Optional<Tenant> recentlyAuthenticated(String apiKey) {
         return Optional.ofNullable(recentlyChecked.getIfPresent(apiKey));
+    }
+
+    /**
+     * Whether this is a key the service knows as active (checked lately, or among the active keys' hashes), without
+     * a query: an address past its failure budget is still heard with such a key.
+     */
+    public boolean knows(String apiKey) {
+        return apiKey != null
+                && apiKey.startsWith(ApiKeys.PREFIX)
+                && apiKey.length() <= 200
+                && (recentlyChecked.getIfPresent(apiKey) != null || known.knows(apiKey));
     }
 
     /** The tenant whose active key this is, if it is one. */

@@ -72,7 +72,8 @@ class AdminAuthenticationTests {
     }
 
     private AdminAuthentication authentication(String adminToken) {
-        return new AdminAuthentication(new TenancySettings(adminToken, Duration.ofSeconds(5), false), quotas);
+        return new AdminAuthentication(
+                new TenancySettings(adminToken, Duration.ofSeconds(5), false, Duration.ofSeconds(30)), quotas);
     }
 
     private static MockHttpServletRequest request() {
