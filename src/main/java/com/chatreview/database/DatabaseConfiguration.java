@@ -49,7 +49,10 @@ class DatabaseConfiguration {
 
     private static JdbcLocation location(DatabaseSettings settings, EmbeddedDatabaseLifecycle embedded) {
         if (embedded.server() != null) {
-            return new JdbcLocation(embedded.server().jdbcUrl(), null, null);
+            return new JdbcLocation(
+                    embedded.server().jdbcUrl(),
+                    embedded.server().user(),
+                    embedded.server().password());
         }
         JdbcLocation location = JdbcLocation.parse(settings.url());
         return new JdbcLocation(

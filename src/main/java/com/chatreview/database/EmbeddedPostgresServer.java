@@ -21,18 +21,36 @@ import org.slf4j.LoggerFactory;
  * <p>A service killed with {@code kill -9} leaves its PostgreSQL running (PostgreSQL detaches from the JVM
  * that started it), holding the data directory. The next start stops that orphan first: PostgreSQL's fast
  * shutdown writes everything committed, so nothing that was acknowledged is lost.
+ *
+ * <p>It takes no login without a password: the superuser's is made at the first start (random, 256 bits), kept in
+ * {@code DATA_DIR/postgres-password} readable by the service's user alone, and every connection, local socket or
+ * loopback TCP (the only address it listens on), must give it by SCRAM-SHA-256. A data directory from before
+ * (password-less, {@code trust}) is taken over as it is: its data stay, the password is set and the rule changed
+ * while it starts.
  */
 final class EmbeddedPostgresServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
     private static final Duration ORPHAN_SHUTDOWN_WAIT = Duration.ofSeconds(60);
 
+    static final String PASSWORD_FILE = "postgres-password";
+    private static final String SUPERUSER = "postgres";
+    /** Who may connect, and how: with the password, by SCRAM, over the socket or loopback only. */
+    private static final String HBA = """
+            # written by the service at each start (EmbeddedPostgresServer): the password, by SCRAM, on loopback only
+            local   all   all                  scram-sha-256
+            host    all   all   127.0.0.1/32   scram-sha-256
+            host    all   all   ::1/128        scram-sha-256
+            """;
+
     private final EmbeddedPostgres postgres;
+    private final String password;
     /** Held while this process uses the data directory: the OS lets go of it when the process ends, however. */
     private final FileChannel lock;
 
-    private EmbeddedPostgresServer(EmbeddedPostgres postgres, FileChannel lock) {
+    private EmbeddedPostgresServer(EmbeddedPostgres postgres, String password, FileChannel lock) {
         this.postgres = postgres;
+        this.password = password;
         this.lock = lock;
     }
 
@@ -43,8 +61,16 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             Files.createDirectories(directory);
             lock = lockDataDirectory(dataDir.toAbsolutePath());
             stopOrphanedServer(directory);
-            EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+            String password = password(dataDir.toAbsolutePath());
+            boolean fresh = !Files.exists(directory.resolve("postgresql.conf"));
+            // a fresh directory gets the password from initdb; one that has a password set gets the rule before start
+            boolean passwordSet =
+                    fresh || Files.readString(directory.resolve("pg_hba.conf")).equals(HBA);
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setDataDirectory(directory)
+                    .setConnectConfig("password", password)
+                    .setServerConfig("listen_addresses", "127.0.0.1")
+                    .setServerConfig("password_encryption", "scram-sha-256")
                     .setCleanDataDirectory(false)
                     // no JVM hook of its own: it would stop PostgreSQL while Spring still stores the replies in
                     // progress; the context stops it, after the pool, in order
@@ -53,10 +79,22 @@ final class EmbeddedPostgresServer implements AutoCloseable {
                     .setServerConfig("max_connections", "200")
                     .setServerConfig("shared_buffers", "128MB")
                     .setServerConfig("synchronous_commit", "on")
-                    .setServerConfig("fsync", "on")
-                    .start();
+                    .setServerConfig("fsync", "on");
+            if (fresh) {
+                // initdb's own option: the superuser has the password from its first moment
+                builder.setLocaleConfig(
+                        "pwfile",
+                        dataDir.toAbsolutePath().resolve(PASSWORD_FILE).toString());
+            }
+            if (passwordSet) {
+                builder.setDataDirectoryCustomizer(data -> writeHba(data.toPath()));
+            }
+            EmbeddedPostgres postgres = builder.start();
+            if (!passwordSet) {
+                takeOver(postgres, directory, password);
+            }
             log.info("Embedded PostgreSQL started on port {} with its data in {}", postgres.getPort(), directory);
-            return new EmbeddedPostgresServer(postgres, lock);
+            return new EmbeddedPostgresServer(postgres, password, lock);
         } catch (IOException e) {
             closeQuietly(lock);
             throw new UncheckedIOException("Could not start the embedded PostgreSQL in " + directory, e);
@@ -98,7 +136,72 @@ final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     String jdbcUrl() {
-        return postgres.getJdbcUrl("postgres", "postgres");
+        return postgres.getJdbcUrl(SUPERUSER, "postgres");
+    }
+
+    String user() {
+        return SUPERUSER;
+    }
+
+    String password() {
+        return password;
+    }
+
+    /**
+     * The superuser's password, made at the first start: {@code DATA_DIR/postgres-password}, readable and writable
+     * by the service's user alone.
+     */
+    static String password(Path dataDir) throws IOException {
+        Path file = dataDir.resolve(PASSWORD_FILE);
+        if (!Files.exists(file)) {
+            byte[] secret = new byte[32];
+            new java.security.SecureRandom().nextBytes(secret);
+            String made = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+            Path written = Files.createTempFile(dataDir, PASSWORD_FILE, ".new", ownerOnly());
+            Files.writeString(written, made + "\n");
+            Files.move(written, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        }
+        String password = Files.readString(file).strip();
+        if (password.isEmpty()) {
+            throw new IllegalStateException(file + " is empty: delete it only with the data directory");
+        }
+        return password;
+    }
+
+    private static java.nio.file.attribute.FileAttribute<?>[] ownerOnly() {
+        return java.nio.file.FileSystems.getDefault()
+                        .supportedFileAttributeViews()
+                        .contains("posix")
+                ? new java.nio.file.attribute.FileAttribute<?>[] {
+                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"))
+                }
+                : new java.nio.file.attribute.FileAttribute<?>[0];
+    }
+
+    private static void writeHba(Path directory) {
+        try {
+            Files.writeString(directory.resolve("pg_hba.conf"), HBA);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not write " + directory.resolve("pg_hba.conf"), e);
+        }
+    }
+
+    /**
+     * A data directory from before the password (its rule: trust): the superuser gets the password and the rule
+     * becomes the password's, reloaded at once; nothing of the data changes.
+     */
+    private static void takeOver(EmbeddedPostgres postgres, Path directory, String password) {
+        try (java.sql.Connection connection = postgres.getPostgresDatabase().getConnection();
+                java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("SET password_encryption = 'scram-sha-256'");
+            statement.execute("ALTER ROLE " + SUPERUSER + " PASSWORD '" + password.replace("'", "''") + "'");
+            writeHba(directory);
+            statement.execute("SELECT pg_reload_conf()");
+            log.info("The embedded PostgreSQL in {} now takes only the password of {}", directory, PASSWORD_FILE);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("Could not set the embedded PostgreSQL's password in " + directory, e);
+        }
     }
 
     @Override
