@@ -4,6 +4,7 @@ import com.chatreview.chat.ChatErrors.ChatDeletionBlocked;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
 import com.chatreview.chat.ChatErrors.UserHasNoChats;
 import com.chatreview.database.Sql;
+import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.Page;
 import com.chatreview.kernel.PageRequest;
 import com.chatreview.tenancy.TenantId;
@@ -60,9 +61,16 @@ public class ChatManagement {
         this.json = json;
     }
 
+    /**
+     * The most a chat's {@code metadata} may hold, as JSON (decisions §7): every listed chat carries it, so that no
+     * list answer grows without bound.
+     */
+    public static final int MAX_METADATA_BYTES = 16 * 1024;
+
     /** Creates the chat, and its user if the user is new. */
     @Transactional
     public Chat create(TenantId tenantId, NewChat request) {
+        requireBounded(request.metadata());
         Instant now = now();
         users.ensure(tenantId.value(), request.userId(), now);
         Map<String, Object> config = new LinkedHashMap<>();
@@ -117,6 +125,7 @@ public class ChatManagement {
 
     @Transactional
     public Chat update(TenantId tenantId, UUID chatId, ChatChanges changes) {
+        requireBounded(changes.metadata());
         chat(tenantId, chatId);
         String metadata = changes.metadata() == null ? null : json.writeValueAsString(changes.metadata());
         chats.update(chatId, changes, metadata, now());
@@ -191,5 +200,16 @@ public class ChatManagement {
 
     private Instant now() {
         return Sql.now(clock);
+    }
+
+    private void requireBounded(Object metadata) {
+        if (metadata != null
+                && json.writeValueAsString(metadata).getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                        > MAX_METADATA_BYTES) {
+            throw InvalidInput.field(
+                    "metadata",
+                    "must be at most " + MAX_METADATA_BYTES + " bytes (16 KiB) as JSON",
+                    "Keep metadata to a few keys; store large data in your own system and put its id here.");
+        }
     }
 }

@@ -25,6 +25,11 @@ public class HomeworkCatalog {
 
     static final int MAX_TEXT = 255;
     static final int MAX_FILES = 50;
+    /**
+     * The most content a homework's files hold in all (decisions §7): every homework of a list answer carries its
+     * files, so that no list grows without bound.
+     */
+    static final int MAX_CONTENT_BYTES = 256 * 1024;
 
     private final Courses courses;
     private final Homeworks homeworks;
@@ -72,6 +77,14 @@ public class HomeworkCatalog {
         UUID homeworkId = UUID.randomUUID();
         Instant now = now();
         List<HomeworkFile> files = files(homeworkId, request.files(), now, problems);
+        long content = files.stream()
+                .mapToLong(file -> file.content().getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+                .sum();
+        if (content > MAX_CONTENT_BYTES) {
+            problems.add(new FieldProblem(
+                    "files",
+                    "hold " + content + " bytes of content; at most " + MAX_CONTENT_BYTES + " (256 KiB) in all"));
+        }
         Optional<Rubric> rubric = RubricInput.read(request.rubric(), problems);
         if (!problems.isEmpty()) {
             throw InvalidInput.fields(
