@@ -41,6 +41,8 @@ public abstract class ServiceError extends RuntimeException {
         PAYLOAD_TOO_LARGE,
         /** A quota is spent for now. */
         RATE_LIMITED,
+        /** The tenant's stored files would pass what the operator allows it. */
+        STORAGE_QUOTA_EXCEEDED,
         /** A dependency cannot be reached now; nothing was done. */
         SERVICE_UNAVAILABLE
     }

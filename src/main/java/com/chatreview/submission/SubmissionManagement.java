@@ -37,6 +37,7 @@ public class SubmissionManagement {
     private final Submissions submissions;
     private final HomeworkCatalog homeworks;
     private final ChatManagement chats;
+    private final TenantStorage storage;
     private final ApplicationEventPublisher events;
 
     private final Clock clock;
@@ -46,9 +47,11 @@ public class SubmissionManagement {
             Submissions submissions,
             HomeworkCatalog homeworks,
             ChatManagement chats,
+            TenantStorage storage,
             ApplicationEventPublisher events,
             Clock clock) {
         this.clock = clock;
+        this.storage = storage;
         this.uploads = uploads;
         this.submissions = submissions;
         this.homeworks = homeworks;
@@ -68,6 +71,11 @@ public class SubmissionManagement {
     @Transactional
     public Submission receive(TenantId tenantId, UUID homeworkId, PreparedUpload upload) {
         Homework homework = homeworks.homework(tenantId, homeworkId);
+        storage.reserve(
+                tenantId.value(),
+                upload.files().stream()
+                        .mapToLong(PreparedUpload.PreparedFile::size)
+                        .sum());
         UUID submissionId = UUID.randomUUID();
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("kind", "homework_review");

@@ -21,6 +21,7 @@ public final class ProblemStatus {
             case CONFLICT, CHAT_CLOSED, IDEMPOTENCY_KEY_IN_USE -> HttpStatus.CONFLICT;
             case IDEMPOTENCY_KEY_REUSED -> HttpStatus.UNPROCESSABLE_CONTENT;
             case PAYLOAD_TOO_LARGE -> HttpStatus.CONTENT_TOO_LARGE;
+            case STORAGE_QUOTA_EXCEEDED -> HttpStatus.FORBIDDEN;
             case RATE_LIMITED -> HttpStatus.TOO_MANY_REQUESTS;
             case SERVICE_UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
         };

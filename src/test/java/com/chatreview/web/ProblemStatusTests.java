@@ -40,6 +40,7 @@ class ProblemStatusTests {
             Map.entry(Code.IDEMPOTENCY_KEY_IN_USE, HttpStatus.CONFLICT),
             Map.entry(Code.IDEMPOTENCY_KEY_REUSED, HttpStatus.UNPROCESSABLE_CONTENT),
             Map.entry(Code.PAYLOAD_TOO_LARGE, HttpStatus.CONTENT_TOO_LARGE),
+            Map.entry(Code.STORAGE_QUOTA_EXCEEDED, HttpStatus.FORBIDDEN),
             Map.entry(Code.RATE_LIMITED, HttpStatus.TOO_MANY_REQUESTS),
             Map.entry(Code.SERVICE_UNAVAILABLE, HttpStatus.SERVICE_UNAVAILABLE)));
 

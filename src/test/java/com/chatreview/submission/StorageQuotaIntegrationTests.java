@@ -1,0 +1,79 @@
+package com.chatreview.submission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.chatreview.support.Api;
+import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.TestTenant;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * A tenant's uploaded files are bounded (decisions §7, LIMIT_STORAGE_BYTES_PER_TENANT, 10 GiB by default): an
+ * upload past it is 403 STORAGE_QUOTA_EXCEEDED, says how much is used, and stores nothing.
+ */
+@IntegrationTest
+class StorageQuotaIntegrationTests {
+
+    static final long LIMIT = 10L * 1024 * 1024 * 1024;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Test
+    void anUploadPastTheTenantsAllowanceStoresNothingAndSaysWhatIsUsed(TestTenant tenant) {
+        Api homework = tenant.homework();
+        String courseId = homework.post("/v1/courses", "{\"teacherId\": \"t\", \"name\": \"c\"}")
+                .json()
+                .get("id")
+                .asString();
+        String homeworkId = homework.post(
+                        "/v1/homeworks",
+                        "{\"teacherId\": \"t\", \"courseId\": \"" + courseId + "\", \"assignmentId\": \"a\"}")
+                .json()
+                .get("id")
+                .asString();
+        // the tenant has stored all but 100 bytes of its allowance
+        jdbc.sql("""
+                        INSERT INTO tenant_storage (tenant_id, used_bytes) VALUES (:tenant, :used)
+                        ON CONFLICT (tenant_id) DO UPDATE SET used_bytes = EXCLUDED.used_bytes""").param("tenant", tenant.uuid()).param("used", LIMIT - 100).update();
+
+        Api.Reply refused = upload(homework, homeworkId, "student-1", 200);
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(403);
+        assertThat(refused.json().get("code").asString()).isEqualTo("STORAGE_QUOTA_EXCEEDED");
+        assertThat(refused.json().get("detail").asString()).contains(Long.toString(LIMIT - 100));
+        assertThat(refused.json().get("fix").asString()).contains("LIMIT_STORAGE_BYTES_PER_TENANT");
+        assertThat(homework.get("/v1/homeworks/" + homeworkId + "/submissions?studentId=student-1")
+                        .json()
+                        .get("data")
+                        .size())
+                .as("nothing of it stored")
+                .isZero();
+
+        Api.Reply fits = upload(homework, homeworkId, "student-2", 100);
+        assertThat(fits.status()).as(fits.toString()).isEqualTo(201);
+        assertThat(used(tenant)).isEqualTo(LIMIT);
+        assertThat(upload(homework, homeworkId, "student-3", 1).status()).isEqualTo(403);
+    }
+
+    private long used(TestTenant tenant) {
+        return jdbc.sql("SELECT used_bytes FROM tenant_storage WHERE tenant_id = :tenant")
+                .param("tenant", tenant.uuid())
+                .query(Long.class)
+                .single();
+    }
+
+    private static Api.Reply upload(Api homework, String homeworkId, String studentId, int bytes) {
+        return homework.upload(
+                "/v1/homeworks/" + homeworkId + "/submissions",
+                new Api.Multipart()
+                        .field("studentId", studentId)
+                        .file(
+                                "files",
+                                "answer.txt",
+                                "text/plain",
+                                "x".repeat(bytes).getBytes(StandardCharsets.UTF_8)));
+    }
+}
