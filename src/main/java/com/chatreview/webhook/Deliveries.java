@@ -43,29 +43,48 @@ class Deliveries {
     }
 
     /**
-     * Claims up to {@code limit} deliveries that are due, of enabled endpoints, each the oldest pending one of its
+     * The most deliveries of one endpoint being sent at once (decisions §11), counted over every node's claims: a
+     * slow receiver of one tenant holds at most these of the delivery slots everyone shares.
+     */
+    static final int PER_ENDPOINT_IN_FLIGHT = 4;
+
+    /**
+     * Claims up to {@code limit} deliveries that are due, at most {@link #PER_ENDPOINT_IN_FLIGHT} in flight per
+     * endpoint with those already claimed, of enabled endpoints, each the oldest pending one of its
      * endpoint and ordering key (a later event waits while an earlier one is retried); no other node gets them
      * until {@code lease} has passed.
      */
     List<Claimed> claimDue(int limit, Duration lease) {
         return jdbc.sql("""
-                UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => :lease)
-                FROM webhook_endpoints w
-                WHERE w.id = d.endpoint_id AND d.id IN (
-                    SELECT c.id FROM webhook_deliveries c
+                WITH flying AS (
+                    SELECT endpoint_id, count(*) AS n FROM webhook_deliveries
+                    WHERE status = 'pending' AND locked_until >= now()
+                    GROUP BY endpoint_id),
+                due AS (
+                    SELECT c.id, row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.seq)
+                                 + COALESCE(f.n, 0) AS nth
+                    FROM webhook_deliveries c
                     JOIN webhook_endpoints e ON e.id = c.endpoint_id AND e.enabled
+                    LEFT JOIN flying f ON f.endpoint_id = c.endpoint_id
                     WHERE c.status = 'pending' AND c.next_attempt_at <= now()
                       AND (c.locked_until IS NULL OR c.locked_until < now())
                       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries earlier
                                       WHERE earlier.endpoint_id = c.endpoint_id
                                         AND earlier.ordering_key = c.ordering_key
-                                        AND earlier.status = 'pending' AND earlier.seq < c.seq)
+                                        AND earlier.status = 'pending' AND earlier.seq < c.seq))
+                UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => :lease)
+                FROM webhook_endpoints w
+                WHERE w.id = d.endpoint_id AND d.id IN (
+                    SELECT c.id FROM webhook_deliveries c
+                    WHERE c.id IN (SELECT id FROM due WHERE nth <= :perEndpoint)
+                      AND (c.locked_until IS NULL OR c.locked_until < now())
                     ORDER BY c.seq
                     LIMIT :limit
                     FOR UPDATE OF c SKIP LOCKED)
                 RETURNING d.id, d.endpoint_id, d.event_id, w.url, d.payload, d.attempts""")
                 .param("lease", lease.toMillis() / 1000.0)
                 .param("limit", limit)
+                .param("perEndpoint", PER_ENDPOINT_IN_FLIGHT)
                 .query((rs, row) -> new Claimed(
                         rs.getObject("id", UUID.class),
                         rs.getObject("endpoint_id", UUID.class),

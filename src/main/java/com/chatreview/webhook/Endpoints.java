@@ -42,6 +42,21 @@ class Endpoints {
                 .update();
     }
 
+    /**
+     * How many endpoints the tenant has, counted under a lock of the tenant's registrations (until the caller's
+     * transaction ends), so that concurrent registrations cannot pass a cap together.
+     */
+    int countLocked(UUID tenantId) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended('webhook-endpoints:' || :tenant, 0))")
+                .param("tenant", tenantId.toString())
+                .query()
+                .singleRow();
+        return jdbc.sql("SELECT count(*) FROM webhook_endpoints WHERE tenant_id = :tenant")
+                .param("tenant", tenantId)
+                .query(Integer.class)
+                .single();
+    }
+
     List<WebhookEndpoint> ofTenant(UUID tenantId) {
         return jdbc.sql("SELECT " + COLUMNS
                         + " FROM webhook_endpoints WHERE tenant_id = :tenant ORDER BY created_at, id")

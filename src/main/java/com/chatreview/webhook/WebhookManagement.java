@@ -1,6 +1,7 @@
 package com.chatreview.webhook;
 
 import com.chatreview.database.Sql;
+import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.Page;
 import com.chatreview.kernel.PageRequest;
 import com.chatreview.tenancy.TenantId;
@@ -17,6 +18,9 @@ import org.springframework.transaction.annotation.Transactional;
 /** A tenant's webhook endpoints: register, read, change, delete, rotate the signing secret (decisions §11). */
 @Service
 public class WebhookManagement {
+
+    /** The most endpoints a tenant may register (decisions §11): each is polled and sent to by every node. */
+    public static final int MAX_ENDPOINTS = 20;
 
     /** How long the secret a rotation replaces goes on signing beside the new one. */
     static final Duration ROTATION_OVERLAP = Duration.ofHours(24);
@@ -47,6 +51,13 @@ public class WebhookManagement {
     @Transactional
     public WebhookWithSecret register(TenantId tenantId, String url, List<EventType> eventTypes, String description) {
         String checked = destinations.checked(url).toString();
+        if (endpoints.countLocked(tenantId.value()) >= MAX_ENDPOINTS) {
+            throw new InvalidInput(
+                    "The tenant has " + MAX_ENDPOINTS + " webhook endpoints already, the most it may have",
+                    "Delete an endpoint you no longer need (DELETE /api/v1/webhooks/{id}), or send more event types"
+                            + " to one endpoint.",
+                    List.of());
+        }
         Instant now = now();
         WebhookEndpoint endpoint = new WebhookEndpoint(
                 UUID.randomUUID(),

@@ -77,6 +77,31 @@ class WebhookApiIntegrationTests {
     }
 
     @Test
+    void aTenantHasTwentyEndpointsAtMost() {
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            ids.add(register("{\"url\": \"http://127.0.0.1:9/hooks/" + i + "\", \"event_types\": [\"chat.deleted\"]}")
+                    .get("id")
+                    .asString());
+        }
+        Api.Reply refused = api.post(
+                "/api/v1/webhooks", "{\"url\": \"http://127.0.0.1:9/hooks/20\", \"event_types\": [\"chat.deleted\"]}");
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.json().get("code").asString()).isEqualTo("VALIDATION_ERROR");
+        assertThat(refused.json().get("detail").asString()).contains("20");
+        assertThat(otherTenant
+                        .post(
+                                "/api/v1/webhooks",
+                                "{\"url\": \"http://127.0.0.1:9/hooks\", \"event_types\": [\"chat.deleted\"]}")
+                        .status())
+                .as("another tenant's allowance is its own")
+                .isEqualTo(201);
+
+        assertThat(api.delete("/api/v1/webhooks/" + ids.getFirst()).status()).isEqualTo(204);
+        register("{\"url\": \"http://127.0.0.1:9/hooks/20\", \"event_types\": [\"chat.deleted\"]}");
+    }
+
+    @Test
     void unknownEventTypesAndMissingFieldsAre400WithTheFieldNamed() {
         Api.Reply unknown = api.post(
                 "/api/v1/webhooks", "{\"url\": \"http://127.0.0.1:9/h\", \"event_types\": [\"chat.deleted\", \"x\"]}");

@@ -31,6 +31,9 @@ class WebhookDeliveryIntegrationTests {
 
     TestService service;
 
+    @org.springframework.beans.factory.annotation.Autowired
+    org.springframework.jdbc.core.simple.JdbcClient jdbc;
+
     TestTenant tenant;
     Api api;
     Receiver receiver;
@@ -217,6 +220,33 @@ class WebhookDeliveryIntegrationTests {
                     .isEqualTo(202);
             fast.next(WAIT);
             assertThat(Duration.between(asked, Instant.now())).isLessThan(Duration.ofSeconds(6));
+        }
+    }
+
+    @Test
+    void aSlowEndpointHoldsAtMostFourDeliveriesInFlight() throws Exception {
+        String id = register("chat.deleted").get("id").asString();
+        receiver.delay(Duration.ofMillis(1500));
+        for (int i = 0; i < 10; i++) {
+            assertThat(api.post("/api/v1/webhooks/" + id + "/test", "").status())
+                    .isEqualTo(202);
+        }
+
+        int most = 0;
+        Instant until = Instant.now().plusSeconds(4);
+        while (Instant.now().isBefore(until)) {
+            int flying = jdbc.sql("""
+                            SELECT count(*) FROM webhook_deliveries
+                            WHERE endpoint_id = :id AND status = 'pending' AND locked_until >= now()""")
+                    .param("id", java.util.UUID.fromString(id))
+                    .query(Integer.class)
+                    .single();
+            most = Math.max(most, flying);
+            Thread.sleep(50);
+        }
+        assertThat(most).as("deliveries of the endpoint claimed at once").isBetween(1, 4);
+        for (int i = 0; i < 10; i++) {
+            receiver.next(Duration.ofSeconds(30));
         }
     }
 
