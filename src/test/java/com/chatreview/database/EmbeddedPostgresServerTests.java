@@ -23,7 +23,7 @@ class EmbeddedPostgresServerTests {
                     .hasMessageContaining("Another running service uses the data directory")
                     .hasMessageContaining("DATA_DIR");
 
-            try (Connection connection = DriverManager.getConnection(first.jdbcUrl(), "postgres", "postgres")) {
+            try (Connection connection = DriverManager.getConnection(first.jdbcUrl(), first.user(), first.password())) {
                 assertThat(connection.isValid(2))
                         .as("the first one's database still runs")
                         .isTrue();
