@@ -269,6 +269,33 @@ public class ChatUi {
         return Optional.of(stripped.endsWith("/") ? stripped.substring(0, stripped.length() - 1) : stripped);
     }
 
+    /**
+     * The page's URL for the links the service writes ({@code chatIframeUrl}, embed links, webhook bodies):
+     * {@code CHAT_UI_URL}, else {@code PUBLIC_URL/chat}, else the request's own base when its {@code Host} is one of
+     * {@code ALLOWED_HOSTS}; otherwise (a host nobody listed, or no request: a review job's webhook) {@code /chat},
+     * relative to wherever the service is reached. A {@code Host} header never puts another site in a link.
+     */
+    public String pageUrl() {
+        Optional<String> configured = configuredUrl()
+                .or(() -> Optional.ofNullable(settings.publicUrl())
+                        .map(String::strip)
+                        .filter(url -> !url.isEmpty())
+                        .map(url -> (url.endsWith("/") ? url.substring(0, url.length() - 1) : url) + "/chat"));
+        if (configured.isPresent()) {
+            return configured.get();
+        }
+        if (org.springframework.web.context.request.RequestContextHolder.getRequestAttributes() == null) {
+            return "/chat";
+        }
+        var base = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath();
+        String host = base.build().getHost();
+        boolean allowed = host != null
+                && settings.allowedHosts().stream()
+                        .map(String::strip)
+                        .anyMatch(listed -> listed.equalsIgnoreCase(host));
+        return allowed ? base.path("/chat").toUriString() : "/chat";
+    }
+
     private void spendPageRequest(UUID chatId) {
         RateLimitDecision decision =
                 limiter.tryConsume("chat-ui-page:" + chatId, Quota.perMinute(settings.pageRequestsPerMinute()));

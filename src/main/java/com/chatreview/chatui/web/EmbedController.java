@@ -24,7 +24,6 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /** The tenant's side of the chat page (its API key): embed tokens, and its page settings. */
 @RestController
@@ -70,10 +69,7 @@ class EmbedController {
     }
 
     private String pageUrl() {
-        return ui.configuredUrl()
-                .orElseGet(() -> ServletUriComponentsBuilder.fromCurrentContextPath()
-                        .path("/chat")
-                        .toUriString());
+        return ui.pageUrl();
     }
 
     record TokenRequest(@JsonProperty("ttl_seconds") Long ttlSeconds) {}

@@ -41,9 +41,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.multipart.MultipartFile;
-import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /** Endpoint 8 of the interface, and reading and deciding submissions (decisions §7). */
 @RestController
@@ -292,17 +290,9 @@ class SubmissionController {
         return chatUiUrl(chatUi);
     }
 
-    /**
-     * {@code CHAT_UI_URL}, or {@code {base_url}/chat} of the request in progress; outside of a request (a review job's
-     * webhook) without {@code CHAT_UI_URL}, {@code /chat}, relative to wherever the service is reached.
-     */
+    /** The chat page's URL for the links the service writes ({@link ChatUi#pageUrl}). */
     static String chatUiUrl(ChatUi chatUi) {
-        return chatUi.configuredUrl()
-                .orElseGet(() -> RequestContextHolder.getRequestAttributes() == null
-                        ? "/chat"
-                        : ServletUriComponentsBuilder.fromCurrentContextPath()
-                                .path("/chat")
-                                .toUriString());
+        return chatUi.pageUrl();
     }
 
     static SubmissionBody body(Submission submission, String chatUiUrl) {
