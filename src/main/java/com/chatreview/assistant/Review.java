@@ -5,34 +5,34 @@ import com.chatreview.grading.Verdict.CriterionScore;
 import com.chatreview.grading.Verdict.Finding;
 import com.chatreview.grading.Verdict.Flag;
 import java.util.List;
-import java.util.Set;
 
 /**
- * A finished review of a homework submission.
+ * A finished review of a homework submission: the verdict every provider's review ends as, and how it was streamed.
  *
- * @param grade {@code A} to {@code F}
- * @param criteria the points per criterion of the rubric; empty from a provider that does not score them
- * @param findings what the review found, on the student's files or the whole submission
- * @param flags what the teacher should know, raised by the service whatever the provider said
- * @param reply the review as it was streamed: its {@link AssistantReply#content()} is the analysis (Markdown)
+ * @param reply the review as it was streamed: its {@link AssistantReply#content()} is the verdict's analysis
  */
-public record Review(
-        String grade, List<CriterionScore> criteria, List<Finding> findings, List<Flag> flags, AssistantReply reply) {
-
-    public static final Set<String> GRADES = Set.of("A", "B", "C", "D", "E", "F");
-
-    public Review {
-        if (!GRADES.contains(grade)) {
-            throw new IllegalArgumentException("A grade is A to F, not '" + grade + "'");
-        }
-        criteria = List.copyOf(criteria);
-        findings = List.copyOf(findings);
-        flags = List.copyOf(flags);
-    }
+public record Review(Verdict verdict, AssistantReply reply) {
 
     /** The review of a verdict, streamed as {@code reply}. */
     static Review of(Verdict verdict, AssistantReply reply) {
-        return new Review(verdict.grade(), verdict.criteria(), verdict.findings(), verdict.flags(), reply);
+        return new Review(verdict, reply);
+    }
+
+    /** {@code A} to {@code F}, from the points. */
+    public String grade() {
+        return verdict.grade();
+    }
+
+    public List<CriterionScore> criteria() {
+        return verdict.criteria();
+    }
+
+    public List<Finding> findings() {
+        return verdict.findings();
+    }
+
+    public List<Flag> flags() {
+        return verdict.flags();
     }
 
     public String analysis() {

@@ -57,7 +57,13 @@ public record Verdict(
             Integer line,
             Integer endLine,
             String quote,
-            String message) {}
+            String message) {
+
+        /** The same finding under this id. */
+        public Finding withId(String findingId) {
+            return new Finding(findingId, criterionId, severity, file, line, endLine, quote, message);
+        }
+    }
 
     /** How much a finding weighs, lightest first. */
     public enum Severity {

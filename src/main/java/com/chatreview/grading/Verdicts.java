@@ -79,25 +79,23 @@ public final class Verdicts {
                 request.submission().stream().map(ReviewDocument::name).toList();
 
         int dropped = 0;
-        List<Placed> placed = new ArrayList<>();
+        List<Finding> placed = new ArrayList<>();
         for (Observation observation : proposal.observations()) {
-            Placed checked = place(observation, rubric, files, readable.isEmpty());
+            Finding checked = place(observation, rubric, files, readable.isEmpty());
             if (checked == null) {
                 dropped++;
             } else {
                 placed.add(checked);
             }
         }
-        List<Placed> kept = placed.stream()
-                .sorted(Comparator.comparing((Placed finding) -> finding.severity())
-                        .reversed()
-                        .thenComparing(finding -> finding.readingOrder(order)))
+        List<Finding> kept = placed.stream()
+                .sorted(Comparator.comparing(Finding::severity).reversed().thenComparing(readingOrder(order)))
                 .limit(MAX_FINDINGS)
-                .sorted(Comparator.comparing((Placed finding) -> finding.readingOrder(order)))
+                .sorted(readingOrder(order))
                 .toList();
         List<Finding> findings = new ArrayList<>();
         for (int i = 0; i < kept.size(); i++) {
-            findings.add(kept.get(i).finding("f" + (i + 1)));
+            findings.add(kept.get(i).withId("f" + (i + 1)));
         }
 
         Map<String, Score> proposed = new LinkedHashMap<>();
@@ -145,10 +143,6 @@ public final class Verdicts {
      * The flags the service raises itself, whatever the reviewer says: unreadable files, no readable work, and
      * every line of the student's files addressed to the grader.
      */
-    public static List<Flag> flags(ReviewRequest request) {
-        return flags(request, readable(request.submission()));
-    }
-
     private static List<Flag> flags(ReviewRequest request, List<SourceFile> readable) {
         List<Flag> flags = new ArrayList<>();
         if (readable.isEmpty()) {
@@ -189,8 +183,11 @@ public final class Verdicts {
                 .toList();
     }
 
-    /** The observation where it is, with its quote; {@code null} when its criterion, file or line does not exist. */
-    private static Placed place(
+    /**
+     * The observation as a finding (its id given later), with its quote; {@code null} when its criterion, file or
+     * line does not exist.
+     */
+    private static Finding place(
             Observation observation, Rubric rubric, Map<String, SourceFile> files, boolean nothingReadable) {
         boolean known =
                 rubric.criteria().stream().anyMatch(criterion -> criterion.id().equals(observation.criterionId()));
@@ -200,14 +197,14 @@ public final class Verdicts {
         Severity severity = observation.severity() == null ? Severity.INFO : observation.severity();
         String message = observation.message().strip();
         if (observation.file() == null) {
-            return new Placed(observation.criterionId(), severity, null, null, null, null, message);
+            return new Finding(null, observation.criterionId(), severity, null, null, null, null, message);
         }
         SourceFile file = files.get(observation.file());
         if (file == null || nothingReadable) {
             return null;
         }
         if (observation.line() == null) {
-            return new Placed(observation.criterionId(), severity, file.name(), null, null, null, message);
+            return new Finding(null, observation.criterionId(), severity, file.name(), null, null, null, message);
         }
         int lines = file.lines().size();
         int line = observation.line();
@@ -223,7 +220,7 @@ public final class Verdicts {
             quote.append(file.line(number));
         }
         String text = quote.length() > MAX_QUOTE ? cut(quote) : quote.toString();
-        return new Placed(observation.criterionId(), severity, file.name(), line, endLine, text, message);
+        return new Finding(null, observation.criterionId(), severity, file.name(), line, endLine, text, message);
     }
 
     /** The first {@link #MAX_QUOTE} characters, not splitting a surrogate pair. */
@@ -235,26 +232,10 @@ public final class Verdicts {
         return text.subSequence(0, end).toString();
     }
 
-    private record Placed(
-            String criterionId,
-            Severity severity,
-            String file,
-            Integer line,
-            Integer endLine,
-            String quote,
-            String message) {
-
-        /** The whole submission first, then file by file in upload order, line by line. */
-        String readingOrder(List<String> order) {
-            if (file == null) {
-                return "0";
-            }
-            return String.format("1%04d%010d", order.indexOf(file), line == null ? 0 : line);
-        }
-
-        Finding finding(String id) {
-            return new Finding(id, criterionId, severity, file, line, endLine, quote, message);
-        }
+    /** The whole submission first, then file by file in upload order, line by line. */
+    private static Comparator<Finding> readingOrder(List<String> order) {
+        return Comparator.comparing((Finding finding) -> finding.file() == null ? -1 : order.indexOf(finding.file()))
+                .thenComparing(finding -> finding.line() == null ? 0 : finding.line());
     }
 
     // --- the analysis

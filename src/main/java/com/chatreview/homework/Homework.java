@@ -28,21 +28,6 @@ public record Homework(
         rubric = rubric == null ? Rubric.DEFAULT : rubric;
     }
 
-    /** An assignment whose teacher gave no rubric: it is graded against {@link Rubric#DEFAULT}. */
-    public Homework(
-            UUID id,
-            UUID tenantId,
-            String teacherId,
-            String assignmentId,
-            String subject,
-            UUID courseId,
-            Instant createdAt,
-            Instant updatedAt,
-            List<HomeworkFile> files,
-            Course course) {
-        this(id, tenantId, teacherId, assignmentId, subject, courseId, createdAt, updatedAt, files, course, null);
-    }
-
     public List<HomeworkFile> filesOfType(HomeworkFile.FileType type) {
         return files.stream().filter(file -> file.fileType() == type).toList();
     }

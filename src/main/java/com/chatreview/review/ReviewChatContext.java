@@ -47,9 +47,7 @@ class ReviewChatContext implements ChatContextSource, ChatReviews {
 
     @Override
     public ChatContext contextOf(Chat chat) {
-        return reviewedSubmission(chat)
-                .flatMap(submissions::find)
-                .filter(submission -> submission.tenantId().equals(chat.tenantId()))
+        return submissionOf(chat)
                 .flatMap(submission -> homeworks
                         .find(TenantId.of(chat.tenantId()), submission.homeworkId())
                         .map(homework -> context(submission, homework)))
@@ -69,10 +67,14 @@ class ReviewChatContext implements ChatContextSource, ChatReviews {
 
     @Override
     public Optional<ChatReview> reviewOf(Chat chat) {
+        return submissionOf(chat).map(submission -> new ChatReview(verdict(submission)));
+    }
+
+    /** The submission a review chat is about, of the chat's own tenant. */
+    private Optional<Submission> submissionOf(Chat chat) {
         return reviewedSubmission(chat)
                 .flatMap(submissions::find)
-                .filter(submission -> submission.tenantId().equals(chat.tenantId()))
-                .map(submission -> new ChatReview(verdict(submission)));
+                .filter(submission -> submission.tenantId().equals(chat.tenantId()));
     }
 
     /** The stored review as a verdict, or {@code null} before there is one. */

@@ -60,6 +60,7 @@ class ReviewMaterialTests {
                 now,
                 now,
                 List.of(files),
+                null,
                 null);
     }
 
