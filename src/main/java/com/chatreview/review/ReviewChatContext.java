@@ -56,7 +56,7 @@ class ReviewChatContext implements ChatContextSource, ChatReviews {
 
     private ChatContext context(Submission submission, Homework homework) {
         List<ContextDocument> documents = new ArrayList<>(
-                ReviewMaterial.chatContext(homework, submissions.texts(submission.id(), settings.maxCharsPerFile())));
+                ReviewMaterial.chatContext(homework, submissions.texts(submission, settings.maxCharsPerFile())));
         Verdict review = verdict(submission);
         if (review != null) {
             // for a model: the review it is asked about, as the student read it (it holds nothing of the reference)

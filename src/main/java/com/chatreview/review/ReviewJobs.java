@@ -38,19 +38,26 @@ class ReviewJobs {
     OneTimeTask<Void> reviewTask(
             SubmissionReviewer reviewer,
             ReviewSettings settings,
+            FairReviewOrder order,
             PlatformTransactionManager transactions,
             Clock clock) {
-        ReviewRetries attempts = new ReviewRetries(reviewer, settings, new TransactionTemplate(transactions), clock);
+        ReviewRetries attempts =
+                new ReviewRetries(reviewer, order, settings, new TransactionTemplate(transactions), clock);
         return Tasks.oneTime(TASK)
                 .onFailure(attempts::failed)
                 .onDeadExecution(attempts::died)
-                .execute((instance, context) -> reviewer.review(UUID.fromString(instance.getId())));
+                .execute((instance, context) -> {
+                    UUID submissionId = UUID.fromString(instance.getId());
+                    order.started(submissionId);
+                    reviewer.review(submissionId);
+                });
     }
 
     @Bean
     ReviewScheduler reviewScheduler(
             DataSource dataSource,
             OneTimeTask<Void> reviewTask,
+            FairReviewOrder order,
             ReviewSettings settings,
             DatabaseSettings database,
             MeterRegistry meters,
@@ -72,7 +79,10 @@ class ReviewJobs {
                 .executorService(Executors.newThreadPerTaskExecutor(
                         Thread.ofVirtual().name("review-", 0).factory()))
                 .pollingInterval(settings.pollInterval())
-                .pollUsingLockAndFetch(0.5, 1.0)
+                // a worker set free looks for the next job at once (not only once half of them are free), and the
+                // next job is the one whose turn it is
+                .pollUsingLockAndFetch(0.99, 1.0)
+                .enablePriority()
                 .heartbeatInterval(settings.heartbeat())
                 .missedHeartbeatsLimit(settings.missedHeartbeats())
                 .shutdownMaxWait(settings.shutdownWait())
@@ -80,7 +90,7 @@ class ReviewJobs {
                 .failureLogging(LogLevel.DEBUG, false)
                 .statsRegistry(new MicrometerStatsRegistry(meters, List.of(reviewTask)))
                 .build();
-        return new ReviewScheduler(scheduler, reviewTask, clock);
+        return new ReviewScheduler(scheduler, reviewTask, order, clock);
     }
 
     /**

@@ -1,6 +1,7 @@
 package com.chatreview.review;
 
 import com.chatreview.submission.SubmissionReceived;
+import com.chatreview.tenancy.TenantId;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
@@ -20,6 +21,6 @@ class ReviewOnUpload {
      */
     @EventListener
     void submissionReceived(SubmissionReceived received) {
-        scheduler.schedule(received.submissionId());
+        scheduler.schedule(TenantId.of(received.tenantId()), received.submissionId());
     }
 }

@@ -11,7 +11,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /** What a failed attempt leads to: another one later, or, after the last, a review that failed for good. */
 record ReviewRetries(
-        SubmissionReviewer reviewer, ReviewSettings settings, TransactionTemplate transaction, Clock clock) {
+        SubmissionReviewer reviewer,
+        FairReviewOrder order,
+        ReviewSettings settings,
+        TransactionTemplate transaction,
+        Clock clock) {
 
     /** A failed attempt waits and runs again, each wait longer than the one before. */
     void failed(ExecutionComplete complete, ExecutionOperations<Void> operations) {
@@ -52,6 +56,7 @@ record ReviewRetries(
         } else {
             reviewer.attemptFailed(submissionId, reason);
             retry.run();
+            order.leaveLine(submissionId);
         }
     }
 }

@@ -1,5 +1,6 @@
 package com.chatreview.review;
 
+import com.chatreview.tenancy.TenantId;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import java.time.Clock;
@@ -14,16 +15,20 @@ class ReviewScheduler implements SmartLifecycle {
     private final Scheduler scheduler;
     private final OneTimeTask<Void> task;
     private final Clock clock;
+    private final FairReviewOrder order;
     private volatile boolean running;
 
-    ReviewScheduler(Scheduler scheduler, OneTimeTask<Void> task, Clock clock) {
+    ReviewScheduler(Scheduler scheduler, OneTimeTask<Void> task, FairReviewOrder order, Clock clock) {
         this.scheduler = scheduler;
         this.task = task;
+        this.order = order;
         this.clock = clock;
     }
 
-    void schedule(UUID submissionId) {
+    /** Schedules the submission's review at the back of its tenant's line ({@link FairReviewOrder}). */
+    void schedule(TenantId tenant, UUID submissionId) {
         scheduler.scheduleIfNotExists(task.instance(submissionId.toString()), clock.instant());
+        order.joinLine(tenant, submissionId);
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override

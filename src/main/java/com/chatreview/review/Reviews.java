@@ -28,7 +28,7 @@ public class Reviews {
     @Transactional
     public Submission retry(TenantId tenantId, UUID submissionId) {
         Submission reopened = submissions.reopenReview(tenantId, submissionId);
-        scheduler.schedule(submissionId);
+        scheduler.schedule(tenantId, submissionId);
         return reopened;
     }
 }

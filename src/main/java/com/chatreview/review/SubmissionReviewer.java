@@ -93,7 +93,7 @@ class SubmissionReviewer {
     }
 
     private void review(Submission submission, Homework homework) {
-        List<FileText> files = submissions.texts(submission.id(), settings.maxCharsPerFile());
+        List<FileText> files = submissions.texts(submission, settings.maxCharsPerFile());
         ReviewRequest request = ReviewMaterial.request(homework, files, settings.maxCharsTotal());
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("user_id", submission.studentId());

@@ -9,7 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Semaphore;
+import java.util.UUID;
 import org.apache.tika.exception.TikaException;
 import org.apache.tika.fork.ForkParser;
 import org.apache.tika.io.TikaInputStream;
@@ -41,13 +41,14 @@ final class ForkedParsers implements AutoCloseable {
 
     private final ForkParser fork;
     /**
-     * Parses at once, at most one per process: no caller ever waits inside {@link ForkParser}, whose pool does not
-     * wake a waiting caller when a process it ended (a parse out of time) is let go.
+     * Parses at once, at most one per process, taken by tenants in turn: no caller ever waits inside
+     * {@link ForkParser}, whose pool does not wake a waiting caller when a process it ended (a parse out of time) is
+     * let go, and one tenant's pile of documents does not hold up another tenant's.
      */
-    private final Semaphore turns;
+    private final TurnsByTenant turns;
 
     ForkedParsers(Map<MediaType, Parser> parsers, Duration parseTimeLimit, int processes) {
-        this.turns = new Semaphore(processes, true);
+        this.turns = new TurnsByTenant(processes);
         this.fork = new ForkParser(ForkedParsers.class.getClassLoader(), new ByType(parsers));
         fork.setJavaCommand(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -77,14 +78,14 @@ final class ForkedParsers implements AutoCloseable {
     }
 
     /**
-     * Parses a {@link #request}: the document's body text comes to {@code handler} in one piece, once the parser is
-     * done or stopped. Past the characters wanted it throws Tika's {@code WriteLimitReachedException} (the text up
+     * Parses a {@link #request} for the tenant, in its turn: the document's body text comes to {@code handler} in one
+     * piece, once the parser is done or stopped. Past the characters wanted it throws Tika's {@code WriteLimitReachedException} (the text up
      * to the limit has come), past the time {@link TimeLimitReached}.
      */
-    void parse(InputStream in, ContentHandler handler, Metadata metadata, ParseContext context)
+    void parse(UUID tenantId, InputStream in, ContentHandler handler, Metadata metadata, ParseContext context)
             throws IOException, SAXException, TikaException {
         try {
-            turns.acquire();
+            turns.acquire(tenantId);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TikaException("Interrupted while waiting for a parser process", e);

@@ -43,15 +43,16 @@ public class SubmissionsForReview {
      * asked for (at most {@code maxCharsPerFile} characters) and kept, so that later questions in the review chat
      * do not extract it again.
      */
-    public List<FileText> texts(UUID submissionId, int maxCharsPerFile) {
+    public List<FileText> texts(Submission submission, int maxCharsPerFile) {
         List<FileText> texts = new ArrayList<>();
-        for (FileText stored : submissions.fileTexts(submissionId)) {
+        for (FileText stored : submissions.fileTexts(submission.id())) {
             if (stored.text() != null) {
                 texts.add(stored);
                 continue;
             }
             SubmittedFile file = stored.file();
             ExtractedText text = extraction.extract(
+                    submission.tenantId(),
                     file.fileName(),
                     file.contentType(),
                     new ByteArrayInputStream(submissions.content(file.id())),

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import org.apache.commons.io.input.CloseShieldInputStream;
 import org.apache.tika.detect.DefaultDetector;
 import org.apache.tika.detect.Detector;
@@ -145,11 +146,12 @@ class TextExtraction {
     /**
      * Never throws for bad content: a file that cannot be read comes back with {@code notOpened} saying why.
      *
+     * @param tenantId whose file it is: documents wait for a parser by turns of tenants
      * @param contentType what {@code Uploads} detected; looked at again when it says little
      * @param content the file's bytes; read, not closed
      * @param maxChars the budget: at most this many characters of text, {@code truncated} when there was more
      */
-    ExtractedText extract(String fileName, String contentType, InputStream content, int maxChars) {
+    ExtractedText extract(UUID tenantId, String fileName, String contentType, InputStream content, int maxChars) {
         if (maxChars < 1) {
             throw new IllegalArgumentException("maxChars must be at least 1, got " + maxChars);
         }
@@ -157,7 +159,7 @@ class TextExtraction {
             MediaType type = typeOf(fileName, contentType, in);
             MediaType parsed = parsedAs(type);
             if (parsed != null) {
-                return document(fileName, parsed, in, maxChars);
+                return document(tenantId, fileName, parsed, in, maxChars);
             }
             if ("image".equals(type.getType())) {
                 return ExtractedText.notRead("an image: listed, not opened");
@@ -193,12 +195,12 @@ class TextExtraction {
      * A document's text, from its parser in a process of its own: stopped at the first thing it writes after the
      * time limit, and its process ended if it is still at work then without writing anything.
      */
-    private ExtractedText document(String fileName, MediaType type, TikaInputStream in, int maxChars) {
+    private ExtractedText document(UUID tenantId, String fileName, MediaType type, TikaInputStream in, int maxChars) {
         ForkedParsers.Text text = new ForkedParsers.Text();
         Metadata metadata = ForkedParsers.request(type, maxChars, parseTimeLimit);
         long started = System.nanoTime();
         try {
-            forked.parse(in, text, metadata, context());
+            forked.parse(tenantId, in, text, metadata, context());
             return ExtractedText.read(withNewlines(text.toString()), false);
         } catch (Exception e) {
             if (WriteLimitReachedException.isWriteLimitReached(e)) {

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.zip.GZIPOutputStream;
 import org.apache.tika.metadata.Metadata;
@@ -32,6 +33,7 @@ class TextExtractionTests {
     static final int BUDGET = 100_000;
     static final String DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
     static final String ODT = "application/vnd.oasis.opendocument.text";
+    static final UUID TENANT = UUID.randomUUID();
 
     final TextExtraction extraction = new TextExtraction();
 
@@ -251,7 +253,8 @@ class TextExtractionTests {
         TextExtraction impatient = new TextExtraction(Duration.ofNanos(1));
         byte[] pdf = Fixtures.pdf(List.of("Read after the deadline"), null);
 
-        ExtractedText text = impatient.extract("slow.pdf", "application/pdf", new ByteArrayInputStream(pdf), BUDGET);
+        ExtractedText text =
+                impatient.extract(TENANT, "slow.pdf", "application/pdf", new ByteArrayInputStream(pdf), BUDGET);
 
         assertThat(text.notOpened()).startsWith("could not be read: parsing it took longer than ");
         assertThat(extract("slow.pdf", "application/pdf", pdf).text()).contains("Read after the deadline");
@@ -266,7 +269,11 @@ class TextExtractionTests {
         try {
             long started = System.nanoTime();
             ExtractedText spun = extraction.extract(
-                    "loop.pdf", "application/pdf", new ByteArrayInputStream(Fixtures.pdf(List.of("x"), null)), BUDGET);
+                    TENANT,
+                    "loop.pdf",
+                    "application/pdf",
+                    new ByteArrayInputStream(Fixtures.pdf(List.of("x"), null)),
+                    BUDGET);
             Duration took = Duration.ofNanos(System.nanoTime() - started);
 
             assertThat(spun).isEqualTo(ExtractedText.notRead("could not be read: parsing it took longer than 2 s"));
@@ -280,6 +287,7 @@ class TextExtractionTests {
                     .isSubsetOf(before);
             assertThat(extraction
                             .extract(
+                                    TENANT,
                                     "page.html",
                                     "text/html",
                                     new ByteArrayInputStream(utf8("<p>Read by a new process</p>")),
@@ -325,7 +333,7 @@ class TextExtractionTests {
             }
         };
 
-        assertThat(extraction.extract("notes.txt", "text/plain", failing, BUDGET))
+        assertThat(extraction.extract(TENANT, "notes.txt", "text/plain", failing, BUDGET))
                 .isEqualTo(ExtractedText.notRead("could not be read: reading it failed (disk on fire)"));
     }
 
@@ -384,7 +392,7 @@ class TextExtractionTests {
         };
 
         assertThat(extraction
-                        .extract("hello.txt", "text/plain", content, BUDGET)
+                        .extract(TENANT, "hello.txt", "text/plain", content, BUDGET)
                         .text())
                 .isEqualTo("hello\n");
         assertThat(closed[0]).isFalse();
@@ -395,7 +403,7 @@ class TextExtractionTests {
     }
 
     private ExtractedText extract(String fileName, String contentType, byte[] content, int maxChars) {
-        return extraction.extract(fileName, contentType, new ByteArrayInputStream(content), maxChars);
+        return extraction.extract(TENANT, fileName, contentType, new ByteArrayInputStream(content), maxChars);
     }
 
     private static byte[] utf8(String text) {

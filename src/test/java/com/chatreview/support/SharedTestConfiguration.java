@@ -10,6 +10,7 @@ import com.chatreview.grading.ReviewRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -124,6 +125,16 @@ public class SharedTestConfiguration {
 
     public static final Set<String> HEALED_REVIEW_FAULTS = ConcurrentHashMap.newKeySet();
 
+    /**
+     * A submitted file holding {@code [[slow-review:NAME]]} takes {@link #SLOW_REVIEW_TIME} to review, until a test
+     * adds NAME to {@link #HURRIED_REVIEWS} (a review under way then ends at once).
+     */
+    public static final Pattern SLOW_REVIEW = Pattern.compile("\\[\\[slow-review:([\\w-]+)]]");
+
+    public static final Duration SLOW_REVIEW_TIME = Duration.ofSeconds(1);
+
+    public static final Set<String> HURRIED_REVIEWS = ConcurrentHashMap.newKeySet();
+
     /** The configured assistant, except that it fails or slows down when the message to answer asks it to. */
     @Bean
     @Primary
@@ -153,6 +164,10 @@ public class SharedTestConfiguration {
             @Override
             public Review review(ReviewRequest request, Consumer<String> tokens) {
                 for (ReviewRequest.ReviewDocument document : request.submission()) {
+                    Matcher slow = SLOW_REVIEW.matcher(document.text());
+                    if (slow.find()) {
+                        takeTime(slow.group(1));
+                    }
                     Matcher fault = REVIEW_FAULT.matcher(document.text());
                     if (fault.find() && !HEALED_REVIEW_FAULTS.contains(fault.group(1))) {
                         AtomicInteger streamed = new AtomicInteger();
@@ -167,6 +182,13 @@ public class SharedTestConfiguration {
                 return assistant.review(request, tokens);
             }
         };
+    }
+
+    private static void takeTime(String name) {
+        long until = System.nanoTime() + SLOW_REVIEW_TIME.toNanos();
+        while (System.nanoTime() < until && !HURRIED_REVIEWS.contains(name)) {
+            slowDown();
+        }
     }
 
     private static void slowDown() {

@@ -1,0 +1,153 @@
+package com.chatreview.review;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.chatreview.submission.IncomingFile;
+import com.chatreview.submission.SubmissionManagement;
+import com.chatreview.support.Api;
+import com.chatreview.support.Api.Multipart;
+import com.chatreview.support.Api.Reply;
+import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.SharedTestConfiguration;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * Reviews take turns by tenant: one tenant's backlog does not hold up another's review. Tenant A's 200 uploads come
+ * through the service's own entry point (a tenant's REST budget is 100 requests a minute; what is measured here is
+ * the order of the review jobs, not that budget), each taking {@link SharedTestConfiguration#SLOW_REVIEW_TIME} longer
+ * to review than B's; in the order of arrival, tenant B's one upload, made afterwards, would wait for all of them
+ * (with 4 workers, 50 reviews' time).
+ */
+@IntegrationTest
+class FairReviewsIntegrationTests {
+
+    static final int BACKLOG = 200;
+
+    @Autowired
+    SubmissionManagement submissions;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    MeterRegistry meters;
+
+    final String slow = "fair-" + UUID.randomUUID();
+
+    @AfterEach
+    void theBacklogEndsQuickly() {
+        SharedTestConfiguration.HURRIED_REVIEWS.add(slow);
+    }
+
+    @Test
+    void anotherTenantsReviewIsDoneWithinTwoReviewsTimeBehindABacklogOf200(TestService service) throws Exception {
+        TestTenant a = service.newTenant("fair-a");
+        TestTenant b = service.newTenant("fair-b");
+        UUID homeworkOfA = UUID.fromString(publishHomework(a.homework()));
+        String homeworkOfB = publishHomework(b.homework());
+        for (int i = 0; i < BACKLOG; i++) {
+            byte[] content = ("print(" + i + ")  # [[slow-review:" + slow + "]]\n").getBytes(StandardCharsets.UTF_8);
+            submissions.receive(
+                    a.tenantId(),
+                    homeworkOfA,
+                    submissions.prepare(
+                            "student-" + i,
+                            List.of(new IncomingFile("main.py", content.length, new ByteArrayResource(content)))));
+        }
+
+        Timer reviews = meters.get("reviews.duration").timer();
+        long reviewsBefore = reviews.count();
+        double reviewTimeBefore = reviews.totalTime(TimeUnit.MILLISECONDS);
+        long uploaded = System.nanoTime();
+        Reply upload = b.homework()
+                .upload(
+                        "/v1/homeworks/" + homeworkOfB + "/submissions",
+                        new Multipart()
+                                .field("studentId", "b-1")
+                                .file("files", "main.py", "text/x-python", "print(1)\n".getBytes()));
+        assertThat(upload.status()).as(upload.toString()).isEqualTo(201);
+        String submissionOfB = upload.json().get("id").asString();
+        while (!reviewed(submissionOfB)) {
+            assertThat(Duration.ofNanos(System.nanoTime() - uploaded)).isLessThan(Duration.ofSeconds(120));
+            Thread.sleep(20);
+        }
+        Duration waited = Duration.ofNanos(System.nanoTime() - uploaded);
+        int backlogLeft = pending(a);
+        // the reviews that ended meanwhile: those under way when B uploaded, and B's own
+        Duration oneReview = Duration.ofMillis((long)
+                ((reviews.totalTime(TimeUnit.MILLISECONDS) - reviewTimeBefore) / (reviews.count() - reviewsBefore)));
+
+        System.out.printf(
+                "Fair shares: tenant B's review was done %d ms after its upload (one review takes %d ms), ahead of %d"
+                        + " of tenant A's %d reviews uploaded before it%n",
+                waited.toMillis(), oneReview.toMillis(), backlogLeft, BACKLOG);
+        assertThat(waited).isLessThan(oneReview.multipliedBy(2));
+        assertThat(backlogLeft).as("tenant A's reviews still waiting").isGreaterThan(BACKLOG / 2);
+
+        // the rest of A's backlog would keep the workers busy for minutes: cancelled, and the reviews under way hurried
+        jdbc.sql("DELETE FROM scheduled_tasks WHERE tenant_id = :tenant AND NOT picked")
+                .param("tenant", a.uuid())
+                .update();
+        SharedTestConfiguration.HURRIED_REVIEWS.add(slow);
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (jobs(a) > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(jobs(a)).as("tenant A's jobs under way, ended").isZero();
+    }
+
+    private int jobs(TestTenant tenant) {
+        return jdbc.sql("SELECT count(*) FROM scheduled_tasks WHERE tenant_id = :tenant")
+                .param("tenant", tenant.uuid())
+                .query(Integer.class)
+                .single();
+    }
+
+    private boolean reviewed(String submissionId) {
+        return jdbc.sql("SELECT review_state = 'done' FROM submissions WHERE id = :id")
+                .param("id", UUID.fromString(submissionId))
+                .query(Boolean.class)
+                .single();
+    }
+
+    private int pending(TestTenant tenant) {
+        return jdbc.sql("SELECT count(*) FROM submissions WHERE tenant_id = :tenant AND review_state = 'pending'")
+                .param("tenant", tenant.uuid())
+                .query(Integer.class)
+                .single();
+    }
+
+    private static String publishHomework(Api homework) {
+        String courseId = homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Python\"}")
+                .json()
+                .get("id")
+                .asString();
+        Reply published = homework.post(
+                "/v1/homeworks",
+                Api.JSON.writeValueAsString(Map.of(
+                        "teacherId",
+                        "t-1",
+                        "courseId",
+                        courseId,
+                        "assignmentId",
+                        "fair-1",
+                        "files",
+                        List.of(Map.of("fileType", "task", "fileName", "task.md", "content", "Print a number.\n")))));
+        assertThat(published.status()).as(published.toString()).isEqualTo(201);
+        return published.json().get("id").asString();
+    }
+}
