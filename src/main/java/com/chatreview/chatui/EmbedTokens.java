@@ -3,6 +3,7 @@ package com.chatreview.chatui;
 import com.chatreview.chatui.ChatUiErrors.EmbedTokenExpired;
 import com.chatreview.chatui.ChatUiErrors.EmbedTokenInvalid;
 import com.chatreview.database.Sql;
+import com.chatreview.sealing.Sealer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -19,7 +20,8 @@ import org.springframework.stereotype.Component;
 /**
  * Signed, expiring embed tokens bound to a tenant and a chat. A token is {@code base64url(tenant id, chat id,
  * expiry in epoch seconds)} {@code .} {@code base64url(HMAC-SHA256)} of that; the key is one random 256-bit secret
- * in the database ({@code chat_ui_signing_keys}), made by the first node that needs it and read by every other, so a
+ * in the database ({@code chat_ui_signing_keys}, sealed with the operator's key), made by the first node that needs
+ * it and read by every other, so a
  * token minted on one node holds on all of them. Nothing about a token is stored: it is checked, not looked up.
  */
 @Component
@@ -31,11 +33,16 @@ class EmbedTokens {
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
+    /** The signing key's length; a sealed one is longer by the seal's nonce and tag. */
+    private static final int KEY_BYTES = 32;
+
     private final JdbcClient jdbc;
+    private final Sealer sealer;
     private volatile SecretKeySpec key;
 
-    EmbedTokens(JdbcClient jdbc) {
+    EmbedTokens(JdbcClient jdbc, Sealer sealer) {
         this.jdbc = jdbc;
+        this.sealer = sealer;
     }
 
     EmbedToken mint(UUID tenantId, UUID chatId, Instant expiresAt) {
@@ -97,20 +104,34 @@ class EmbedTokens {
         }
     }
 
-    /** The shared key: created once for the whole cluster (the first insert wins), then kept in memory. */
+    /**
+     * The shared key: created once for the whole cluster (the first insert wins), stored sealed with the operator's
+     * key (a database dump alone cannot mint a token), then kept in memory. A key stored in the clear by an earlier
+     * version is sealed in place the first time it is read.
+     */
     private SecretKeySpec key() {
         SecretKeySpec known = key;
         if (known == null) {
-            byte[] candidate = new byte[32];
+            byte[] candidate = new byte[KEY_BYTES];
             new SecureRandom().nextBytes(candidate);
             jdbc.sql("INSERT INTO chat_ui_signing_keys (id, secret, created_at) VALUES (1, :secret, :now)"
                             + " ON CONFLICT (id) DO NOTHING")
-                    .param("secret", candidate)
+                    .param("secret", sealer.seal(candidate))
                     .param("now", Sql.at(Instant.now()))
                     .update();
-            byte[] secret = jdbc.sql("SELECT secret FROM chat_ui_signing_keys WHERE id = 1")
+            byte[] stored = jdbc.sql("SELECT secret FROM chat_ui_signing_keys WHERE id = 1")
                     .query(byte[].class)
                     .single();
+            byte[] secret;
+            if (stored.length == KEY_BYTES) {
+                secret = stored;
+                jdbc.sql("UPDATE chat_ui_signing_keys SET secret = :sealed WHERE id = 1 AND secret = :clear")
+                        .param("sealed", sealer.seal(secret))
+                        .param("clear", stored)
+                        .update();
+            } else {
+                secret = sealer.open(stored);
+            }
             known = new SecretKeySpec(secret, ALGORITHM);
             key = known;
         }

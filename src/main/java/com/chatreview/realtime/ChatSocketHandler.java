@@ -9,11 +9,9 @@ import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RequestQuotas;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
@@ -49,7 +47,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     static final CloseStatus ORIGIN_NOT_ALLOWED = new CloseStatus(4403, "ORIGIN_NOT_ALLOWED");
     private static final String CONNECTION = Connection.class.getName();
     private static final String EXPIRY = CONNECTION + ".expiry";
-    private static final int RESUME_BATCH = 1000;
+    private static final int RESUME_BATCH = 100;
     /** When to come back while the database (or Redis) is unreachable. */
     private static final Duration DEPENDENCY_RETRY_AFTER = Duration.ofSeconds(1);
 
@@ -200,11 +198,14 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         }
         if (resumeFrom != null) {
             connection.startAfter(resumeFrom);
-            connection.catchUp(missedSince(connection.chatId, resumeFrom, replyInProgress));
+            connection.hold(replyInProgress);
+            if (!sendMissed(connection, resumeFrom)) {
+                return;
+            }
         } else {
             connection.startAfter(lastSeq);
-            connection.catchUp(List.of());
         }
+        connection.goLive();
     }
 
     private boolean awaitHandshakeTurn() {
@@ -343,26 +344,29 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         shuttingDown = true;
     }
 
-    /** Final events of the messages stored after {@code seq}, then the part of a reply in progress after it. */
-    private List<ChatEvent> missedSince(UUID chatId, long seq, List<ChatEvent> replyInProgress) {
-        List<ChatEvent> missed = new ArrayList<>();
+    /**
+     * The final event of every message stored after {@code seq}, read a batch at a time and sent as fast as the
+     * client takes them: a resume from 0 of a long chat holds one batch in memory, not the chat. False when the
+     * connection went away meanwhile.
+     */
+    private boolean sendMissed(Connection connection, long seq) {
         long after = seq;
         while (true) {
-            List<ChatMessage> batch = chats.messagesAnnouncedAfter(chatId, after, RESUME_BATCH);
+            List<ChatMessage> batch = chats.messagesAnnouncedAfter(connection.chatId, after, RESUME_BATCH);
             for (ChatMessage message : batch) {
                 String userId = String.valueOf(userOf(message));
                 ServerEvent event = message.senderRole() == SenderRole.USER
                         ? Replies.messageReceived(message, userId, message.createdAt(), message.eventSeq())
                         : Replies.streamEnded(message, userId, message.createdAt(), message.eventSeq());
-                missed.add(json.sequenced(event));
+                if (!connection.sendMissed(json.sequenced(event))) {
+                    return false;
+                }
                 after = message.eventSeq();
             }
             if (batch.size() < RESUME_BATCH) {
-                break;
+                return true;
             }
         }
-        replyInProgress.stream().filter(event -> event.seq() > seq).forEach(missed::add);
-        return missed;
     }
 
     /** Who sent a user message, or whose message an assistant message answers. */

@@ -4,9 +4,9 @@ import com.chatreview.tenancy.TenantId;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
 import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -34,6 +34,9 @@ final class Connection {
 
     private static final Logger log = LoggerFactory.getLogger(Connection.class);
 
+    /** How often a catching-up connection looks whether its client has taken what was sent. */
+    private static final Duration ROOM_CHECK = Duration.ofMillis(5);
+
     final String id = UUID.randomUUID().toString();
     final WebSocketSession session;
     final TenantId tenantId;
@@ -50,7 +53,8 @@ final class Connection {
     private long startSeq;
 
     private long lastSentSeq;
-    private List<ChatEvent> waiting = new ArrayList<>();
+    /** Events that wait, in seq order, until the connection has caught up; {@code null} once it has. */
+    private PriorityQueue<ChatEvent> waiting = new PriorityQueue<>(Comparator.comparingLong(ChatEvent::seq));
 
     Connection(
             WebSocketSession session,
@@ -86,17 +90,47 @@ final class Connection {
         }
     }
 
-    /** Sends what the connection missed and what arrived meanwhile, in seq order, then goes live. */
-    synchronized void catchUp(List<ChatEvent> missed) {
-        List<ChatEvent> all = new ArrayList<>(missed);
-        all.addAll(waiting);
-        waiting = null;
-        all.sort(Comparator.comparingLong(ChatEvent::seq));
-        for (ChatEvent event : all) {
-            if (event.seq() > lastSentSeq) {
-                lastSentSeq = event.seq();
-                outbox.send(new TextMessage(event.json()));
+    /**
+     * Events the connection is to get in {@code seq} order with the missed messages (a reply in progress), kept with
+     * the live events that wait until it has caught up.
+     */
+    synchronized void hold(List<ChatEvent> events) {
+        if (waiting != null) {
+            waiting.addAll(events);
+        }
+    }
+
+    /**
+     * One event the connection missed (a stored message's final event), in {@code seq} order: the held events before
+     * it go first. Waits, outside the lock, until the client has taken most of what was sent before, so that a long
+     * history goes out as fast as the client reads it and never piles up in memory; false when the connection is
+     * gone (its client stopped reading, say) and catching up should stop.
+     */
+    boolean sendMissed(ChatEvent missed) {
+        if (!outbox.awaitRoom(missed.json().length())) {
+            return false;
+        }
+        synchronized (this) {
+            while (!waiting.isEmpty() && waiting.peek().seq() < missed.seq()) {
+                sendInOrder(waiting.poll());
             }
+            sendInOrder(missed);
+        }
+        return true;
+    }
+
+    /** Sends what is held and what arrived meanwhile, in seq order, then goes live. */
+    synchronized void goLive() {
+        while (!waiting.isEmpty()) {
+            sendInOrder(waiting.poll());
+        }
+        waiting = null;
+    }
+
+    private void sendInOrder(ChatEvent event) {
+        if (event.seq() > lastSentSeq) {
+            lastSentSeq = event.seq();
+            outbox.send(new TextMessage(event.json()));
         }
     }
 
@@ -187,6 +221,31 @@ final class Connection {
             } else {
                 queue.add(message);
             }
+        }
+
+        /**
+         * Waits until {@code bytes} more fit in half the send buffer (or nothing waits: one large event goes alone);
+         * false when the outbox is finished, or its client has stopped reading (then the connection is dropped).
+         */
+        boolean awaitRoom(long bytes) {
+            while (!finished.get()) {
+                long queued = queuedBytes.get();
+                if (queued == 0 || queued + bytes <= limitBytes / 2) {
+                    return true;
+                }
+                long since = writingSince;
+                if (since != 0 && System.nanoTime() - since > limitNanos) {
+                    abort("a write has taken longer than " + Duration.ofNanos(limitNanos));
+                    return false;
+                }
+                try {
+                    Thread.sleep(ROOM_CHECK);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return false;
         }
 
         /** No more sends; with a status, the connection is closed with it after what is queued. */

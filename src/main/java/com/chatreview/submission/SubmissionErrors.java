@@ -33,8 +33,8 @@ public final class SubmissionErrors {
                     Code.STORAGE_QUOTA_EXCEEDED,
                     "The tenant stores " + used + " bytes of files of the " + limit + " it may; this upload of "
                             + upload + " bytes would pass that, so nothing of it was stored",
-                    "Ask the operator for a larger LIMIT_STORAGE_BYTES_PER_TENANT, or upload fewer or smaller"
-                            + " files.");
+                    "Ask the operator for a larger allowance (PUT /admin/v1/tenants/{tenantId}/storage for this"
+                            + " tenant, LIMIT_STORAGE_BYTES_PER_TENANT for all), or upload fewer or smaller files.");
         }
     }
 

@@ -6,6 +6,7 @@ import com.chatreview.chat.NewChat;
 import com.chatreview.database.Sql;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkCatalog;
+import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.Page;
 import com.chatreview.kernel.PageRequest;
 import com.chatreview.submission.SubmissionErrors.ReviewNotFailed;
@@ -115,6 +116,24 @@ public class SubmissionManagement {
         events.publishEvent(new SubmissionReceived(tenantId.value(), submissionId, homeworkId, chat.id()));
         events.publishEvent(new SubmissionChanged.Created(submissionId));
         return submission.withFiles(stored);
+    }
+
+    /** What the tenant's files take, and what they may (the operator's view). */
+    public StorageUse storage(TenantId tenantId) {
+        return storage.use(tenantId.value());
+    }
+
+    /**
+     * Gives the tenant a storage allowance of its own, or the default again ({@code null}). A smaller allowance than
+     * what is stored refuses the next uploads; nothing stored is removed.
+     */
+    @Transactional
+    public StorageUse allowStorage(TenantId tenantId, Long allowanceBytes) {
+        if (allowanceBytes != null && allowanceBytes < 0) {
+            throw InvalidInput.field(
+                    "allowance_bytes", "must be 0 or more", "Give a number of bytes, or null for the default.");
+        }
+        return storage.allow(tenantId.value(), allowanceBytes);
     }
 
     public Submission submission(TenantId tenantId, UUID homeworkId, UUID submissionId) {

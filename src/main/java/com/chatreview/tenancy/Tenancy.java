@@ -15,6 +15,8 @@ import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /** Tenants and their keys: the operator's side, and the check every request makes. */
 @Service
@@ -73,6 +75,11 @@ public class Tenancy {
         return new NewTenant(tenant, key.id(), key.apiKey());
     }
 
+    /** The tenant with this id, as the operator names it in a path; {@code NOT_FOUND} when there is none. */
+    public TenantId existing(String tenantId) {
+        return TenantId.of(existingTenant(tenantId));
+    }
+
     public List<TenantRecord> tenants() {
         return tenants.all();
     }
@@ -101,9 +108,15 @@ public class Tenancy {
             throw new ApiKeyNotFound(keyId);
         }
         ApiKeyRevoked revoked = new ApiKeyRevoked(tenant, key);
-        forget(revoked);
-        events.publishEvent(revoked);
-        revocations.announce(revoked);
+        // once committed, not before: a request in between would find the key still active and cache it again
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                forget(revoked);
+                events.publishEvent(revoked);
+                revocations.announce(revoked);
+            }
+        });
     }
 
     /** A key revoked on another node: forgotten here, and what it holds open here closed. */

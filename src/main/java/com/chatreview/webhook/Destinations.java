@@ -1,13 +1,13 @@
 package com.chatreview.webhook;
 
 import com.chatreview.webhook.WebhookErrors.DestinationRefused;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.eclipse.jetty.util.SocketAddressResolver;
 
@@ -121,23 +121,115 @@ final class Destinations {
         return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
     }
 
-    /** Loopback, link-local, private (RFC 1918, carrier-grade NAT), unique-local, unspecified or multicast. */
+    /**
+     * IPv4 ranges the IANA IPv4 special-purpose address registry marks as not globally reachable (whole blocks even
+     * where a single address in them is reachable: no webhook receiver lives there), and multicast.
+     */
+    private static final List<Range> NOT_GLOBAL_V4 = Range.all(
+            "0.0.0.0/8", // "this network"
+            "10.0.0.0/8", // private
+            "100.64.0.0/10", // carrier-grade NAT
+            "127.0.0.0/8", // loopback
+            "169.254.0.0/16", // link-local, cloud metadata services
+            "172.16.0.0/12", // private
+            "192.0.0.0/24", // IETF protocol assignments
+            "192.0.2.0/24", // documentation
+            "192.88.99.0/24", // 6to4 relay anycast, deprecated
+            "192.168.0.0/16", // private
+            "198.18.0.0/15", // benchmarking
+            "198.51.100.0/24", // documentation
+            "203.0.113.0/24", // documentation
+            "224.0.0.0/4", // multicast
+            "240.0.0.0/4", // reserved, and the limited broadcast 255.255.255.255
+            "255.255.255.255/32");
+
+    /** The same of the IANA IPv6 special-purpose address registry, with multicast and deprecated site-local. */
+    private static final List<Range> NOT_GLOBAL_V6 = Range.all(
+            "::/128", // unspecified
+            "::1/128", // loopback
+            "::ffff:0:0/96", // IPv4-mapped
+            "64:ff9b:1::/48", // local-use IPv4/IPv6 translation
+            "100::/64", // discard-only
+            "100:0:0:1::/64", // dummy prefix
+            "2001::/23", // IETF protocol assignments: Teredo, benchmarking, ORCHID...
+            "2001:db8::/32", // documentation
+            "3fff::/20", // documentation
+            "5f00::/16", // segment routing
+            "fc00::/7", // unique local
+            "fe80::/10", // link-local
+            "fec0::/10", // site-local, deprecated
+            "ff00::/8"); // multicast
+
+    /** IPv6 ranges that carry an IPv4 address, and where in the address it is: that address must be global too. */
+    private static final List<Embedding> EMBEDDING = List.of(
+            new Embedding(Range.of("::/96"), 12), // IPv4-compatible, deprecated
+            new Embedding(Range.of("::ffff:0:0:0/96"), 12), // IPv4-translated (SIIT)
+            new Embedding(Range.of("64:ff9b::/96"), 12), // NAT64, well-known prefix
+            new Embedding(Range.of("2002::/16"), 2)); // 6to4
+
+    /**
+     * Not an address a webhook may go to: one the IANA special-purpose registries mark as not globally reachable
+     * (private, loopback, link-local, documentation, benchmarking, reserved...), multicast, or an IPv6 address that
+     * carries such an IPv4 address (NAT64, 6to4, IPv4-compatible or -translated).
+     */
     static boolean isPrivate(InetAddress address) {
-        if (address.isLoopbackAddress()
-                || address.isLinkLocalAddress()
-                || address.isSiteLocalAddress()
-                || address.isAnyLocalAddress()
-                || address.isMulticastAddress()) {
+        byte[] bytes = address.getAddress();
+        if (bytes.length == 4) {
+            return NOT_GLOBAL_V4.stream().anyMatch(range -> range.contains(bytes));
+        }
+        if (NOT_GLOBAL_V6.stream().anyMatch(range -> range.contains(bytes))) {
             return true;
         }
-        byte[] bytes = address.getAddress();
-        if (address instanceof Inet6Address) {
-            return (bytes[0] & 0xfe) == 0xfc; // fc00::/7, unique local
+        for (Embedding embedding : EMBEDDING) {
+            if (embedding.range().contains(bytes)) {
+                byte[] v4 = Arrays.copyOfRange(bytes, embedding.offset(), embedding.offset() + 4);
+                return NOT_GLOBAL_V4.stream().anyMatch(range -> range.contains(v4));
+            }
         }
-        int first = bytes[0] & 0xff;
-        int second = bytes[1] & 0xff;
-        return first == 0 // 0.0.0.0/8, "this network"
-                || (first == 100 && second >= 64 && second <= 127) // 100.64.0.0/10, carrier-grade NAT
-                || (first == 192 && second == 0 && (bytes[2] & 0xff) == 0); // 192.0.0.0/24, IETF protocol assignments
+        return false;
     }
+
+    /** An address block: its first address and the number of leading bits every address in it shares. */
+    private record Range(byte[] network, int bits) {
+
+        static Range of(String cidr) {
+            int slash = cidr.indexOf('/');
+            String literal = cidr.substring(0, slash);
+            byte[] network;
+            try {
+                // a literal: no name is looked up
+                network = InetAddress.getByName(literal).getAddress();
+            } catch (UnknownHostException e) {
+                throw new IllegalStateException("Not an address block: " + cidr, e);
+            }
+            if (literal.contains(":") && network.length == 4) {
+                // Java reads an IPv4-mapped literal as the IPv4 address; the block is of IPv6 addresses
+                byte[] mapped = new byte[16];
+                mapped[10] = (byte) 0xff;
+                mapped[11] = (byte) 0xff;
+                System.arraycopy(network, 0, mapped, 12, 4);
+                network = mapped;
+            }
+            return new Range(network, Integer.parseInt(cidr.substring(slash + 1)));
+        }
+
+        static List<Range> all(String... cidrs) {
+            return Arrays.stream(cidrs).map(Range::of).toList();
+        }
+
+        boolean contains(byte[] address) {
+            if (address.length != network.length) {
+                return false;
+            }
+            for (int bit = 0; bit < bits; bit++) {
+                int mask = 0x80 >>> (bit % 8);
+                if ((address[bit / 8] & mask) != (network[bit / 8] & mask)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private record Embedding(Range range, int offset) {}
 }

@@ -1,5 +1,6 @@
 package com.chatreview.webhook;
 
+import com.chatreview.sealing.Sealer;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,8 +16,8 @@ class WebhookConfiguration {
     }
 
     @Bean
-    SigningSecrets webhookSigningSecrets(WebhookSettings settings) {
-        return new SigningSecrets(settings);
+    SigningSecrets webhookSigningSecrets(Sealer sealer) {
+        return new SigningSecrets(sealer);
     }
 
     @Bean

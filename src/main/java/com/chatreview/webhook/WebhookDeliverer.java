@@ -1,7 +1,6 @@
 package com.chatreview.webhook;
 
 import com.chatreview.webhook.WebhookErrors.DestinationRefused;
-import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -47,8 +46,6 @@ class WebhookDeliverer implements SmartLifecycle {
     private static final Duration POLL = Duration.ofSeconds(1);
     /** Attempts under way at once on a node; each ends within the timeouts, a new claim fills each freed slot. */
     private static final int IN_FLIGHT = 32;
-
-    private static final int ANSWER_BYTES_READ = 1024;
 
     private final Deliveries deliveries;
     private final Endpoints endpoints;
@@ -174,16 +171,14 @@ class WebhookDeliverer implements SmartLifecycle {
                     .send(listener);
             Response response = listener.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             status = response.getStatus();
-            String answered;
-            try (InputStream body = listener.getInputStream()) {
-                // the start of the answer only: a receiver's page of HTML holds up nothing, and closing cuts the rest
-                answered = new String(body.readNBytes(ANSWER_BYTES_READ), StandardCharsets.UTF_8);
-            }
+            // the answer's body is neither read nor kept: what a URL answers must not be readable back through the
+            // deliveries list (a target that answers would leak its content); closing cuts it off
+            listener.getInputStream().close();
             if (status >= 200 && status < 300) {
                 deliveries.delivered(delivery.id(), status, millisSince(started), Instant.now());
                 return;
             }
-            error = "answered " + status + (answered.isBlank() ? "" : ": " + printable(answered));
+            error = "answered " + status;
         } catch (DestinationRefused refused) {
             error = refused.getMessage();
         } catch (ExecutionException failed) {
@@ -238,12 +233,6 @@ class WebhookDeliverer implements SmartLifecycle {
 
     private static String describe(Throwable failure) {
         return failure.getClass().getSimpleName() + (failure.getMessage() == null ? "" : ": " + failure.getMessage());
-    }
-
-    /** What of an answer's body the delivery keeps: printable, on one line, at most 200 characters. */
-    private static String printable(String answer) {
-        String line = answer.replaceAll("[\\p{Cntrl}\\s]+", " ").strip();
-        return line.length() <= 200 ? line : line.substring(0, 200) + "…";
     }
 
     private static long millisSince(Instant started) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.NewMessage;
+import com.chatreview.sealing.Sealer;
 import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
@@ -19,6 +20,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -35,6 +37,12 @@ class ChatUiIntegrationTests {
 
     @Autowired
     ChatManagement chats;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    Sealer sealer;
 
     TestTenant tenant;
     Api api;
@@ -284,6 +292,21 @@ class ChatUiIntegrationTests {
             assertThat(expiredWhileOpen.get("error_message").asString()).contains("expired");
             assertThat(socket.awaitClose()).isEqualTo(4401);
         }
+    }
+
+    /** A database dump alone cannot mint a token: the key that signs them is stored sealed. */
+    @Test
+    void theKeyThatSignsEmbedTokensIsStoredSealed() {
+        String chatId = createChat("owner");
+        assertThat(api.post("/api/v1/chats/" + chatId + "/embed-token", "{}").status())
+                .isEqualTo(201);
+
+        byte[] stored = jdbc.sql("SELECT secret FROM chat_ui_signing_keys WHERE id = 1")
+                .query(byte[].class)
+                .single();
+
+        assertThat(stored).hasSize(32 + Sealer.OVERHEAD);
+        assertThat(sealer.open(stored)).hasSize(32);
     }
 
     @Test

@@ -30,7 +30,7 @@ class ConnectionOutboxTests {
     void aClientThatDoesNotReadDoesNotHoldUpTheThreadThatDelivers() throws Exception {
         Connection connection = connection(1024 * 1024, Duration.ofMinutes(1));
         connection.startAfter(0);
-        connection.catchUp(List.of());
+        connection.goLive();
 
         assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
             for (int seq = 1; seq <= 100; seq++) {
@@ -52,7 +52,7 @@ class ConnectionOutboxTests {
     void moreThanTheSendBufferWaitingDropsTheConnection() throws Exception {
         Connection connection = connection(10_000, Duration.ofMinutes(1));
         connection.startAfter(0);
-        connection.catchUp(List.of());
+        connection.goLive();
 
         String event = "x".repeat(1000);
         for (int seq = 1; seq <= 20; seq++) {
@@ -63,11 +63,50 @@ class ConnectionOutboxTests {
         assertThat(connection.open()).isFalse();
     }
 
+    /**
+     * A resume from 0 of a chat whose history is many times the send buffer: sent as fast as the client reads, in
+     * seq order with the reply in progress and the live events, and the connection stays.
+     */
+    @Test
+    void aHistoryLargerThanTheSendBufferIsSentAsTheClientReadsIt() throws Exception {
+        clientReads.countDown();
+        Connection connection = connection(10_000, Duration.ofMinutes(1));
+        connection.startAfter(0);
+        connection.hold(List.of(event(50), event(60)));
+
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            for (int seq = 1; seq <= 200; seq++) {
+                if (seq == 100) {
+                    connection.deliver(event(201)); // live, while the connection catches up
+                }
+                if (seq != 50 && seq != 60) {
+                    assertThat(connection.sendMissed(event(seq))).isTrue();
+                }
+            }
+        });
+        connection.goLive();
+        connection.deliver(event(202));
+
+        for (int i = 0; i < 200 && written.size() < 202; i++) {
+            Thread.sleep(20);
+        }
+        assertThat(closed).isNotDone();
+        assertThat(written).hasSize(202);
+        for (int i = 0; i < 202; i++) {
+            assertThat(written.get(i)).startsWith("{\"seq\":" + (i + 1) + ",");
+        }
+    }
+
+    /** An event of about a kilobyte. */
+    private static ChatEvent event(long seq) {
+        return new ChatEvent(seq, "{\"seq\":" + seq + ",\"content\":\"" + "x".repeat(1000) + "\"}");
+    }
+
     @Test
     void aWriteTakingLongerThanTheSendTimeLimitDropsTheConnectionAtTheNextSend() throws Exception {
         Connection connection = connection(1024 * 1024, Duration.ofMillis(100));
         connection.startAfter(0);
-        connection.catchUp(List.of());
+        connection.goLive();
 
         connection.deliver(new ChatEvent(1, "{}"));
         Thread.sleep(300);

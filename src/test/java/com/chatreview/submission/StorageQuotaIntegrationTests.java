@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.support.Api;
 import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.SharedTestConfiguration;
 import com.chatreview.support.TestTenant;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A tenant's uploaded files are bounded (decisions §7, LIMIT_STORAGE_BYTES_PER_TENANT, 10 GiB by default): an
@@ -44,7 +46,9 @@ class StorageQuotaIntegrationTests {
         assertThat(refused.status()).as(refused.toString()).isEqualTo(403);
         assertThat(refused.json().get("code").asString()).isEqualTo("STORAGE_QUOTA_EXCEEDED");
         assertThat(refused.json().get("detail").asString()).contains(Long.toString(LIMIT - 100));
-        assertThat(refused.json().get("fix").asString()).contains("LIMIT_STORAGE_BYTES_PER_TENANT");
+        assertThat(refused.json().get("fix").asString())
+                .contains("LIMIT_STORAGE_BYTES_PER_TENANT")
+                .contains("/admin/v1/tenants/{tenantId}/storage");
         assertThat(homework.get("/v1/homeworks/" + homeworkId + "/submissions?studentId=student-1")
                         .json()
                         .get("data")
@@ -56,6 +60,59 @@ class StorageQuotaIntegrationTests {
         assertThat(fits.status()).as(fits.toString()).isEqualTo(201);
         assertThat(used(tenant)).isEqualTo(LIMIT);
         assertThat(upload(homework, homeworkId, "student-3", 1).status()).isEqualTo(403);
+    }
+
+    @Test
+    void theOperatorGivesATenantAnAllowanceOfItsOwnAndTakesItBack(TestTenant tenant) {
+        Api homework = tenant.homework();
+        String homeworkId = homework(homework);
+        Api operator = new Api(tenant.port()).with("X-Admin-Token", SharedTestConfiguration.ADMIN_TOKEN);
+        String path = "/admin/v1/tenants/" + tenant.id() + "/storage";
+
+        JsonNode initially = operator.get(path).json();
+        assertThat(initially.get("used_bytes").asLong()).isZero();
+        assertThat(initially.get("allowance_bytes").asLong()).isEqualTo(LIMIT);
+        assertThat(initially.get("own_allowance").asBoolean()).isFalse();
+
+        Api.Reply set = operator.put(path, "{\"allowance_bytes\": 150}");
+        assertThat(set.status()).as(set.toString()).isEqualTo(200);
+        assertThat(set.json().get("allowance_bytes").asLong()).isEqualTo(150);
+        assertThat(set.json().get("own_allowance").asBoolean()).isTrue();
+        Api.Reply refused = upload(homework, homeworkId, "student-1", 200);
+        assertThat(refused.status()).isEqualTo(403);
+        assertThat(refused.json().get("detail").asString()).contains("of the 150 it may");
+        assertThat(upload(homework, homeworkId, "student-2", 100).status()).isEqualTo(201);
+        assertThat(operator.get(path).json().get("used_bytes").asLong()).isEqualTo(100);
+        assertThat(upload(homework, homeworkId, "student-3", 100).status()).isEqualTo(403);
+
+        Api.Reply back = operator.put(path, "{\"allowance_bytes\": null}");
+        assertThat(back.json().get("allowance_bytes").asLong()).isEqualTo(LIMIT);
+        assertThat(back.json().get("own_allowance").asBoolean()).isFalse();
+        assertThat(upload(homework, homeworkId, "student-3", 100).status()).isEqualTo(201);
+
+        Api.Reply negative = operator.put(path, "{\"allowance_bytes\": -1}");
+        assertThat(negative.status()).isEqualTo(400);
+        assertThat(negative.json().get("errors").get(0).get("field").asString()).isEqualTo("allowance_bytes");
+        assertThat(operator.get("/admin/v1/tenants/" + java.util.UUID.randomUUID() + "/storage")
+                        .status())
+                .isEqualTo(404);
+        assertThat(new Api(tenant.port()).get(path).status()).isEqualTo(401);
+        assertThat(homework.put(path, "{\"allowance_bytes\": 999999999999}").status())
+                .as("a tenant's own key is not the operator's")
+                .isEqualTo(401);
+    }
+
+    private static String homework(Api homework) {
+        String courseId = homework.post("/v1/courses", "{\"teacherId\": \"t\", \"name\": \"c\"}")
+                .json()
+                .get("id")
+                .asString();
+        return homework.post(
+                        "/v1/homeworks",
+                        "{\"teacherId\": \"t\", \"courseId\": \"" + courseId + "\", \"assignmentId\": \"a\"}")
+                .json()
+                .get("id")
+                .asString();
     }
 
     private long used(TestTenant tenant) {

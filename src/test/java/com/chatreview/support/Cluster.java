@@ -51,7 +51,7 @@ public final class Cluster implements AutoCloseable {
             "REVIEW_CONCURRENCY",
             "2",
             // one key on every node, as deploy/compose.yaml has it: a secret sealed on one node opens on another
-            "WEBHOOK_SECRET_KEY",
+            "SEALING_KEY",
             "Y2x1c3Rlci10ZXN0cy13ZWJob29rLWtleS0zMmJ5dGU=");
 
     private final String name;
@@ -143,7 +143,7 @@ public final class Cluster implements AutoCloseable {
         return nodes.get(number - 1);
     }
 
-    /** The node that answered a request made through nginx, by the {@code X-Upstream} header nginx adds. */
+    /** The node that answered a request made through nginx, by the {@code X-Upstream} header the tests' nginx adds. */
     public Node servedBy(Api.Reply reply) {
         String upstream = reply.header("X-Upstream");
         return nodes.stream()
@@ -321,7 +321,10 @@ public final class Cluster implements AutoCloseable {
         awaitReady("nginx", nginx, log, () -> accepts(port));
     }
 
-    /** The template of {@code deploy/nginx/} with its placeholders filled in. */
+    /**
+     * The template of {@code deploy/nginx/} with its placeholders filled in, and a header the tests need that
+     * production does not send: {@code X-Upstream}, the node that answered (node addresses stay inside there).
+     */
     static String nginxSite(int listenPort, List<String> upstreams) throws IOException {
         String servers =
                 upstreams.stream().map(address -> "server " + address + ";").collect(Collectors.joining(" "));
@@ -331,7 +334,11 @@ public final class Cluster implements AutoCloseable {
         if (site.contains("${")) {
             throw new IllegalStateException(NGINX_TEMPLATE + " has a placeholder the cluster does not fill in");
         }
-        return site;
+        String anchor = "    proxy_buffering off;\n";
+        if (!site.contains(anchor) || site.contains("X-Upstream")) {
+            throw new IllegalStateException(NGINX_TEMPLATE + " changed: say where X-Upstream goes for the tests");
+        }
+        return site.replace(anchor, anchor + "    add_header X-Upstream $upstream_addr always;\n");
     }
 
     /**

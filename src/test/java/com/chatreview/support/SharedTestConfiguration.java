@@ -64,7 +64,7 @@ public class SharedTestConfiguration {
             // the tests' receivers listen on 127.0.0.1 over plain http (decisions §11: the operator may allow it)
             properties.put("webhook.allow-http", "true");
             properties.put("webhook.allow-private-networks", "true");
-            properties.put("webhook.secret-key", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
+            properties.put("sealing.key", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
             // three attempts: a retry after 5 s, a last one a second later
             properties.put("webhook.retry-delays", "5s,1s");
             context.getEnvironment()

@@ -46,7 +46,8 @@ class OpenApiIntegrationTests {
                 Map.entry("/v1/courses", List.of("get", "post")),
                 Map.entry("/admin/v1/tenants", List.of("get", "post")),
                 Map.entry("/admin/v1/tenants/{tenantId}/api-keys", List.of("post")),
-                Map.entry("/admin/v1/tenants/{tenantId}/api-keys/{keyId}", List.of("delete")));
+                Map.entry("/admin/v1/tenants/{tenantId}/api-keys/{keyId}", List.of("delete")),
+                Map.entry("/admin/v1/tenants/{tenantId}/storage", List.of("get", "put")));
 
         JsonNode paths = document.get("paths");
         expected.forEach((path, methods) -> {

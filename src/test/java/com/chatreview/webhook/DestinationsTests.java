@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.chatreview.webhook.WebhookErrors.DestinationRefused;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -23,17 +22,16 @@ class DestinationsTests {
             "loopback.example.org", "127.0.0.2");
 
     static Destinations destinations(boolean allowHttp, boolean allowPrivate) {
-        return new Destinations(
-                new WebhookSettings(allowHttp, allowPrivate, null, Path.of("unused"), List.of()), host -> {
-                    String address = DNS.get(host);
-                    if (address != null) {
-                        return List.of(InetAddress.getByName(address));
-                    }
-                    if (host.matches("[0-9.]+|\\[?[0-9a-f:]+]?")) {
-                        return List.of(InetAddress.getByName(host));
-                    }
-                    throw new UnknownHostException(host);
-                });
+        return new Destinations(new WebhookSettings(allowHttp, allowPrivate, List.of()), host -> {
+            String address = DNS.get(host);
+            if (address != null) {
+                return List.of(InetAddress.getByName(address));
+            }
+            if (host.matches("[0-9.]+|\\[?[0-9a-f:.]+]?")) {
+                return List.of(InetAddress.getByName(host));
+            }
+            throw new UnknownHostException(host);
+        });
     }
 
     @Test
@@ -63,6 +61,61 @@ class DestinationsTests {
         }
         assertThatThrownBy(() -> strict.checked("https://inside.example.org/hook"))
                 .hasMessageContaining("10.1.2.3");
+    }
+
+    /**
+     * The class, not the cases: every block the IANA special-purpose registries mark as not globally reachable, and
+     * every IPv6 form that carries such an IPv4 address, is refused; the public neighbours of each are not.
+     */
+    @Test
+    void specialPurposeAddressesAndIpv6FormsThatCarryThemAreRefused() {
+        Destinations strict = destinations(false, false);
+        for (String host : List.of(
+                "[::127.0.0.1]", // IPv4-compatible loopback
+                "[::ffff:169.254.169.254]", // IPv4-mapped metadata address
+                "[::ffff:0:a9fe:a9fe]", // IPv4-translated metadata address
+                "[64:ff9b::a9fe:a9fe]", // NAT64 of the metadata address
+                "[64:ff9b::10.0.0.1]",
+                "[64:ff9b:1::8.8.8.8]", // local-use NAT64: not global whatever it carries
+                "[2002:a9fe:a9fe::]", // 6to4 of the metadata address
+                "[2002:7f00:1::1]",
+                "[2001:0:4136:e378:8000:63bf:3fff:fdd2]", // Teredo
+                "[2001:db8::1]",
+                "[3fff::1]",
+                "[100::1]",
+                "[5f00::1]",
+                "[fe80::1]",
+                "[fec0::1]",
+                "[ff02::1]",
+                "[::]",
+                "198.18.0.1",
+                "198.19.255.255",
+                "240.0.0.1",
+                "255.255.255.255",
+                "224.0.0.1",
+                "192.0.0.8",
+                "192.0.2.1",
+                "198.51.100.1",
+                "203.0.113.1",
+                "192.88.99.1",
+                "172.31.255.255",
+                "100.127.255.255")) {
+            assertThatThrownBy(() -> strict.checked("https://" + host + "/hook"), host)
+                    .isInstanceOf(DestinationRefused.class);
+        }
+        for (String host : List.of(
+                "8.8.8.8",
+                "198.17.255.255",
+                "198.20.0.1",
+                "172.32.0.1",
+                "100.128.0.1",
+                "223.255.255.255",
+                "[2606:4700:4700::1111]",
+                "[64:ff9b::8.8.8.8]", // NAT64 of a public address
+                "[2002:808:808::1]", // 6to4 of a public address
+                "[2001:4860:4860::8888]")) {
+            assertThat(strict.checked("https://" + host + "/hook")).as(host).isNotNull();
+        }
     }
 
     @Test

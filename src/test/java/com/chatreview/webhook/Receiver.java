@@ -28,6 +28,9 @@ final class Receiver implements AutoCloseable {
     private final ConcurrentLinkedQueue<Integer> answers = new ConcurrentLinkedQueue<>();
     private volatile Duration delay = Duration.ZERO;
 
+    /** The body of every answer given with {@link #answer}'s statuses. */
+    static final String TARGETS_PAGE = "internal page: db_password=hunter2";
+
     Receiver() throws IOException {
         this(0);
     }
@@ -49,7 +52,14 @@ final class Receiver implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             Integer status = answers.poll();
-            exchange.sendResponseHeaders(status == null ? 200 : status, -1);
+            if (status == null) {
+                exchange.sendResponseHeaders(200, -1);
+            } else {
+                // what a target reachable from the service might hold: never to be read back through the service
+                byte[] page = TARGETS_PAGE.getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(status, page.length);
+                exchange.getResponseBody().write(page);
+            }
             exchange.close();
         });
         server.start();

@@ -3,7 +3,6 @@ package com.chatreview.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,7 +43,7 @@ class WebhookDelivererTests {
                 return List.of();
             }
         };
-        WebhookSettings settings = new WebhookSettings(false, false, null, Path.of("unused"), List.of());
+        WebhookSettings settings = new WebhookSettings(false, false, List.of());
         Destinations rebound = new Destinations(settings, host -> List.of(InetAddress.getByName("10.0.0.8")));
         WebhookDeliverer deliverer =
                 new WebhookDeliverer(deliveries, endpoints, null, rebound, List.of(Duration.ofSeconds(5)));

@@ -501,6 +501,10 @@ class WebhookDeliveryIntegrationTests {
         assertThat(delivery.get("status").asString()).isEqualTo("failed");
         assertThat(delivery.get("attempts").asInt()).isEqualTo(3);
         assertThat(delivery.get("last_status_code").asInt()).isEqualTo(503);
+        assertThat(delivery.get("last_error").asString())
+                .as("nothing of what the URL answered can be read back")
+                .isEqualTo("answered 503");
+        assertThat(disabled.get("disabled_reason").asString()).doesNotContain("hunter2");
         assertThat(delivery.get("next_attempt_at").isNull()).isTrue();
     }
 
