@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.submission.IncomingFile;
 import com.chatreview.submission.SubmissionManagement;
-import com.chatreview.support.Api;
 import com.chatreview.support.Api.Multipart;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
@@ -16,7 +15,6 @@ import io.micrometer.core.instrument.Timer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -57,8 +55,8 @@ class FairReviewsIntegrationTests {
     void anotherTenantsReviewIsDoneWithinTwoReviewsTimeBehindABacklogOf200(TestService service) throws Exception {
         TestTenant a = service.newTenant("fair-a");
         TestTenant b = service.newTenant("fair-b");
-        UUID homeworkOfA = UUID.fromString(publishHomework(a.homework()));
-        String homeworkOfB = publishHomework(b.homework());
+        UUID homeworkOfA = UUID.fromString(a.publishHomework("fair-1"));
+        String homeworkOfB = b.publishHomework("fair-1");
         for (int i = 0; i < BACKLOG; i++) {
             byte[] content = ("print(" + i + ")  # [[slow-review:" + slow + "]]\n").getBytes(StandardCharsets.UTF_8);
             submissions.receive(
@@ -129,25 +127,5 @@ class FairReviewsIntegrationTests {
                 .param("tenant", tenant.uuid())
                 .query(Integer.class)
                 .single();
-    }
-
-    private static String publishHomework(Api homework) {
-        String courseId = homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Python\"}")
-                .json()
-                .get("id")
-                .asString();
-        Reply published = homework.post(
-                "/v1/homeworks",
-                Api.JSON.writeValueAsString(Map.of(
-                        "teacherId",
-                        "t-1",
-                        "courseId",
-                        courseId,
-                        "assignmentId",
-                        "fair-1",
-                        "files",
-                        List.of(Map.of("fileType", "task", "fileName", "task.md", "content", "Print a number.\n")))));
-        assertThat(published.status()).as(published.toString()).isEqualTo(201);
-        return published.json().get("id").asString();
     }
 }

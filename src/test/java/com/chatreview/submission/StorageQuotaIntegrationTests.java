@@ -27,16 +27,7 @@ class StorageQuotaIntegrationTests {
     @Test
     void anUploadPastTheTenantsAllowanceStoresNothingAndSaysWhatIsUsed(TestTenant tenant) {
         Api homework = tenant.homework();
-        String courseId = homework.post("/v1/courses", "{\"teacherId\": \"t\", \"name\": \"c\"}")
-                .json()
-                .get("id")
-                .asString();
-        String homeworkId = homework.post(
-                        "/v1/homeworks",
-                        "{\"teacherId\": \"t\", \"courseId\": \"" + courseId + "\", \"assignmentId\": \"a\"}")
-                .json()
-                .get("id")
-                .asString();
+        String homeworkId = tenant.publishHomework("a");
         // the tenant has stored all but 100 bytes of its allowance
         jdbc.sql("""
                         INSERT INTO tenant_storage (tenant_id, used_bytes) VALUES (:tenant, :used)
@@ -65,7 +56,7 @@ class StorageQuotaIntegrationTests {
     @Test
     void theOperatorGivesATenantAnAllowanceOfItsOwnAndTakesItBack(TestTenant tenant) {
         Api homework = tenant.homework();
-        String homeworkId = homework(homework);
+        String homeworkId = tenant.publishHomework("a");
         Api operator = new Api(tenant.port()).with("X-Admin-Token", SharedTestConfiguration.ADMIN_TOKEN);
         String path = "/admin/v1/tenants/" + tenant.id() + "/storage";
 
@@ -100,19 +91,6 @@ class StorageQuotaIntegrationTests {
         assertThat(homework.put(path, "{\"allowance_bytes\": 999999999999}").status())
                 .as("a tenant's own key is not the operator's")
                 .isEqualTo(401);
-    }
-
-    private static String homework(Api homework) {
-        String courseId = homework.post("/v1/courses", "{\"teacherId\": \"t\", \"name\": \"c\"}")
-                .json()
-                .get("id")
-                .asString();
-        return homework.post(
-                        "/v1/homeworks",
-                        "{\"teacherId\": \"t\", \"courseId\": \"" + courseId + "\", \"assignmentId\": \"a\"}")
-                .json()
-                .get("id")
-                .asString();
     }
 
     private long used(TestTenant tenant) {

@@ -1,6 +1,8 @@
 package com.chatreview.support;
 
 import com.chatreview.tenancy.TenantId;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /** A tenant made for one test, with clients that carry its key; the key works in both key headers. */
@@ -33,6 +35,33 @@ public record TestTenant(UUID uuid, String apiKey, int port) {
 
     public Api homework(Api api) {
         return api.with("x-tenant-api-secret", apiKey);
+    }
+
+    /**
+     * A homework with one task file, in a course of its own, published by teacher {@code t-1}: its id. For tests
+     * that need a homework to upload to, not one of a particular shape.
+     */
+    public String publishHomework(String assignmentId) {
+        Api homework = homework();
+        Api.Reply course = homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Course\"}");
+        if (course.status() != 201) {
+            throw new AssertionError("The course was not created: " + course);
+        }
+        Api.Reply published = homework.post(
+                "/v1/homeworks",
+                Api.JSON.writeValueAsString(Map.of(
+                        "teacherId",
+                        "t-1",
+                        "courseId",
+                        course.json().get("id").asString(),
+                        "assignmentId",
+                        assignmentId,
+                        "files",
+                        List.of(Map.of("fileType", "task", "fileName", "task.md", "content", "Do it.\n")))));
+        if (published.status() != 201) {
+            throw new AssertionError("The homework was not published: " + published);
+        }
+        return published.json().get("id").asString();
     }
 
     /** A WebSocket to the chat, as {@code userId}, with this tenant's key. */
