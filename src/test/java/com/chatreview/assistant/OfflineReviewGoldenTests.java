@@ -16,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.grading.ReviewRequest;
 import com.chatreview.grading.ReviewRequest.ReviewDocument;
+import com.chatreview.support.TestDatabase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Pins the offline review's whole text and grade, byte for byte, for every case the other review tests use: a
  * change to the grading engine that changes any review shows here as a diff against {@code
  * src/test/resources/golden/offline-review/}. A deliberate change rewrites the files with {@code
- * -Dgolden.update=true} and the diff is reviewed with the change.
+ * -Dgolden.update=true}: each case whose review changed is rewritten and fails (refused under {@code CI=true}); the
+ * diff is reviewed with the change, and the next run without the flag passes.
  */
 class OfflineReviewGoldenTests {
 
@@ -123,8 +125,16 @@ class OfflineReviewGoldenTests {
         Path file = GOLDEN.resolve(slug(name) + ".md");
 
         if (Boolean.getBoolean("golden.update")) {
-            Files.createDirectories(GOLDEN);
-            Files.writeString(file, actual, StandardCharsets.UTF_8);
+            assertThat(TestDatabase.mandatory())
+                    .as("-Dgolden.update=true under CI: golden files are rewritten by a person, never by CI")
+                    .isFalse();
+            if (!Files.exists(file) || !actual.equals(read(file))) {
+                Files.createDirectories(GOLDEN);
+                Files.writeString(file, actual, StandardCharsets.UTF_8);
+                // a rewrite compared with itself would prove nothing: the run fails until it runs without the flag
+                throw new AssertionError(
+                        "Rewrote " + file + ": review its diff, then run again without" + " -Dgolden.update=true");
+            }
         }
         assertThat(file)
                 .as("the golden review (write it with -Dgolden.update=true)")
