@@ -35,6 +35,32 @@ class GradesTests {
         assertThat(Grades.letter(points, total)).isEqualTo(letter);
     }
 
+    /**
+     * Every edge of every band, for every rubric total a homework may have (1 to 20 criteria of 1 to 100 points):
+     * the fewest points that reach a band's percentage earn its letter or a better one (on a small total they may
+     * reach a higher band too), and one point less earns a lower letter.
+     */
+    @Test
+    void onEveryTotalTheEdgeOfEachBandIsWhereItsPercentageIsReached() {
+        int[] bands = {90, 80, 70, 60, 50};
+        String letters = "ABCDEF";
+        for (int total = 1; total <= 2000; total++) {
+            for (int band = 0; band < bands.length; band++) {
+                int fewest = (int) Math.ceil(bands[band] * total / 100.0 - 1e-9);
+                assertThat(letters.indexOf(Grades.letter(fewest, total)))
+                        .as(fewest + " of " + total + " reaches " + bands[band] + " %")
+                        .isLessThanOrEqualTo(band);
+                if (fewest > 0) {
+                    assertThat(letters.indexOf(Grades.letter(fewest - 1, total)))
+                            .as((fewest - 1) + " of " + total + " is below " + bands[band] + " %")
+                            .isGreaterThan(band);
+                }
+            }
+            assertThat(Grades.letter(total, total)).isEqualTo("A");
+            assertThat(Grades.letter(0, total)).isEqualTo("F");
+        }
+    }
+
     @Test
     void aRubricWithoutPointsHasNoLetter() {
         assertThatThrownBy(() -> Grades.letter(0, 0)).isInstanceOf(IllegalArgumentException.class);

@@ -12,6 +12,8 @@ import com.chatreview.grading.Verdicts.Proposal;
 import com.chatreview.grading.Verdicts.Score;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The rules the service keeps whatever a reviewer proposes (decisions §12). */
 class VerdictsTests {
@@ -28,6 +30,46 @@ class VerdictsTests {
 
     static ReviewDocument file(String name, String text) {
         return ReviewDocument.text(name, "text/x-python", text);
+    }
+
+    /** A review that sits on a band's edge, through the path every review's letter takes. */
+    @ParameterizedTest
+    @CsvSource({
+        "100, 0, A",
+        "90, 0, A",
+        "89, 0, B",
+        "80, 0, B",
+        "79, 0, C",
+        "70, 0, C",
+        "69, 0, D",
+        "60, 0, D",
+        "59, 0, E",
+        "50, 0, E",
+        "49, 0, F",
+        "0, 0, F",
+        "63, 7, C",
+        "62, 7, D"
+    })
+    void aVerdictOnABandsEdgeHasTheLetterOfItsPoints(int logic, int style, String letter) {
+        Rubric hundred = new Rubric(List.of(
+                new Rubric.Criterion("logic", "Correct logic", null, 100 - 10),
+                new Rubric.Criterion("style", "Readable code", null, 10)));
+        int logicPoints = Math.min(logic, 90);
+        int stylePoints = style + Math.max(0, logic - 90);
+        Verdict verdict = Verdicts.settle(
+                        new ReviewRequest(
+                                "a-1", null, List.of(), List.of(), List.of(), List.of(file("add.py", CODE)), hundred),
+                        new Proposal(
+                                List.of(new Score("logic", logicPoints, "."), new Score("style", stylePoints, ".")),
+                                List.of(),
+                                List.of(),
+                                "",
+                                "Summary."))
+                .verdict();
+
+        assertThat(verdict.points()).isEqualTo(logic + style);
+        assertThat(verdict.grade()).isEqualTo(letter);
+        assertThat(verdict.analysis()).contains("**Grade: " + letter + "**, " + (logic + style) + " of 100 points");
     }
 
     @Test
