@@ -173,6 +173,60 @@ class ChatUiIntegrationTests {
         }
     }
 
+    /** Each chat's page may load its history 60 times a minute (chat-ui.page-requests-per-minute); others go on. */
+    @Test
+    void aChatsPageLoadsSixtyTimesAMinuteAndOtherChatsAreNotHeldUp() {
+        String busy = createChat("owner");
+        String other = createChat("owner");
+        for (int i = 0; i < 60; i++) {
+            assertThat(anonymous.get("/chat-ui/api/chats/" + busy).status())
+                    .as("load " + (i + 1))
+                    .isEqualTo(200);
+        }
+
+        Api.Reply refused = anonymous.get("/chat-ui/api/chats/" + busy);
+        assertThat(refused.status()).isEqualTo(429);
+        assertThat(refused.json().get("code").asString()).isEqualTo("RATE_LIMITED");
+        assertThat(refused.json().get("detail").asString())
+                .isEqualTo("This chat's page was loaded more than 60 times this minute");
+        assertThat(Long.parseLong(refused.header("Retry-After"))).isBetween(1L, 60L);
+        assertThat(anonymous.get("/chat-ui/api/chats/" + other).status()).isEqualTo(200);
+        assertThat(api.get("/api/v1/chats/" + busy).status())
+                .as("the tenant's own API is not the page's allowance")
+                .isEqualTo(200);
+    }
+
+    /**
+     * An address that keeps naming chats that do not exist is stopped like one guessing keys (60 failures a minute),
+     * before any look-up; a link it opened lately is still heard, and other addresses are not held up.
+     */
+    @Test
+    void anAddressNamingMissingChatsIsStoppedButItsKnownLinkAndOtherAddressesAreNot() {
+        String known = createChat("owner");
+        Api guesser = anonymous.with("X-Forwarded-For", "10.250." + (int) (Math.random() * 250) + ".7");
+        assertThat(guesser.get("/chat-ui/api/chats/" + known).status()).isEqualTo(200);
+        for (int i = 0; i < 60; i++) {
+            assertThat(guesser.get("/chat-ui/api/chats/" + UUID.randomUUID()).status())
+                    .as("guess " + (i + 1))
+                    .isEqualTo(404);
+        }
+
+        Api.Reply stopped = guesser.get("/chat-ui/api/chats/" + UUID.randomUUID());
+        assertThat(stopped.status()).isEqualTo(429);
+        assertThat(stopped.json().get("code").asString()).isEqualTo("RATE_LIMITED");
+        assertThat(stopped.header("Retry-After")).isEqualTo("60");
+        String unknownToThisNode = createChat("owner");
+        assertThat(guesser.get("/chat-ui/api/chats/" + unknownToThisNode).status())
+                .as("a link never opened here, from the spent address: refused like a guess")
+                .isEqualTo(429);
+        assertThat(guesser.get("/chat-ui/api/chats/" + known).status())
+                .as("the link this address opened lately")
+                .isEqualTo(200);
+        assertThat(anonymous.get("/chat-ui/api/chats/" + unknownToThisNode).status())
+                .as("another address")
+                .isEqualTo(200);
+    }
+
     @Test
     void aDeletedChatsPageSaysNotFound() {
         String chatId = createChat("owner");

@@ -78,6 +78,43 @@ class ChatWebSocketIntegrationTests {
         }
     }
 
+    /** Resume in its header form: {@code X-Resume-From} gets what was stored after it, and wins over the query. */
+    @Test
+    void resumesWithTheXResumeFromHeader() {
+        String chatId = createChat("owner");
+        long firstSeq;
+        try (ChatSocket socket = tenant.socket("owner", chatId)) {
+            socket.awaitEvent("connection_established");
+            socket.sendContent("first");
+            firstSeq = socket.awaitEvent("message_received").get("seq").asLong();
+            socket.awaitReplyEnd();
+            socket.sendContent("second");
+            socket.awaitEvent("message_received");
+            socket.awaitReplyEnd();
+        }
+
+        try (ChatSocket resumed = ChatSocket.to(service.port())
+                .header("X-API-Key", tenant.apiKey())
+                .header("X-User-ID", "owner")
+                .header("X-Chat-ID", chatId)
+                .header("X-Resume-From", Long.toString(firstSeq))
+                .query("resume_from", "0")
+                .connect()) {
+            assertThat(resumed.next().get("event_type").asString()).isEqualTo("connection_established");
+            JsonNode reply = resumed.awaitEvent("message_stream_ended");
+            JsonNode second = resumed.awaitEvent("message_received");
+            JsonNode secondReply = resumed.awaitEvent("message_stream_ended");
+
+            assertThat(reply.get("seq").asLong()).isGreaterThan(firstSeq);
+            assertThat(second.get("content").asString()).isEqualTo("second");
+            assertThat(secondReply.get("seq").asLong())
+                    .isGreaterThan(second.get("seq").asLong());
+            assertThat(resumed.received())
+                    .as("nothing at or before X-Resume-From: the query's resume_from=0 lost")
+                    .noneMatch(event -> event.has("seq") && event.get("seq").asLong() <= firstSeq);
+        }
+    }
+
     @Test
     void aHeaderWinsOverAQueryParameter() {
         String chatId = createChat("owner");

@@ -94,7 +94,8 @@ class EventJsonIntegrationTests {
             assertThat(ids.apply(texts.getLast()))
                     .isEqualTo("{\"event_type\":\"error\",\"timestamp\":<time>,\"error_code\":\"INVALID_MESSAGE\","
                             + "\"error_message\":\"The frame is not valid JSON\",\"details\":{\"fix\":"
-                            + Api.JSON.writeValueAsString(ErrorCode.INVALID_MESSAGE.fix()) + "}}");
+                            + "\"Send a text frame holding a JSON object {\\\"content\\\": \\\"...\\\"} with an optional metadata object and client_message_id (at most 128 characters), at most 64 KiB.\""
+                            + "}}");
 
             try (ChatSocket resumed = ChatSocket.to(service.port())
                     .query("api_key", tenant.apiKey())
@@ -126,7 +127,8 @@ class EventJsonIntegrationTests {
             assertThat(ids.apply(refused.receivedTexts().getFirst()))
                     .isEqualTo("{\"event_type\":\"error\",\"timestamp\":<time>,\"error_code\":\"AUTH_ERROR\","
                             + "\"error_message\":\"The API key is not valid\",\"details\":{\"fix\":"
-                            + Api.JSON.writeValueAsString(ErrorCode.AUTH_ERROR.fix()) + "}}");
+                            + "\"Check the API key, and give api_key, user_id and chat_id as query parameters or as the headers X-API-Key, X-User-ID and X-Chat-ID.\""
+                            + "}}");
         }
 
         assertThat(api.patch("/api/v1/chats/" + chatId, "{\"status\": \"closed\"}")
@@ -140,7 +142,8 @@ class EventJsonIntegrationTests {
             assertThat(ids.apply(socket.receivedTexts().getLast()))
                     .isEqualTo("{\"event_type\":\"error\",\"timestamp\":<time>,\"error_code\":\"CHAT_CLOSED\","
                             + "\"error_message\":\"The chat is closed; the message was not stored\","
-                            + "\"details\":{\"fix\":" + Api.JSON.writeValueAsString(ErrorCode.CHAT_CLOSED.fix())
+                            + "\"details\":{\"fix\":"
+                            + "\"The chat is closed: reopen it with PATCH /api/v1/chats/{chat_id} {\\\"status\\\":\\\"active\\\"} or create a new chat.\""
                             + "}}");
 
             String limited = null;
@@ -156,7 +159,8 @@ class EventJsonIntegrationTests {
             assertThat(ids.apply(limited).replaceFirst("\"retry_after_ms\":\\d+", "\"retry_after_ms\":<ms>"))
                     .isEqualTo("{\"event_type\":\"error\",\"timestamp\":<time>,\"error_code\":\"RATE_LIMITED\","
                             + "\"error_message\":\"More than 10 frames in a second; this frame was dropped\","
-                            + "\"details\":{\"fix\":" + Api.JSON.writeValueAsString(ErrorCode.RATE_LIMITED.fix())
+                            + "\"details\":{\"fix\":"
+                            + "\"Send at most the allowed frames per second; wait retry_after_ms before the next one.\""
                             + ",\"retry_after_ms\":<ms>}}");
         }
     }
