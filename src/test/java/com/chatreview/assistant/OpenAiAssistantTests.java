@@ -128,7 +128,7 @@ class OpenAiAssistantTests {
     }
 
     /** A whole chat completion answering this text, on one line (for mock-llm's rules). */
-    private static String completion(String content) {
+    static String completion(String content) {
         return "{\"id\": \"c\", \"object\": \"chat.completion\", \"created\": 1, \"model\": \"m\", \"choices\":"
                 + " [{\"index\": 0, \"message\": {\"role\": \"assistant\", \"content\": \"" + escaped(content)
                 + "\"}, \"finish_reason\": \"stop\"}]}";
