@@ -18,6 +18,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -36,15 +38,37 @@ public class IdempotentRequests {
     private final JdbcClient jdbc;
     private final TransactionTemplate transaction;
     private final JsonMapper json;
+    /** Writes a request with every object's fields in name order: its content, not its layout. */
+    private final JsonMapper canonical;
 
     IdempotentRequests(JdbcClient jdbc, TransactionTemplate transaction, JsonMapper json) {
         this.jdbc = jdbc;
         this.transaction = transaction;
         this.json = json;
+        this.canonical = json.rebuild()
+                .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+                .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+                .build();
     }
 
     /** A response to keep: its status and body. */
     public record Response(HttpStatus status, Object body) {}
+
+    /**
+     * {@link #run} for a JSON request: two requests are the same when their JSON content is, whatever the order of
+     * the fields (of the body and of every object in it) and the spacing. A record kept before this form was used
+     * (at most 24 hours old) matches the request as it was then written, in the order the client sent.
+     */
+    public ResponseEntity<Object> runJson(
+            UUID tenantId, String key, String operation, Object request, Supplier<Response> work) {
+        return run(
+                tenantId,
+                key,
+                operation,
+                canonical.writeValueAsBytes(request),
+                fingerprint(operation, json.writeValueAsBytes(request)),
+                work);
+    }
 
     /**
      * Runs {@code work} in a transaction, or replays the response it gave the first time.
@@ -55,6 +79,16 @@ public class IdempotentRequests {
      */
     public ResponseEntity<Object> run(
             UUID tenantId, String key, String operation, byte[] request, Supplier<Response> work) {
+        return run(tenantId, key, operation, request, null, work);
+    }
+
+    private ResponseEntity<Object> run(
+            UUID tenantId,
+            String key,
+            String operation,
+            byte[] request,
+            byte[] formerFingerprint,
+            Supplier<Response> work) {
         if (key == null) {
             Response response = transaction.execute(status -> work.get());
             return ResponseEntity.status(response.status()).body(response.body());
@@ -67,7 +101,8 @@ public class IdempotentRequests {
             }
             Optional<Stored> earlier = find(tenantId, key);
             if (earlier.isPresent()) {
-                if (!Arrays.equals(earlier.get().fingerprint(), fingerprint)) {
+                byte[] kept = earlier.get().fingerprint();
+                if (!Arrays.equals(kept, fingerprint) && !Arrays.equals(kept, formerFingerprint)) {
                     throw new IdempotencyKeyReused();
                 }
                 return ResponseEntity.status(earlier.get().status())

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -64,6 +65,89 @@ class IdempotencyIntegrationTests {
         assertThat(listed.json().get("total").asInt()).isEqualTo(1);
         assertThat(listed.json().get("chats").get(0).get("id").asString())
                 .isEqualTo(first.json().get("id").asString());
+    }
+
+    /** A request that failed stored nothing, so its key is still free: the corrected request with it creates. */
+    @Test
+    void aFailedRequestIsNotRecordedAndItsKeyCarriesTheCorrectedOne() {
+        Reply refused = api.with("Idempotency-Key", key).post("/api/v1/chats", "{\"title\": \"no user\"}");
+        Reply corrected = api.with("Idempotency-Key", key).post("/api/v1/chats", "{\"user_id\": \"student-2\"}");
+
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(corrected.status()).as(corrected.toString()).isEqualTo(201);
+        assertThat(corrected.header("Idempotent-Replayed")).isNull();
+        assertThat(api.get("/api/v1/chats/user/student-2").json().get("total").asInt())
+                .isEqualTo(1);
+    }
+
+    /** The same request is the same JSON, however its fields are ordered and spaced. */
+    @Test
+    void fieldOrderAndSpacingDoNotMakeAnotherRequest() {
+        Reply first = api.with("Idempotency-Key", key)
+                .post(
+                        "/api/v1/chats",
+                        "{\"user_id\":\"student-3\",\"title\":\"T\",\"metadata\":{\"a\":1,\"b\":[1,2]}}");
+        Reply reordered = api.with("Idempotency-Key", key)
+                .post(
+                        "/api/v1/chats",
+                        "{\n  \"metadata\" : { \"b\" : [ 1 , 2 ], \"a\" : 1 },\n  \"title\": \"T\",  \"user_id\" : \"student-3\"\n}");
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(reordered.status()).as(reordered.toString()).isEqualTo(201);
+        assertThat(reordered.header("Idempotent-Replayed")).isEqualTo("true");
+        assertThat(reordered.json().get("id").asString())
+                .isEqualTo(first.json().get("id").asString());
+        Reply changed = api.with("Idempotency-Key", key)
+                .post(
+                        "/api/v1/chats",
+                        "{\"user_id\":\"student-3\",\"title\":\"T\",\"metadata\":{\"a\":1,\"b\":[2,1]}}");
+        assertThat(changed.status()).as("an array's order is its content").isEqualTo(422);
+    }
+
+    /**
+     * Real requests racing with one key: exactly one creates; every other either replays it or is told the key is
+     * in use (409), never a second chat, never an error. Bursts until one 409 was seen (each burst holds the
+     * promise whether or not the requests overlapped).
+     */
+    @Test
+    void requestsRacingWithOneKeyCreateOnce() throws Exception {
+        int conflicts = 0;
+        for (int burst = 0; burst < 10 && conflicts == 0; burst++) {
+            String raceKey = "race-" + burst + "-" + UUID.randomUUID();
+            String user = "racer-" + burst;
+            String body = "{\"user_id\": \"" + user + "\"}";
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<Reply>> racing = new java.util.ArrayList<>();
+            try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < 12; i++) {
+                    racing.add(threads.submit(() -> {
+                        go.await();
+                        return api.with("Idempotency-Key", raceKey).post("/api/v1/chats", body);
+                    }));
+                }
+                go.countDown();
+            }
+            java.util.Set<String> ids = new java.util.HashSet<>();
+            int created = 0;
+            for (java.util.concurrent.Future<Reply> answer : racing) {
+                Reply reply = answer.get();
+                if (reply.status() == 201) {
+                    ids.add(reply.json().get("id").asString());
+                    created += reply.header("Idempotent-Replayed") == null ? 1 : 0;
+                } else {
+                    assertThat(reply.status()).as(reply.toString()).isEqualTo(409);
+                    assertThat(reply.json().get("code").asString()).isEqualTo("IDEMPOTENCY_KEY_IN_USE");
+                    conflicts++;
+                }
+            }
+            assertThat(created).as("answers that created").isEqualTo(1);
+            assertThat(ids).hasSize(1);
+            assertThat(api.get("/api/v1/chats/user/" + user).json().get("total").asInt())
+                    .isEqualTo(1);
+        }
+        assertThat(conflicts)
+                .as("a request that found the key in use by a racing one")
+                .isPositive();
     }
 
     @Test

@@ -40,7 +40,6 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.WebRequest;
-import tools.jackson.databind.json.JsonMapper;
 
 /** Endpoints 1–5 of the interface, and {@code PATCH} (decisions §5). */
 @RestController
@@ -55,13 +54,11 @@ class ChatController {
     private final ChatManagement chats;
     private final ChatReads reads;
     private final IdempotentRequests idempotency;
-    private final JsonMapper json;
 
-    ChatController(ChatManagement chats, ChatReads reads, IdempotentRequests idempotency, JsonMapper json) {
+    ChatController(ChatManagement chats, ChatReads reads, IdempotentRequests idempotency) {
         this.chats = chats;
         this.reads = reads;
         this.idempotency = idempotency;
-        this.json = json;
     }
 
     @PostMapping(
@@ -74,11 +71,11 @@ class ChatController {
             @RequestBody CreateChatRequest request,
             @RequestHeader(name = IdempotentRequests.HEADER, required = false) String idempotencyKey) {
         NewChat chat = validated(request);
-        return idempotency.run(
+        return idempotency.runJson(
                 tenant.id().value(),
                 idempotencyKey,
                 "POST /api/v1/chats",
-                json.writeValueAsBytes(request),
+                request,
                 () -> new IdempotentRequests.Response(
                         HttpStatus.CREATED, ChatBody.created(chats.create(tenant.id(), chat))));
     }
