@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -93,16 +95,17 @@ class OfflineAssistantTests {
         Conversation conversation = new Conversation(List.of(new Turn(Role.USER, "Tell me about loops")), List.of());
         AtomicReference<Thread> worker = new AtomicReference<>();
         CompletableFuture<Throwable> failure = new CompletableFuture<>();
+        CountDownLatch underWay = new CountDownLatch(1);
         Thread thread = Thread.ofVirtual().start(() -> {
             worker.set(Thread.currentThread());
             try {
-                slow.reply(conversation, token -> {});
+                slow.reply(conversation, token -> underWay.countDown());
                 failure.complete(null);
             } catch (Throwable e) {
                 failure.complete(e);
             }
         });
-        Thread.sleep(120);
+        assertThat(underWay.await(20, TimeUnit.SECONDS)).isTrue();
         thread.interrupt();
 
         assertThat(failure.get()).isInstanceOf(AssistantFailure.class).hasMessageContaining("cancelled");

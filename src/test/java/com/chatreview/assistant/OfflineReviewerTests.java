@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -408,15 +410,16 @@ class OfflineReviewerTests {
     void anInterruptedReviewFails() throws Exception {
         OfflineAssistant slow = new OfflineAssistant(Duration.ofMillis(20));
         CompletableFuture<Throwable> failure = new CompletableFuture<>();
+        CountDownLatch underWay = new CountDownLatch(1);
         Thread thread = Thread.ofVirtual().start(() -> {
             try {
-                slow.review(request(List.of(python("fractions.py", CORRECT))), token -> {});
+                slow.review(request(List.of(python("fractions.py", CORRECT))), token -> underWay.countDown());
                 failure.complete(null);
             } catch (Throwable e) {
                 failure.complete(e);
             }
         });
-        Thread.sleep(100);
+        assertThat(underWay.await(20, TimeUnit.SECONDS)).isTrue();
         thread.interrupt();
 
         assertThat(failure.get()).isInstanceOf(AssistantFailure.class).hasMessageContaining("cancelled");
@@ -432,7 +435,7 @@ class OfflineReviewerTests {
     }
 
     @Test
-    @Timeout(10)
+    @Timeout(30)
     void reviewsTenFilesOfTwentyKilobytesQuickly() {
         List<ReviewDocument> files = IntStream.range(0, 10)
                 .mapToObj(i -> python("part" + i + ".py", largeFile(i)))
@@ -444,7 +447,8 @@ class OfflineReviewerTests {
         long started = System.nanoTime();
         Review review = assistant.review(request, token -> {});
 
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
+        // under a second on an idle machine: room for a loaded one, not for a cost that grows faster than the input
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
         assertThat(review.analysis()).contains("part9.py: read");
     }
 

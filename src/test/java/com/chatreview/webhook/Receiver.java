@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 /** A webhook receiver for tests: records what it is sent, and answers with the statuses it is told (then 200). */
 final class Receiver implements AutoCloseable {
 
-    record Received(Map<String, String> headers, String body) {
+    record Received(Map<String, String> headers, String body, long nanoTime) {
         String header(String name) {
             return headers.get(name.toLowerCase());
         }
@@ -45,7 +45,7 @@ final class Receiver implements AutoCloseable {
             }
             Map<String, String> headers = new java.util.HashMap<>();
             exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(), values.getFirst()));
-            received.add(new Received(headers, body));
+            received.add(new Received(headers, body, System.nanoTime()));
             try {
                 Thread.sleep(delay);
             } catch (InterruptedException e) {
