@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -108,8 +110,29 @@ public final class Browser implements AutoCloseable {
         return ((JavascriptExecutor) driver).executeScript(script, arguments);
     }
 
+    /** Runs a script that ends by calling its last argument, the callback; its value is the script's result. */
+    public Object asyncScript(String script, Object... arguments) {
+        driver.manage().timeouts().scriptTimeout(TIMEOUT);
+        return ((JavascriptExecutor) driver).executeAsyncScript(script, arguments);
+    }
+
+    /** Makes the page see {@code prefers-color-scheme: light} or {@code dark}, as the system's setting would. */
+    public void colorScheme(String scheme) {
+        driver.executeCdpCommand(
+                "Emulation.setEmulatedMedia",
+                Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", scheme))));
+    }
+
     public void size(int width, int height) {
         driver.manage().window().setSize(new Dimension(width, height));
+    }
+
+    /** Sizes the window so that the page itself gets {@code width} x {@code height} CSS pixels. */
+    public void viewport(int width, int height) {
+        size(width, height);
+        int chrome = ((Number) script("return window.outerHeight - window.innerHeight;")).intValue();
+        size(width, height + chrome);
+        await(d -> ((Number) script("return window.innerHeight;")).intValue() == height ? true : null);
     }
 
     /** Saves what the browser shows to {@code target/screenshots/<name>.png} (test output, not committed). */
