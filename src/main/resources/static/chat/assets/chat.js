@@ -17,6 +17,7 @@
     status: document.getElementById('status'),
     log: document.getElementById('log'),
     notice: document.getElementById('notice'),
+    announcer: document.getElementById('announcer'),
     composer: document.getElementById('composer'),
     input: document.getElementById('input'),
     send: document.getElementById('send'),
@@ -37,6 +38,10 @@
    */
   let inFlight = null;
   let rateTimer = null;
+  /** How much of a finished reply is announced; a longer one is read in the log. */
+  const ANNOUNCED_CHARS = 300;
+  /** How long the live region stays empty before the same announcement is made again. */
+  const ANNOUNCE_AGAIN_MS = 150;
   /** The server's largest frame (realtime.max-frame, 64 KB by default). */
   const MAX_FRAME_BYTES = 65536;
 
@@ -88,6 +93,12 @@
 
   function renderMarkdown(target, content) {
     target.innerHTML = window.DOMPurify.sanitize(markdown.parse(content), purifyConfig);
+    target.querySelectorAll('pre, table').forEach(scrollableByKeyboard);
+  }
+
+  /** A box that may scroll sideways (code, a wide table) takes the focus, so that the arrow keys can scroll it. */
+  function scrollableByKeyboard(node) {
+    node.tabIndex = 0;
   }
 
   // ---- State shown to the reader ----------------------------------------------------------------------------
@@ -120,6 +131,26 @@
     el.notice.hidden = false;
   }
 
+  /**
+   * What a screen reader should say once, politely: a reply that ended, a message not sent. The log itself is not
+   * a live region: a streaming reply is painted again at every frame, which would be read out token by token.
+   */
+  function announce(text) {
+    if (el.announcer.textContent !== text) {
+      el.announcer.textContent = text;
+      return;
+    }
+    // the same words again are no change to the region: empty it first, or a screen reader would stay silent
+    el.announcer.textContent = '';
+    window.setTimeout(function () { el.announcer.textContent = text; }, ANNOUNCE_AGAIN_MS);
+  }
+
+  /** The start of a reply as a screen reader hears it: the rest is in the log, one article per message. */
+  function replyAnnouncement(entry) {
+    const text = entry.node.querySelector('.body').textContent.replace(/\s+/g, ' ').trim();
+    return 'Reply: ' + (text.length > ANNOUNCED_CHARS ? text.slice(0, ANNOUNCED_CHARS) + '…' : text);
+  }
+
   function updateComposer() {
     const usable = !terminal && !chatClosed && el.status.dataset.state !== 'connecting';
     el.input.disabled = !usable;
@@ -150,13 +181,20 @@
 
   // ---- Messages in the log ----------------------------------------------------------------------------------
 
+  /** The log scrolls by itself, except in a short viewport (high zoom), where the whole page does. */
+  function scroller() {
+    return window.getComputedStyle(el.log).overflowY === 'visible' ? document.scrollingElement : el.log;
+  }
+
   function nearBottom() {
-    return el.log.scrollHeight - el.log.scrollTop - el.log.clientHeight < 80;
+    const box = scroller();
+    return box.scrollHeight - box.scrollTop - box.clientHeight < 80;
   }
 
   function scrollDown(force) {
     if (force || nearBottom()) {
-      el.log.scrollTop = el.log.scrollHeight;
+      const box = scroller();
+      box.scrollTop = box.scrollHeight;
     }
   }
 
@@ -285,6 +323,7 @@
     meta.className = 'meta';
     meta.textContent = reason;
     node.append(meta);
+    announce(reason);
   }
 
   function acknowledged(event) {
@@ -343,13 +382,19 @@
         paintSoon(entry);
         break;
       }
-      case 'message_stream_ended':
-        stored(event.message_id, 'assistant', event.content);
+      case 'message_stream_ended': {
+        const known = messages.get(event.message_id);
+        const fresh = !known || known.streaming;
+        const entry = stored(event.message_id, 'assistant', event.content);
+        if (fresh) {
+          announce(replyAnnouncement(entry));
+        }
         scrollDown(false);
         if (reviewPending) {
           refreshReview();
         }
         break;
+      }
       case 'error':
         failed(event);
         break;
@@ -632,6 +677,7 @@
       item.append(head);
       if (finding.quote) {
         const quote = part('pre', 'quote');
+        scrollableByKeyboard(quote);
         quote.append(part('code', null, finding.quote));
         item.append(quote);
       }
@@ -727,7 +773,11 @@
   el.composer.addEventListener('submit', function (event) {
     event.preventDefault();
     const text = el.input.value;
-    if (!text.trim() || el.input.disabled) {
+    if (el.input.disabled) {
+      return;
+    }
+    if (!text.trim()) {
+      announce('Nothing sent: the message is empty.');
       return;
     }
     el.input.value = '';
