@@ -38,6 +38,7 @@
    */
   let inFlight = null;
   let rateTimer = null;
+  let announceTimer = null;
   /** How much of a finished reply is announced; a longer one is read in the log. */
   const ANNOUNCED_CHARS = 300;
   /** How long the live region stays empty before the same announcement is made again. */
@@ -136,13 +137,14 @@
    * a live region: a streaming reply is painted again at every frame, which would be read out token by token.
    */
   function announce(text) {
+    clearTimeout(announceTimer);
     if (el.announcer.textContent !== text) {
       el.announcer.textContent = text;
       return;
     }
     // the same words again are no change to the region: empty it first, or a screen reader would stay silent
     el.announcer.textContent = '';
-    window.setTimeout(function () { el.announcer.textContent = text; }, ANNOUNCE_AGAIN_MS);
+    announceTimer = window.setTimeout(function () { el.announcer.textContent = text; }, ANNOUNCE_AGAIN_MS);
   }
 
   /** The start of a reply as a screen reader hears it: the rest is in the log, one article per message. */

@@ -212,6 +212,14 @@ class ChatPageAccessibilityBrowserTests {
                 .singleElement()
                 .satisfies(one -> assertThat(one).containsEntry("politeness", "polite"))
                 .satisfies(one -> assertThat((String) one.get("text")).contains("Nothing sent"));
+
+        browser.script("window.announced = [];");
+        type("  ");
+        browser.await(d -> announced().isEmpty() ? null : true);
+        assertThat(announced())
+                .as("the same refusal again is announced again")
+                .singleElement()
+                .satisfies(one -> assertThat((String) one.get("text")).contains("Nothing sent"));
         assertThat(browser.driver().findElements(By.cssSelector(".message[data-role=user]")))
                 .hasSize(1);
     }
