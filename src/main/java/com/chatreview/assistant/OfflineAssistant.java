@@ -69,7 +69,7 @@ class OfflineAssistant implements Assistant {
                         PROVIDER,
                         REVIEW_MODEL,
                         "stop",
-                        new AssistantReply.Usage(prompt, pieces, prompt + pieces)));
+                        AssistantReply.Usage.reported(prompt, pieces, prompt + pieces)));
     }
 
     @Override
@@ -80,7 +80,7 @@ class OfflineAssistant implements Assistant {
                 .mapToInt(turn -> wordCount(turn.content()))
                 .sum();
         return new AssistantReply(
-                content, PROVIDER, MODEL, "stop", new AssistantReply.Usage(prompt, pieces, prompt + pieces));
+                content, PROVIDER, MODEL, "stop", AssistantReply.Usage.reported(prompt, pieces, prompt + pieces));
     }
 
     private static int wordCount(List<ReviewDocument> documents) {

@@ -464,13 +464,20 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
         private boolean chunkSeen;
         private String finishReason;
         private String respondingModel;
-        private AssistantReply.Usage usage = AssistantReply.Usage.UNKNOWN;
+        /** What the provider reported; {@code null} until it does (some endpoints never do). */
+        private AssistantReply.Usage usage;
+
+        private long promptChars;
 
         Attempt(Consumer<String> tokens) {
             this.tokens = tokens;
         }
 
         AssistantReply run(List<Message> messages, ResponseFormat format) {
+            promptChars = messages.stream()
+                    .mapToLong(message ->
+                            message.getText() == null ? 0 : message.getText().length())
+                    .sum();
             String tag = UUID.randomUUID().toString();
             CallHandle call = new CallHandle();
             calls.put(tag, call);
@@ -510,9 +517,19 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
                 respondingModel = chunk.getMetadata().getModel();
             }
             Usage reported = chunk.getMetadata().getUsage();
-            if (reported != null && !(reported instanceof EmptyUsage) && reported.getNativeUsage() != null) {
-                usage = new AssistantReply.Usage(
-                        reported.getPromptTokens(), reported.getCompletionTokens(), reported.getTotalTokens());
+            // a chunk without a usage object still carries one, of zeros: a real count always counts the prompt
+            if (reported != null
+                    && !(reported instanceof EmptyUsage)
+                    && reported.getNativeUsage() != null
+                    && reported.getPromptTokens() != null
+                    && reported.getPromptTokens() > 0
+                    && reported.getCompletionTokens() != null) {
+                int prompt = reported.getPromptTokens();
+                int completion = reported.getCompletionTokens();
+                usage = AssistantReply.Usage.reported(
+                        prompt,
+                        completion,
+                        reported.getTotalTokens() == null ? prompt + completion : reported.getTotalTokens());
             }
             for (Generation generation : chunk.getResults()) {
                 String text = generation.getOutput().getText();
@@ -538,7 +555,7 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
                     PROVIDER,
                     respondingModel == null ? model : respondingModel,
                     finishReason,
-                    usage);
+                    usage != null ? usage : AssistantReply.Usage.estimated(promptChars, content.length()));
         }
 
         private RuntimeException failure(Throwable error) {

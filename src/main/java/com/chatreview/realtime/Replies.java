@@ -372,6 +372,7 @@ class Replies {
         usage.put("prompt_tokens", reply.usage().promptTokens());
         usage.put("completion_tokens", reply.usage().completionTokens());
         usage.put("total_tokens", reply.usage().totalTokens());
+        usage.put("estimated", reply.usage().estimated());
         metadata.put("usage", usage);
         metadata.put("in_reply_to", questionId.toString());
         metadata.put(ANSWERED_USER, userId);

@@ -379,12 +379,27 @@ class OpenAiAssistantTests {
             assertThat(reply.content()).isEqualTo("Half of it.");
             assertThat(reply.finishReason()).isEqualTo("length");
             assertThat(reply.model()).isEqualTo("scripted-model");
-            assertThat(reply.usage()).isEqualTo(new AssistantReply.Usage(42, 3, 45));
+            assertThat(reply.usage()).isEqualTo(AssistantReply.Usage.reported(42, 3, 45));
             assertThat(endpoint.requests()).singleElement().satisfies(request -> {
                 assertThat(request.path()).isEqualTo("/v1/chat/completions");
                 assertThat(request.authorization()).isEqualTo("Bearer " + KEY);
                 assertThat(request.body()).contains("\"include_usage\":true");
             });
+        }
+
+        /** An endpoint that reports no usage: the reply still counts, estimated from the text, and says so. */
+        @Test
+        void aProviderThatReportsNoUsageIsEstimatedAtFourCharactersAToken() {
+            endpoint.then(events(token("Twelve chars"), finish("stop"), "[DONE]"));
+
+            AssistantReply reply = assistant(endpoint.baseUrl()).reply(QUESTION, token -> {});
+
+            assertThat(reply.usage().estimated()).isTrue();
+            assertThat(reply.usage().completionTokens()).isEqualTo(3);
+            // the question and the system prompt went out: more than the question's own 25 characters
+            assertThat(reply.usage().promptTokens()).isGreaterThan(25 / 4);
+            assertThat(reply.usage().totalTokens())
+                    .isEqualTo(reply.usage().promptTokens() + reply.usage().completionTokens());
         }
 
         @Test
@@ -418,7 +433,7 @@ class OpenAiAssistantTests {
             assertThat(review.reply().content()).isEqualTo(review.analysis());
             assertThat(review.reply().model()).isEqualTo("scripted-model");
             assertThat(review.reply().finishReason()).isEqualTo("stop");
-            assertThat(review.reply().usage()).isEqualTo(new AssistantReply.Usage(900, 120, 1020));
+            assertThat(review.reply().usage()).isEqualTo(AssistantReply.Usage.reported(900, 120, 1020));
             assertThat(endpoint.requests())
                     .singleElement()
                     .satisfies(request -> assertThat(request.body())
@@ -437,7 +452,7 @@ class OpenAiAssistantTests {
 
             assertThat(review.grade()).isEqualTo("B");
             assertThat(String.join("", tokens)).isEqualTo(review.analysis());
-            assertThat(review.reply().usage()).isEqualTo(new AssistantReply.Usage(1850, 220, 2070));
+            assertThat(review.reply().usage()).isEqualTo(AssistantReply.Usage.reported(1850, 220, 2070));
             assertThat(endpoint.requests()).hasSize(2);
             JsonNode again = json(endpoint.requests().get(1).body()).get("messages");
             assertThat(again).hasSize(3);

@@ -237,8 +237,15 @@ class ChatWebSocketIntegrationTests {
             assertThat(answer.get("metadata").get("provider").asString()).isEqualTo("offline");
             assertThat(answer.get("metadata").get("model").asString()).isNotBlank();
             assertThat(answer.get("metadata").get("finish_reason").asString()).isEqualTo("stop");
-            assertThat(answer.get("metadata").get("usage").get("total_tokens").asInt())
+            JsonNode usage = answer.get("metadata").get("usage");
+            assertThat(usage.get("total_tokens").asInt())
+                    .isEqualTo(usage.get("prompt_tokens").asInt()
+                            + usage.get("completion_tokens").asInt())
                     .isPositive();
+            assertThat(usage.get("estimated").isBoolean())
+                    .as("the offline provider counts its own words")
+                    .isTrue();
+            assertThat(usage.get("estimated").asBoolean()).isFalse();
         }
     }
 
