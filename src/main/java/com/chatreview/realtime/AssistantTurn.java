@@ -4,6 +4,7 @@ import com.chatreview.assistant.AssistantReply;
 import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.NewMessage;
 import com.chatreview.tenancy.TenantId;
+import com.chatreview.usage.UsageKind;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -37,5 +38,10 @@ public record AssistantTurn(TenantId tenantId, UUID chatId, String userId, NewMe
          * at all.
          */
         default void stored(ChatMessage reply) {}
+
+        /** What the answer's tokens are counted as: a reply in a chat, unless the turn is a review. */
+        default UsageKind kind() {
+            return UsageKind.CHAT;
+        }
     }
 }

@@ -17,6 +17,7 @@ import com.chatreview.chat.SenderRole;
 import com.chatreview.database.DatabaseReachability;
 import com.chatreview.grading.Verdict;
 import com.chatreview.tenancy.TenantId;
+import com.chatreview.usage.UsageMeter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,6 +54,7 @@ class Replies {
     private final int historyMessages;
     private final TransactionTemplate transaction;
     private final EventJson json;
+    private final UsageMeter usage;
 
     Replies(
             ChatManagement chats,
@@ -65,7 +67,8 @@ class Replies {
             List<ChatContextSource> contextSources,
             RealtimeSettings settings,
             TransactionTemplate transaction,
-            EventJson json) {
+            EventJson json,
+            UsageMeter usage) {
         this.chats = chats;
         this.byId = byId;
         this.assistant = assistant;
@@ -77,6 +80,7 @@ class Replies {
         this.historyMessages = settings.historyMessages();
         this.transaction = transaction;
         this.json = json;
+        this.usage = usage;
     }
 
     void answer(Connection sender, Frame frame) {
@@ -278,6 +282,17 @@ class Replies {
             ChatMessage stored = transaction.execute(status -> {
                 ChatMessage appended = chats.append(tenantId, chatId, message).message();
                 answer.stored(appended);
+                AssistantReply.Usage used = reply.usage();
+                usage.record(
+                        tenantId,
+                        chatId,
+                        appended.id(),
+                        userId,
+                        answer.kind(),
+                        used.promptTokens(),
+                        used.completionTokens(),
+                        used.totalTokens(),
+                        used.estimated());
                 return appended;
             });
             streams.ended(chatId);

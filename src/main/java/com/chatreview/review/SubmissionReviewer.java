@@ -17,6 +17,7 @@ import com.chatreview.submission.ReviewProgress;
 import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionsForReview;
 import com.chatreview.tenancy.TenantId;
+import com.chatreview.usage.UsageKind;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.LinkedHashMap;
@@ -149,6 +150,11 @@ class SubmissionReviewer {
         @Override
         public void stored(ChatMessage reply) {
             record();
+        }
+
+        @Override
+        public UsageKind kind() {
+            return UsageKind.REVIEW;
         }
 
         /** Throws when another attempt stored the review meanwhile, so that this review message rolls back. */

@@ -1,0 +1,7 @@
+/**
+ * AI usage (decisions §13): what every assistant reply and review cost, recorded with the reply in one transaction
+ * ({@link com.chatreview.usage.UsageMeter}), and the tenant's view of it by day, user, chat or kind
+ * ({@link com.chatreview.usage.UsageReports}, {@code GET /api/v1/usage}).
+ */
+@org.springframework.modulith.ApplicationModule(displayName = "Usage")
+package com.chatreview.usage;
