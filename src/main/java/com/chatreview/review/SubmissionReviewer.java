@@ -18,6 +18,7 @@ import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionsForReview;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.usage.UsageKind;
+import com.chatreview.usage.UsageMeter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.LinkedHashMap;
@@ -30,6 +31,8 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * One attempt at a submission's review, as the job runs it: the review chat gets a user message naming the files,
@@ -54,6 +57,8 @@ class SubmissionReviewer {
     private final ReviewSettings settings;
     private final Timer duration;
     private final MeterRegistry meters;
+    private final UsageMeter usage;
+    private final TransactionTemplate transaction;
 
     SubmissionReviewer(
             SubmissionsForReview submissions,
@@ -61,13 +66,17 @@ class SubmissionReviewer {
             Assistant assistant,
             AssistantTurns turns,
             ReviewSettings settings,
-            MeterRegistry meters) {
+            MeterRegistry meters,
+            UsageMeter usage,
+            PlatformTransactionManager transactions) {
         this.submissions = submissions;
         this.homeworks = homeworks;
         this.assistant = assistant;
         this.turns = turns;
         this.settings = settings;
         this.meters = meters;
+        this.usage = usage;
+        this.transaction = new TransactionTemplate(transactions);
         this.duration = Timer.builder("reviews.duration")
                 .description("One attempt at a submission's review, from its job's start to its stored review")
                 .register(meters);
@@ -108,8 +117,22 @@ class SubmissionReviewer {
                     TenantId.of(submission.tenantId()), submission.chatId(), submission.studentId(), question, answer));
         } catch (ChatNotFound deleted) {
             log.info("The review chat of submission {} is gone; the review is stored without it", submission.id());
-            answer.generate(token -> {});
-            answer.record();
+            AssistantReply reply = answer.generate(token -> {});
+            // no reply message to count it with: the review is counted under the submission's id, once
+            transaction.executeWithoutResult(status -> {
+                answer.record();
+                AssistantReply.Usage used = reply.usage();
+                usage.record(
+                        TenantId.of(submission.tenantId()),
+                        submission.chatId(),
+                        submission.id(),
+                        submission.studentId(),
+                        UsageKind.REVIEW,
+                        used.promptTokens(),
+                        used.completionTokens(),
+                        used.totalTokens(),
+                        used.estimated());
+            });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("The review was interrupted (the node is stopping)", e);

@@ -409,6 +409,11 @@ class ReviewIntegrationTests {
 
         assertThat(reviewed.get("status").asString()).isEqualTo("reviewed");
         assertThat(reviewed.get("grade").asString()).isEqualTo("A");
+        JsonNode usage = chats.get("/api/v1/usage?group_by=kind").json().get("totals");
+        assertThat(usage.get("reviews").asLong())
+                .as("what the review cost is counted without its chat")
+                .isEqualTo(1);
+        assertThat(usage.get("total_tokens").asLong()).isPositive();
     }
 
     private JsonNode upload(String studentId, String fileName, String content) {
