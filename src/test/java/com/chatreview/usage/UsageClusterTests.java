@@ -1,0 +1,103 @@
+package com.chatreview.usage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.chatreview.support.Api;
+import com.chatreview.support.ChatSocket;
+import com.chatreview.support.Cluster;
+import com.chatreview.support.RequiresCluster;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Two nodes behind nginx answering one tenant's chats at once: the usage either node reports is exactly the sum of
+ * the stored replies' {@code metadata.usage}, however the replies were spread over the nodes.
+ */
+@ExtendWith(RequiresCluster.class)
+class UsageClusterTests {
+
+    static final int CHATS = 8;
+    static final int FRAMES_PER_CHAT = 25;
+
+    static Cluster cluster;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = Cluster.start("usage-cluster", 2, Map.of("RATE_LIMIT_REST_PER_MINUTE", "10000"));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void hundredsOfRepliesOnTwoNodesAreCountedExactly() throws Exception {
+        String apiKey = cluster.newTenant("usage-both-nodes");
+        Api api = cluster.node(1).api().with("X-API-Key", apiKey);
+        List<String> chats = new ArrayList<>();
+        for (int i = 0; i < CHATS; i++) {
+            chats.add(Cluster.newChat(api, "student-" + (i % 3)));
+        }
+
+        List<Future<?>> talking = new ArrayList<>();
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < CHATS; i++) {
+                String chatId = chats.get(i);
+                int node = 1 + i % 2;
+                String user = "student-" + (i % 3);
+                talking.add(threads.submit(() -> {
+                    try (ChatSocket socket =
+                            ChatSocket.connect(cluster.node(node).port(), apiKey, user, chatId)) {
+                        socket.awaitEvent("connection_established");
+                        for (int frame = 0; frame < FRAMES_PER_CHAT; frame++) {
+                            socket.sendContent("Question " + frame + " in chat " + chatId);
+                            socket.awaitEvent("message_received");
+                            socket.awaitReplyEnd();
+                        }
+                    }
+                    return null;
+                }));
+            }
+        }
+        for (Future<?> chat : talking) {
+            chat.get();
+        }
+
+        long stored = 0;
+        long replies = 0;
+        for (String chatId : chats) {
+            for (JsonNode message : api.get("/api/v1/chats/" + chatId + "/messages?limit=100")
+                    .json()
+                    .get("messages")) {
+                if (message.get("sender_role").asString().equals("assistant")) {
+                    stored += message.get("metadata")
+                            .get("usage")
+                            .get("total_tokens")
+                            .asLong();
+                    replies++;
+                }
+            }
+        }
+        assertThat(replies).isEqualTo((long) CHATS * FRAMES_PER_CHAT);
+        for (Cluster.Node node : cluster.nodes()) {
+            JsonNode totals = node.api()
+                    .with("X-API-Key", apiKey)
+                    .get("/api/v1/usage?group_by=user")
+                    .json()
+                    .get("totals");
+            assertThat(totals.get("replies").asLong()).as(node.toString()).isEqualTo(replies);
+            assertThat(totals.get("total_tokens").asLong()).as(node.toString()).isEqualTo(stored);
+        }
+    }
+}
