@@ -24,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.WebElement;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
@@ -103,7 +102,7 @@ class ChatPageAccessibilityBrowserTests {
 
     @Test
     void anEmptyChatHasNoViolations() {
-        openChat(createChat("a11y-1", null));
+        browser.openChat(service.port(), createChat("a11y-1", null));
         assertThat(browser.find(".empty").getText()).contains("No messages yet");
 
         assertNoViolations("an empty chat");
@@ -111,9 +110,9 @@ class ChatPageAccessibilityBrowserTests {
 
     @Test
     void aChatWithMessagesSentThroughTheComposerAndOneRefusedHasNoViolations() {
-        openChat(createChat("a11y-2", null));
-        type("How do I add 1/2 and 1/3? Show it as a **list** with `code`.");
-        awaitReplyDone(1);
+        browser.openChat(service.port(), createChat("a11y-2", null));
+        browser.type("How do I add 1/2 and 1/3? Show it as a **list** with `code`.");
+        browser.awaitReplyDone(1);
         sendTooLong();
         browser.await(d -> d.findElement(By.cssSelector(".message[data-state=failed]")));
 
@@ -124,7 +123,7 @@ class ChatPageAccessibilityBrowserTests {
     void aReviewChatWithItsFindingsPanelHasNoViolations() {
         browser.open(uploadedSubmissionsChat());
         browser.awaitState("connected");
-        awaitReplyDone(1);
+        browser.awaitReplyDone(1);
         browser.await(d -> browser.find("#review").isDisplayed());
         assertThat(browser.driver().findElements(By.cssSelector("#review-findings .quote")))
                 .isNotEmpty();
@@ -134,7 +133,7 @@ class ChatPageAccessibilityBrowserTests {
 
     @Test
     void theNotFoundPageHasNoViolations() {
-        browser.open(pageUrl(UUID.randomUUID().toString()));
+        browser.open(Browser.chatPage(service.port(), UUID.randomUUID().toString()));
         browser.awaitState("not-found");
 
         assertNoViolations("the not-found page");
@@ -143,7 +142,7 @@ class ChatPageAccessibilityBrowserTests {
     /** What axe does not measure: a control's outline (1.4.11, 3:1) and the placeholder's text (1.4.3, 4.5:1). */
     @Test
     void theTextBoxAndItsPlaceholderStandOutInBothSchemes() {
-        openChat(createChat("a11y-6", null));
+        browser.openChat(service.port(), createChat("a11y-6", null));
         for (String scheme : SCHEMES) {
             browser.colorScheme(scheme);
             @SuppressWarnings("unchecked")
@@ -178,11 +177,11 @@ class ChatPageAccessibilityBrowserTests {
 
     @Test
     void aFinishedReplyIsAnnouncedOncePolitelyNotTokenByToken() {
-        openChat(createChat("a11y-3", null));
+        browser.openChat(service.port(), createChat("a11y-3", null));
         browser.script(LISTEN);
 
-        type("Explain fractions, denominators and numerators in a few sentences");
-        String reply = awaitReplyDone(1).getText();
+        browser.type("Explain fractions, denominators and numerators in a few sentences");
+        String reply = browser.awaitReplyDone(1).getText();
 
         List<Map<String, Object>> announced = announced();
         assertThat(announced).as("live region texts during one reply").hasSize(1);
@@ -195,7 +194,7 @@ class ChatPageAccessibilityBrowserTests {
 
     @Test
     void aRefusedAndABlankMessageAreEachAnnouncedOncePolitely() {
-        openChat(createChat("a11y-4", null));
+        browser.openChat(service.port(), createChat("a11y-4", null));
         browser.script(LISTEN);
 
         sendTooLong();
@@ -206,7 +205,7 @@ class ChatPageAccessibilityBrowserTests {
                 .satisfies(one -> assertThat((String) one.get("text")).contains("Not sent: the message is too long"));
 
         browser.script("window.announced = [];");
-        type("   ");
+        browser.type("   ");
         browser.await(d -> announced().isEmpty() ? null : true);
         assertThat(announced())
                 .singleElement()
@@ -214,7 +213,7 @@ class ChatPageAccessibilityBrowserTests {
                 .satisfies(one -> assertThat((String) one.get("text")).contains("Nothing sent"));
 
         browser.script("window.announced = [];");
-        type("  ");
+        browser.type("  ");
         browser.await(d -> announced().isEmpty() ? null : true);
         assertThat(announced())
                 .as("the same refusal again is announced again")
@@ -234,7 +233,7 @@ class ChatPageAccessibilityBrowserTests {
                     UUID.fromString(chatId),
                     NewMessage.fromUser("Question " + i + ": how do I add fractions?", Map.of(), null));
         }
-        openChat(chatId);
+        browser.openChat(service.port(), chatId);
 
         browser.size(360, 800);
         awaitWidth(360);
@@ -331,32 +330,6 @@ class ChatPageAccessibilityBrowserTests {
                                         .getBytes(StandardCharsets.UTF_8)));
         assertThat(uploaded.status()).as(uploaded.toString()).isEqualTo(201);
         return uploaded.json().get("chatIframeUrl").asString();
-    }
-
-    private void openChat(String chatId) {
-        browser.open(pageUrl(chatId));
-        browser.awaitState("connected");
-    }
-
-    private String pageUrl(String chatId) {
-        return "http://127.0.0.1:" + service.port() + "/chat/?chat_id=" + chatId;
-    }
-
-    private void type(String text) {
-        WebElement input = browser.find("#input");
-        input.sendKeys(text);
-        input.sendKeys(Keys.ENTER);
-    }
-
-    /** Waits for the {@code n}th assistant message to be complete, and returns its body. */
-    private WebElement awaitReplyDone(int n) {
-        return browser.await(d -> {
-            List<WebElement> done = d.findElements(By.cssSelector(".message[data-role=assistant][data-state=done]"));
-            boolean busy = !d.findElements(
-                            By.cssSelector(".message[data-state=streaming], .message[data-state=pending]"))
-                    .isEmpty();
-            return done.size() >= n && !busy ? done.get(n - 1).findElement(By.className("body")) : null;
-        });
     }
 
     private String createChat(String userId, String title) {

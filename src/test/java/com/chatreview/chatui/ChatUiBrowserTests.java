@@ -77,11 +77,11 @@ class ChatUiBrowserTests {
     @Test
     void sendsAMessageWatchesTheReplyStreamAndSeesTheHistoryAfterAReload() throws Exception {
         String chatId = createChat("student-1");
-        openChat(chatId);
+        browser.openChat(service.port(), chatId);
         assertThat(browser.find(".empty").getText()).contains("No messages yet");
 
-        type("How do I add 1/2 and 1/3?");
-        WebElement reply = awaitReplyDone(1);
+        browser.type("How do I add 1/2 and 1/3?");
+        WebElement reply = browser.awaitReplyDone(1);
         assertThat(reply.getText()).isNotBlank();
         assertThat(userTexts()).containsExactly("How do I add 1/2 and 1/3?");
         String replyText = reply.getText();
@@ -136,7 +136,7 @@ class ChatUiBrowserTests {
 
         browser.open(uploaded.json().get("chatIframeUrl").asString());
         browser.awaitState("connected");
-        WebElement review = awaitReplyDone(1);
+        WebElement review = browser.awaitReplyDone(1);
 
         assertThat(userTexts()).singleElement().asString().contains("main.py");
         assertThat(review.getText()).contains("not a language model").contains("eval");
@@ -147,8 +147,8 @@ class ChatUiBrowserTests {
         assertReviewPanel();
         browser.screenshot("review-desktop");
 
-        type("Why is eval not allowed?");
-        WebElement answer = awaitReplyDone(2);
+        browser.type("Why is eval not allowed?");
+        WebElement answer = browser.awaitReplyDone(2);
         assertThat(answer.getText()).contains("rules.txt");
 
         browser.driver().navigate().refresh();
@@ -192,7 +192,7 @@ class ChatUiBrowserTests {
                         "**Bold** and `x = 1`\n\n```python\nprint(\"<b>hi</b>\")\n```\n\n<script>window.pwned = 'md'"
                                 + "</script> <img src=x onerror=\"window.pwned = 'img'\"> [site](javascript:alert(1))",
                         Map.of()));
-        openChat(chatId);
+        browser.openChat(service.port(), chatId);
         WebElement seeded = browser.find(".message[data-role=assistant] .body");
         assertThat(seeded.findElement(By.tagName("strong")).getText()).isEqualTo("Bold");
         assertThat(seeded.findElement(By.cssSelector("pre code")).getText()).isEqualTo("print(\"<b>hi</b>\")");
@@ -200,8 +200,8 @@ class ChatUiBrowserTests {
         assertThat(seeded.getText()).contains("<img src=x onerror=\"window.pwned = 'img'\">");
 
         String attack = "<script>window.pwned = 'user'</script> <img src=x onerror=\"window.pwned = 'user-img'\">";
-        type(attack);
-        awaitReplyDone(2);
+        browser.type(attack);
+        browser.awaitReplyDone(2);
         assertThat(userTexts()).containsExactly(attack);
 
         browser.driver().navigate().refresh();
@@ -217,9 +217,9 @@ class ChatUiBrowserTests {
     @Test
     void aFailedReplyLeavesThePageATooLongMessageIsNotSentAndQuickMessagesGoOnceEach() {
         String chatId = createChat("student-7");
-        openChat(chatId);
+        browser.openChat(service.port(), chatId);
 
-        type("Please fail " + SharedTestConfiguration.FAIL_MARKER);
+        browser.type("Please fail " + SharedTestConfiguration.FAIL_MARKER);
         browser.await(d -> d.findElement(By.id("notice")).getText().contains("could not answer") ? true : null);
         browser.await(d ->
                 d.findElements(By.cssSelector(".message[data-role=assistant]")).isEmpty() ? true : null);
@@ -231,9 +231,9 @@ class ChatUiBrowserTests {
         assertThat(refused.getText()).contains("Not sent: the message is too long");
 
         for (String question : List.of("First?", "Second?", "Third?")) {
-            type(question);
+            browser.type(question);
         }
-        awaitReplyDone(3);
+        browser.awaitReplyDone(3);
         assertThat(userTexts()).containsSubsequence("First?", "Second?", "Third?");
         assertThat(storedMessages(chatId).stream()
                         .filter(message -> message.get("sender_role").asString().equals("user"))
@@ -247,7 +247,7 @@ class ChatUiBrowserTests {
         for (int i = 0; i < 510; i++) {
             chats.append(tenant.tenantId(), UUID.fromString(chatId), NewMessage.fromUser("line " + i, Map.of(), null));
         }
-        openChat(chatId);
+        browser.openChat(service.port(), chatId);
         assertThat(userTexts()).hasSize(500).startsWith("line 10").endsWith("line 509");
 
         browser.find("button.earlier").click();
@@ -260,7 +260,7 @@ class ChatUiBrowserTests {
 
     @Test
     void aLinkToNoChatSaysSo() {
-        browser.open(pageUrl(UUID.randomUUID().toString()));
+        browser.open(Browser.chatPage(service.port(), UUID.randomUUID().toString()));
         browser.awaitState("not-found");
         assertThat(browser.find("#status").getText()).isEqualTo("Chat not found");
         assertThat(browser.find(".gone h2").getText()).isEqualTo("Chat not found");
@@ -270,16 +270,16 @@ class ChatUiBrowserTests {
     @Test
     void aNetworkDropMidReplyEndsWithExactlyTheStoredReply() {
         String chatId = createChat("student-3");
-        openChat(chatId);
+        browser.openChat(service.port(), chatId);
 
-        type(SharedTestConfiguration.SLOW_MARKER + " explain fractions, denominators and numerators slowly");
+        browser.type(SharedTestConfiguration.SLOW_MARKER + " explain fractions, denominators and numerators slowly");
         browser.await(d -> {
             List<WebElement> streaming = d.findElements(By.cssSelector(".message[data-state=streaming] .body"));
             return !streaming.isEmpty() && streaming.getFirst().getText().length() > 20;
         });
         assertThat(LiveConnections.drop(context, UUID.fromString(chatId))).isEqualTo(1);
 
-        WebElement reply = awaitReplyDone(1);
+        WebElement reply = browser.awaitReplyDone(1);
         assertThat(LiveConnections.count(context, UUID.fromString(chatId)))
                 .as("the page connected again")
                 .isEqualTo(1);
@@ -301,7 +301,8 @@ class ChatUiBrowserTests {
         String chatId = createChat("student-4");
         HttpServer site = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         byte[] html = ("<!doctype html><title>LMS</title><h1>Course page</h1>"
-                        + "<iframe id=chat width=360 height=560 src=\"" + pageUrl(chatId) + "\"></iframe>")
+                        + "<iframe id=chat width=360 height=560 src=\"" + Browser.chatPage(service.port(), chatId)
+                        + "\"></iframe>")
                 .getBytes(StandardCharsets.UTF_8);
         site.createContext("/", exchange -> {
             exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
@@ -315,8 +316,8 @@ class ChatUiBrowserTests {
             browser.open("http://localhost:" + site.getAddress().getPort() + "/");
             browser.driver().switchTo().frame("chat");
             browser.awaitState("connected");
-            type("Hello from inside a frame");
-            assertThat(awaitReplyDone(1).getText()).isNotBlank();
+            browser.type("Hello from inside a frame");
+            assertThat(browser.awaitReplyDone(1).getText()).isNotBlank();
             browser.driver().switchTo().defaultContent();
 
             assertThat(api.put("/api/v1/chat-ui/settings", "{\"frame_ancestors\": [\"https://lms.example.org\"]}")
@@ -331,35 +332,6 @@ class ChatUiBrowserTests {
             browser.driver().switchTo().defaultContent();
             site.stop(0);
         }
-    }
-
-    private void openChat(String chatId) {
-        browser.open(pageUrl(chatId));
-        browser.awaitState("connected");
-    }
-
-    private String pageUrl(String chatId) {
-        return "http://127.0.0.1:" + service.port() + "/chat/?chat_id=" + chatId;
-    }
-
-    private void type(String text) {
-        WebElement input = browser.find("#input");
-        input.sendKeys(text);
-        input.sendKeys(Keys.ENTER);
-    }
-
-    /** Waits for the {@code n}th assistant message to be complete, and returns its body. */
-    private WebElement awaitReplyDone(int n) {
-        return browser.await(d -> {
-            List<WebElement> done = d.findElements(By.cssSelector(".message[data-role=assistant][data-state=done]"));
-            boolean streaming = !d.findElements(By.cssSelector(".message[data-state=streaming]"))
-                    .isEmpty();
-            boolean pending = !d.findElements(By.cssSelector(".message[data-state=pending]"))
-                    .isEmpty();
-            return done.size() >= n && !streaming && !pending
-                    ? done.get(n - 1).findElement(By.className("body"))
-                    : null;
-        });
     }
 
     private List<String> userTexts() {

@@ -13,6 +13,7 @@ import java.util.function.Function;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
@@ -104,6 +105,34 @@ public final class Browser implements AutoCloseable {
     /** Waits until the page's status shows this state ({@code connected}, {@code not-found}...). */
     public void awaitState(String state) {
         await(d -> state.equals(d.findElement(By.id("status")).getDomAttribute("data-state")));
+    }
+
+    /** Opens the chat page of the service on {@code port} for the chat, and waits until it is connected. */
+    public void openChat(int port, String chatId) {
+        open(chatPage(port, chatId));
+        awaitState("connected");
+    }
+
+    public static String chatPage(int port, String chatId) {
+        return "http://127.0.0.1:" + port + "/chat/?chat_id=" + chatId;
+    }
+
+    /** Types the text into the composer and sends it with Enter. */
+    public void type(String text) {
+        WebElement input = find("#input");
+        input.sendKeys(text);
+        input.sendKeys(Keys.ENTER);
+    }
+
+    /** Waits until the {@code n}th assistant message is complete and none is under way; returns its body. */
+    public WebElement awaitReplyDone(int n) {
+        return await(d -> {
+            List<WebElement> done = d.findElements(By.cssSelector(".message[data-role=assistant][data-state=done]"));
+            boolean busy = !d.findElements(
+                            By.cssSelector(".message[data-state=streaming], .message[data-state=pending]"))
+                    .isEmpty();
+            return done.size() >= n && !busy ? done.get(n - 1).findElement(By.className("body")) : null;
+        });
     }
 
     public Object script(String script, Object... arguments) {
