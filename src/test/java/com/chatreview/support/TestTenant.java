@@ -64,6 +64,25 @@ public record TestTenant(UUID uuid, String apiKey, int port) {
         return published.json().get("id").asString();
     }
 
+    /** A student's upload of one file to the homework, answered 201: the submission as the answer shows it. */
+    public tools.jackson.databind.JsonNode upload(
+            String homeworkId, String studentId, String fileName, String content) {
+        Api.Reply uploaded = homework()
+                .upload(
+                        "/v1/homeworks/" + homeworkId + "/submissions",
+                        new Api.Multipart()
+                                .field("studentId", studentId)
+                                .file(
+                                        "files",
+                                        fileName,
+                                        "text/plain",
+                                        content.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        if (uploaded.status() != 201) {
+            throw new AssertionError("The upload was refused: " + uploaded);
+        }
+        return uploaded.json();
+    }
+
     /** A WebSocket to the chat, as {@code userId}, with this tenant's key. */
     public ChatSocket socket(String userId, String chatId) {
         return ChatSocket.connect(port, apiKey, userId, chatId);

@@ -7,7 +7,6 @@ import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -41,17 +40,7 @@ class UsageIntegrationTests {
             }
         }
         String homeworkId = tenant.publishHomework("usage-1");
-        JsonNode submission = tenant.homework()
-                .upload(
-                        "/v1/homeworks/" + homeworkId + "/submissions",
-                        new Api.Multipart()
-                                .field("studentId", "student-2")
-                                .file(
-                                        "files",
-                                        "main.py",
-                                        "text/x-python",
-                                        "print(1)\n".getBytes(StandardCharsets.UTF_8)))
-                .json();
+        JsonNode submission = tenant.upload(homeworkId, "student-2", "main.py", "print(1)\n");
         String reviewChat = submission.get("chatId").asString();
         String path = "/v1/homeworks/" + homeworkId + "/submissions/"
                 + submission.get("id").asString();

@@ -7,7 +7,6 @@ import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.SharedTestConfiguration;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -158,18 +157,9 @@ class WebhookIsolationIntegrationTests {
     }
 
     private static String upload(TestTenant tenant, String homeworkId) {
-        Api.Reply uploaded = tenant.homework()
-                .upload(
-                        "/v1/homeworks/" + homeworkId + "/submissions",
-                        new Api.Multipart()
-                                .field("studentId", "student-1")
-                                .file(
-                                        "files",
-                                        "main.py",
-                                        "text/x-python",
-                                        "print(1)\n".getBytes(StandardCharsets.UTF_8)));
-        assertThat(uploaded.status()).as(uploaded.toString()).isEqualTo(201);
-        return uploaded.json().get("id").asString();
+        return tenant.upload(homeworkId, "student-1", "main.py", "print(1)\n")
+                .get("id")
+                .asString();
     }
 
     /** The types of the next {@code count} events the receiver gets. */
