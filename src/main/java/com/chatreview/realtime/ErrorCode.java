@@ -23,6 +23,8 @@ enum ErrorCode {
             + " to check the AI provider."),
     REPLY_INTERRUPTED("The node generating the reply details.message_id stopped before storing it: drop what it"
             + " streamed. Your message is stored and is answered again: a new message_stream_started follows."),
+    BUDGET_EXHAUSTED("An AI budget is spent: nothing was stored. Send the message again after details.resets_at, or"
+            + " have the budget raised."),
     SERVICE_UNAVAILABLE("Nothing was stored; send the message again after retry_after_ms."),
     INTERNAL_ERROR("Try again; if it keeps failing, report it to the operator.");
 
@@ -70,6 +72,11 @@ enum ErrorCode {
 
     /** The error with {@code details}: its {@code fix}, then the given details, in their order. */
     ServerEvent.Error event(String message, Map<String, Object> moreDetails) {
+        return event(message, fix, moreDetails);
+    }
+
+    /** The error with a {@code details.fix} of the case's own. */
+    ServerEvent.Error event(String message, String fix, Map<String, Object> moreDetails) {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("fix", fix);
         details.putAll(moreDetails);

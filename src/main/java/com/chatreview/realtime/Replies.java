@@ -17,6 +17,9 @@ import com.chatreview.chat.SenderRole;
 import com.chatreview.database.DatabaseReachability;
 import com.chatreview.grading.Verdict;
 import com.chatreview.tenancy.TenantId;
+import com.chatreview.usage.BudgetSpent;
+import com.chatreview.usage.UsageBudgets;
+import com.chatreview.usage.UsageKind;
 import com.chatreview.usage.UsageMeter;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,6 +58,7 @@ class Replies {
     private final TransactionTemplate transaction;
     private final EventJson json;
     private final UsageMeter usage;
+    private final UsageBudgets budgets;
 
     Replies(
             ChatManagement chats,
@@ -68,7 +72,8 @@ class Replies {
             RealtimeSettings settings,
             TransactionTemplate transaction,
             EventJson json,
-            UsageMeter usage) {
+            UsageMeter usage,
+            UsageBudgets budgets) {
         this.chats = chats;
         this.byId = byId;
         this.assistant = assistant;
@@ -81,6 +86,7 @@ class Replies {
         this.transaction = transaction;
         this.json = json;
         this.usage = usage;
+        this.budgets = budgets;
     }
 
     void answer(Connection sender, Frame frame) {
@@ -94,6 +100,13 @@ class Replies {
             }
             if (chat.closed()) {
                 sender.sendDirect(ErrorCode.CHAT_CLOSED.event("The chat is closed; the message was not stored"));
+                return;
+            }
+            // checked as the frame's turn comes: a reply streaming now is not counted yet (the overspend)
+            BudgetSpent spent = budgets.spent(sender.tenantId, sender.userId, UsageKind.CHAT)
+                    .orElse(null);
+            if (spent != null) {
+                sender.sendDirect(budgetExhausted(spent));
                 return;
             }
             sequence.freshBlock(sender.chatId);
@@ -365,6 +378,19 @@ class Replies {
     private void publish(UUID chatId, ChatEvent event) {
         sequence.published(chatId, event.seq());
         fanOut.publish(chatId, event);
+    }
+
+    static ServerEvent.Error budgetExhausted(BudgetSpent spent) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("resets_at", spent.resetsAt());
+        details.put("budget", spent.budget().value());
+        details.put("limit", spent.limit());
+        details.put("used", spent.used());
+        return ErrorCode.BUDGET_EXHAUSTED.event(
+                "The AI budget " + spent.budget().value() + " is spent until " + spent.resetsAt()
+                        + "; the message was not stored",
+                spent.fix(),
+                details);
     }
 
     /** The announcement of a stored user message. */

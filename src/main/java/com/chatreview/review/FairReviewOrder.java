@@ -3,6 +3,7 @@ package com.chatreview.review;
 import com.chatreview.database.Sql;
 import com.chatreview.tenancy.TenantId;
 import java.time.Clock;
+import java.util.List;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -67,6 +68,38 @@ class FairReviewOrder {
                 .param("now", Sql.at(clock.instant()))
                 .param("task", ReviewJobs.TASK)
                 .param("instance", submissionId.toString())
+                .update();
+    }
+
+    /** A review that waits for a budget goes to the back of its tenant's line. */
+    void backOfLine(UUID submissionId) {
+        jdbc.sql("""
+                        UPDATE scheduled_tasks job
+                        SET priority = -LEAST(:last, 1 + (SELECT count(*) FROM scheduled_tasks waiting
+                                                          WHERE waiting.task_name = :task
+                                                            AND waiting.tenant_id = job.tenant_id
+                                                            AND waiting.task_instance <> job.task_instance
+                                                            AND NOT waiting.picked
+                                                            AND waiting.priority < 0))
+                        WHERE task_name = :task AND task_instance = :instance AND NOT picked""")
+                .param("last", LAST_PLACE)
+                .param("task", ReviewJobs.TASK)
+                .param("instance", submissionId.toString())
+                .update();
+    }
+
+    /** Reviews that waited for a budget are due now (it was raised). */
+    int dueNow(List<UUID> submissionIds) {
+        if (submissionIds.isEmpty()) {
+            return 0;
+        }
+        return jdbc.sql("""
+                        UPDATE scheduled_tasks SET execution_time = :now
+                        WHERE task_name = :task AND task_instance IN (:instances) AND NOT picked
+                          AND execution_time > :now""")
+                .param("now", Sql.at(clock.instant()))
+                .param("task", ReviewJobs.TASK)
+                .param("instances", submissionIds.stream().map(UUID::toString).toList())
                 .update();
     }
 

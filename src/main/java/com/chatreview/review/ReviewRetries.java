@@ -17,8 +17,20 @@ record ReviewRetries(
         TransactionTemplate transaction,
         Clock clock) {
 
-    /** A failed attempt waits and runs again, each wait longer than the one before. */
+    /**
+     * A failed attempt waits and runs again, each wait longer than the one before. A review that an AI budget kept
+     * from starting is no failed attempt: it waits until the budget resets (or is raised, {@link
+     * ReviewsAwaitingBudget}), at the back of its tenant's line, and its retries start again from the first.
+     */
     void failed(ExecutionComplete complete, ExecutionOperations<Void> operations) {
+        if (complete.getCause().orElse(null) instanceof SubmissionReviewer.WaitingForBudget waiting) {
+            Execution execution = complete.getExecution();
+            operations.reschedule(
+                    ExecutionComplete.success(execution, complete.getTimeDone(), complete.getTimeDone()),
+                    waiting.resetsAt());
+            order.backOfLine(UUID.fromString(execution.taskInstance.getId()));
+            return;
+        }
         String reason = complete.getCause()
                 .map(cause -> cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage())
                 .orElse("unknown");

@@ -41,6 +41,11 @@ class ReviewScheduler implements SmartLifecycle {
         }
     }
 
+    /** Jobs became due: this node looks for them now, not at its next poll. */
+    void checkNow() {
+        scheduler.triggerCheckForDueExecutions();
+    }
+
     /** Holds back due jobs (tests do, to act before a review starts); running ones go on. */
     void pause() {
         scheduler.pause();

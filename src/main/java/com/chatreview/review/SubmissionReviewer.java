@@ -17,10 +17,13 @@ import com.chatreview.submission.ReviewProgress;
 import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionsForReview;
 import com.chatreview.tenancy.TenantId;
+import com.chatreview.usage.BudgetSpent;
+import com.chatreview.usage.UsageBudgets;
 import com.chatreview.usage.UsageKind;
 import com.chatreview.usage.UsageMeter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +61,7 @@ class SubmissionReviewer {
     private final Timer duration;
     private final MeterRegistry meters;
     private final UsageMeter usage;
+    private final UsageBudgets budgets;
     private final TransactionTemplate transaction;
 
     SubmissionReviewer(
@@ -68,6 +72,7 @@ class SubmissionReviewer {
             ReviewSettings settings,
             MeterRegistry meters,
             UsageMeter usage,
+            UsageBudgets budgets,
             PlatformTransactionManager transactions) {
         this.submissions = submissions;
         this.homeworks = homeworks;
@@ -76,23 +81,39 @@ class SubmissionReviewer {
         this.settings = settings;
         this.meters = meters;
         this.usage = usage;
+        this.budgets = budgets;
         this.transaction = new TransactionTemplate(transactions);
         this.duration = Timer.builder("reviews.duration")
                 .description("One attempt at a submission's review, from its job's start to its stored review")
                 .register(meters);
     }
 
-    /** Reviews the submission, unless it is gone or its review is no longer pending. Throws when it failed. */
+    /**
+     * Reviews the submission, unless it is gone or its review is no longer to be done. Throws when it failed, and
+     * {@link WaitingForBudget} when an AI budget keeps it from starting.
+     */
     void review(UUID submissionId) {
-        Optional<Submission> pending =
-                submissions.find(submissionId).filter(found -> found.review().state() == ReviewProgress.State.PENDING);
+        Optional<Submission> pending = submissions
+                .find(submissionId)
+                .filter(found -> found.review().state() == ReviewProgress.State.PENDING
+                        || found.review().state() == ReviewProgress.State.WAITING_FOR_BUDGET);
         if (pending.isEmpty()) {
             return;
         }
         Submission submission = pending.get();
-        Optional<Homework> homework = homeworks.find(TenantId.of(submission.tenantId()), submission.homeworkId());
+        TenantId tenant = TenantId.of(submission.tenantId());
+        Optional<Homework> homework = homeworks.find(tenant, submission.homeworkId());
         if (homework.isEmpty()) {
             return;
+        }
+        Optional<BudgetSpent> spent = budgets.spent(tenant, submission.studentId(), UsageKind.REVIEW);
+        if (spent.isPresent()) {
+            submissions.waitForBudget(submissionId);
+            meters.counter("reviews.waited_for_budget").increment();
+            throw new WaitingForBudget(spent.get().resetsAt());
+        }
+        if (submission.review().state() == ReviewProgress.State.WAITING_FOR_BUDGET) {
+            submissions.budgetAllows(submissionId);
         }
         try {
             duration.record(() -> review(submission, homework.get()));
@@ -187,6 +208,21 @@ class SubmissionReviewer {
             if (!submissions.recordReview(submissionId, done.grade(), done.analysis(), outcome)) {
                 throw new ReviewStoredAlready(submissionId);
             }
+        }
+    }
+
+    /** An AI budget keeps the review from starting until {@code resetsAt}, or until it is raised. */
+    static final class WaitingForBudget extends RuntimeException {
+
+        private final Instant resetsAt;
+
+        WaitingForBudget(Instant resetsAt) {
+            super("an AI budget is spent until " + resetsAt, null, false, false);
+            this.resetsAt = resetsAt;
+        }
+
+        Instant resetsAt() {
+            return resetsAt;
         }
     }
 

@@ -232,6 +232,27 @@ class Submissions {
                 .update();
     }
 
+    /** The review's job found a budget spent: the review waits (or goes on waiting) for it. */
+    void waitForBudget(UUID submissionId, Instant now) {
+        jdbc.sql("""
+                        UPDATE submissions SET review_state = 'waiting_for_budget', updated_at = :now
+                        WHERE id = :id AND review_state = 'pending'""").param("now", Sql.at(now)).param("id", submissionId).update();
+    }
+
+    /** The budget allows the review now: it is pending (running) again. */
+    void budgetAllows(UUID submissionId, Instant now) {
+        jdbc.sql("""
+                        UPDATE submissions SET review_state = 'pending', updated_at = :now
+                        WHERE id = :id AND review_state = 'waiting_for_budget'""").param("now", Sql.at(now)).param("id", submissionId).update();
+    }
+
+    List<UUID> waitingForBudget(UUID tenantId) {
+        return jdbc.sql("SELECT id FROM submissions WHERE tenant_id = :tenant AND review_state = 'waiting_for_budget'")
+                .param("tenant", tenantId)
+                .query(UUID.class)
+                .list();
+    }
+
     /** A failed review goes back to pending for a new round; false when it had not failed. */
     boolean reopenReview(UUID submissionId, Instant now) {
         return jdbc.sql("""

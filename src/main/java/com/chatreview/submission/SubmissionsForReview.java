@@ -1,6 +1,7 @@
 package com.chatreview.submission;
 
 import com.chatreview.database.Sql;
+import com.chatreview.tenancy.TenantId;
 import java.io.ByteArrayInputStream;
 import java.time.Clock;
 import java.time.Instant;
@@ -96,6 +97,21 @@ public class SubmissionsForReview {
                         + ". The submission is stored; an operator can retry the review.",
                 now());
         events.publishEvent(new SubmissionChanged.ReviewFailed(submissionId));
+    }
+
+    /** The review's job found an AI budget spent; the review waits for it ({@code waiting_for_budget}). */
+    public void waitForBudget(UUID submissionId) {
+        submissions.waitForBudget(submissionId, now());
+    }
+
+    /** The budget allows the review that waited: it runs now ({@code pending}). */
+    public void budgetAllows(UUID submissionId) {
+        submissions.budgetAllows(submissionId, now());
+    }
+
+    /** The tenant's reviews waiting for a budget. */
+    public List<UUID> waitingForBudget(TenantId tenant) {
+        return submissions.waitingForBudget(tenant.value());
     }
 
     private Instant now() {

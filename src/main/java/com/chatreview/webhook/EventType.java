@@ -10,7 +10,8 @@ public enum EventType {
     SUBMISSION_REVIEW_FAILED("submission.review_failed"),
     SUBMISSION_DECIDED("submission.decided"),
     CHAT_MESSAGE_CREATED("chat.message.created"),
-    CHAT_DELETED("chat.deleted");
+    CHAT_DELETED("chat.deleted"),
+    USAGE_BUDGET_THRESHOLD("usage.budget_threshold");
 
     private final String wireName;
 

@@ -449,6 +449,21 @@
         dropStream(details.message_id);
         showNotice(event.error_message || 'Something went wrong on the server.');
         break;
+      case 'BUDGET_EXHAUSTED': {
+        // an AI budget is spent: the frame in flight was not kept; the next ones would be refused alike
+        const until = details.resets_at ? new Date(details.resets_at).toLocaleString() : 'later';
+        const text = 'Not sent: the AI allowance is used up until ' + until + '. Your message was not kept.';
+        const refused = inFlight ? outbox.get(inFlight) : null;
+        if (refused) {
+          outbox.delete(inFlight);
+          inFlight = null;
+          markFailed(refused.node, text);
+          transmitNext();
+        } else {
+          showNotice(text);
+        }
+        break;
+      }
       case 'INVALID_MESSAGE': {
         // the frame in flight was refused for good: it is not sent again
         const refused = inFlight ? outbox.get(inFlight) : null;

@@ -93,6 +93,11 @@ final class Receiver implements AutoCloseable {
         return next;
     }
 
+    /** The next delivery, or null when none comes in time. */
+    Received poll(Duration timeout) throws InterruptedException {
+        return received.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     List<Received> drain() {
         List<Received> all = new ArrayList<>();
         received.drainTo(all);

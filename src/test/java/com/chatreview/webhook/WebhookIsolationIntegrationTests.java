@@ -24,7 +24,8 @@ class WebhookIsolationIntegrationTests {
 
     static final Duration WAIT = Duration.ofSeconds(20);
     static final String EVERY_EVENT = "[\"chat.message.created\", \"chat.deleted\", \"submission.created\","
-            + " \"submission.reviewed\", \"submission.review_failed\", \"submission.decided\"]";
+            + " \"submission.reviewed\", \"submission.review_failed\", \"submission.decided\","
+            + " \"usage.budget_threshold\"]";
 
     TestTenant a;
     TestTenant b;
