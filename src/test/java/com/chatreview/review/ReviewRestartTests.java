@@ -20,7 +20,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The review job is durable (decisions §7): the real service, killed with SIGKILL while reviews are queued and one
  * is streaming, then started again on the same data, ends with every submission reviewed once: one question and
- * one review in each review chat, the review the submission's analysis. Not an {@code *IntegrationTests} class: it
+ * one review in each review chat, the review the submission's analysis. A review waiting for a budget (decisions
+ * §13) goes on waiting through the kill, and runs once the budget is raised. Not an {@code *IntegrationTests} class: it
  * brings its own database, so it runs once.
  */
 class ReviewRestartTests {
@@ -60,24 +61,11 @@ class ReviewRestartTests {
                 .asString();
         Api homework = new Api(port).with("x-tenant-api-secret", apiKey);
         Api chats = new Api(port).with("X-API-Key", apiKey);
-        String courseId = created(homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Python\"}"))
-                .get("id")
-                .asString();
-        String homeworkId = created(homework.post("/v1/homeworks", """
-                        {"teacherId": "t-1", "courseId": "%s", "assignmentId": "add-1",
-                         "files": [{"fileType": "task", "fileName": "task.md", "content": "Write add(a, b)."},
-                                   {"fileType": "solution", "fileName": "solution.py",
-                                    "content": "def add(a, b):\\n    return a + b\\n"}]}""".formatted(courseId)))
-                .get("id")
-                .asString();
+        String homeworkId = publishHomework(homework);
         List<JsonNode> submissions = new ArrayList<>();
         for (int i = 0; i < SUBMISSIONS; i++) {
             String code = "def add(a, b):\n    # attempt " + i + "\n    return a + b + " + i + "\n";
-            submissions.add(created(homework.upload(
-                    "/v1/homeworks/" + homeworkId + "/submissions",
-                    new Multipart()
-                            .field("studentId", "student-" + i)
-                            .file("files", "main.py", "text/x-python", code.getBytes(StandardCharsets.UTF_8)))));
+            submissions.add(upload(homework, homeworkId, "student-" + i, code));
         }
         awaitAReviewStreaming(chats, submissions);
 
@@ -101,6 +89,78 @@ class ReviewRestartTests {
             assertThat(review.get("content").asString())
                     .isEqualTo(reviewed.get("analysis").asString());
         }
+    }
+
+    @Test
+    void aReviewWaitingForABudgetWhenTheServiceIsKilledStillWaitsAfterItsRestartAndRunsOnceTheBudgetIsRaised()
+            throws Exception {
+        if (!service.running()) {
+            service.start();
+        }
+        int port = service.port();
+        Api admin = new Api(port).with("X-Admin-Token", ServiceProcess.ADMIN_TOKEN);
+        JsonNode tenant = created(admin.post("/admin/v1/tenants", "{\"name\": \"restart-budget\"}"));
+        String budgetPath = "/admin/v1/tenants/" + tenant.get("id").asString() + "/budget";
+        assertThat(admin.put(budgetPath, "{\"monthly_reviews\": 0}").status()).isEqualTo(200);
+        Api homework =
+                new Api(port).with("x-tenant-api-secret", tenant.get("api_key").asString());
+        Api chats = new Api(port).with("X-API-Key", tenant.get("api_key").asString());
+        String homeworkId = publishHomework(homework);
+        JsonNode submission = upload(homework, homeworkId, "student-1", "def add(a, b):\n    return a + b\n");
+        String path = "/v1/homeworks/" + homeworkId + "/submissions/"
+                + submission.get("id").asString();
+        awaitState(homework, path, "waiting_for_budget");
+
+        service.kill();
+        service.start();
+
+        // the restarted node's scheduler polls every 250 ms: a lost wait would have run (or failed) by now
+        Thread.sleep(3_000);
+        assertThat(homework.get(path).json().get("review").get("state").asString())
+                .isEqualTo("waiting_for_budget");
+        String chatPath = "/api/v1/chats/" + submission.get("chatId").asString() + "/messages";
+        assertThat(chats.get(chatPath).json().get("total").asInt()).isZero();
+
+        assertThat(admin.put(budgetPath, "{\"monthly_reviews\": 1}").status()).isEqualTo(200);
+        JsonNode reviewed = awaitReviewed(homework, homeworkId, submission);
+        assertThat(reviewed.get("status").asString()).isEqualTo("reviewed");
+        assertThat(chats.get(chatPath).json().get("total").asInt())
+                .as("one question, one review")
+                .isEqualTo(2);
+    }
+
+    private static String publishHomework(Api homework) {
+        String courseId = created(homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Python\"}"))
+                .get("id")
+                .asString();
+        return created(homework.post("/v1/homeworks", """
+                        {"teacherId": "t-1", "courseId": "%s", "assignmentId": "add-1",
+                         "files": [{"fileType": "task", "fileName": "task.md", "content": "Write add(a, b)."},
+                                   {"fileType": "solution", "fileName": "solution.py",
+                                    "content": "def add(a, b):\\n    return a + b\\n"}]}""".formatted(courseId)))
+                .get("id")
+                .asString();
+    }
+
+    private static JsonNode upload(Api homework, String homeworkId, String studentId, String code) {
+        return created(homework.upload(
+                "/v1/homeworks/" + homeworkId + "/submissions",
+                new Multipart()
+                        .field("studentId", studentId)
+                        .file("files", "main.py", "text/x-python", code.getBytes(StandardCharsets.UTF_8))));
+    }
+
+    private static void awaitState(Api homework, String path, String state) throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        String current = null;
+        while (System.nanoTime() < deadline) {
+            current = homework.get(path).json().get("review").get("state").asString();
+            if (current.equals(state)) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("The review is " + current + ", not " + state + ", after " + PATIENCE);
     }
 
     /** Waits until a review chat holds its question but not yet its review: that review is streaming. */

@@ -88,6 +88,11 @@ public final class ServiceProcess implements AutoCloseable {
         fail("The service (run " + run + ") was not UP within " + STARTUP + ":\n" + tail(log));
     }
 
+    /** Whether the latest run is alive. */
+    public boolean running() {
+        return !runs.isEmpty() && runs.getLast().isAlive();
+    }
+
     /** A new tenant, made through the admin API of the running service: its API key. */
     public String newTenant(String name) {
         Api.Reply tenant = new Api(port)
