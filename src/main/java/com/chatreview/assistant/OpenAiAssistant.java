@@ -200,7 +200,9 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
             last = answer(againMessages(prompt, first.invalid()), request.rubric());
             if (last.proposal() == null) {
                 throw new AssistantFailure(
-                        "The AI provider's answer could not be read as a review, twice: " + last.invalid());
+                        AssistantFailure.Kind.INVALID_ANSWER,
+                        "The AI provider's answer could not be read as a review, twice: " + last.invalid(),
+                        null);
             }
         }
         Verdicts.Settled settled = Verdicts.settle(request, last.proposal());
@@ -502,7 +504,7 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new AssistantFailure("The reply was cancelled", e);
+                throw new AssistantFailure(AssistantFailure.Kind.CANCELLED, "The reply was cancelled", e);
             } finally {
                 calls.remove(tag);
                 call.end();
@@ -547,8 +549,11 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
 
         private AssistantReply complete() {
             if (finishReason == null) {
-                throw new AssistantFailure("The AI provider's stream ended without saying why it finished"
-                        + " (no finish_reason): the reply is incomplete");
+                throw new AssistantFailure(
+                        AssistantFailure.Kind.INCOMPLETE,
+                        "The AI provider's stream ended without saying why it finished"
+                                + " (no finish_reason): the reply is incomplete",
+                        null);
             }
             return new AssistantReply(
                     content.toString(),
@@ -562,26 +567,37 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
             Throwable cause = unwrap(error);
             if (cause instanceof TimeoutException) {
                 return chunkSeen
-                        ? new AssistantFailure("The AI provider sent nothing for " + idleTimeout
-                                + " in the middle of the reply (idle timeout)")
+                        ? new AssistantFailure(
+                                AssistantFailure.Kind.TIMEOUT,
+                                "The AI provider sent nothing for " + idleTimeout
+                                        + " in the middle of the reply (idle timeout)",
+                                null)
                         : new Retryable(
+                                AssistantFailure.Kind.TIMEOUT,
                                 "The AI provider sent nothing within " + firstTokenTimeout + " (first-token timeout)",
                                 null);
             }
             if (cause instanceof SseException sse) {
-                return new AssistantFailure("The AI provider reported an error in the stream: " + detail(sse), null);
+                return new AssistantFailure(
+                        AssistantFailure.Kind.PROVIDER_ERROR,
+                        "The AI provider reported an error in the stream: " + detail(sse),
+                        null);
             }
             if (cause instanceof OpenAIServiceException service) {
                 String message = "The AI provider answered HTTP " + service.statusCode() + ": " + detail(service);
                 if (service.statusCode() == 400 && namesResponseFormat(detail(service))) {
                     return new FormatRefused(message);
                 }
+                AssistantFailure.Kind kind = kindOf(service.statusCode());
                 return retryable(service.statusCode())
-                        ? new Retryable(message, null)
-                        : new AssistantFailure(message, null);
+                        ? new Retryable(kind, message, null)
+                        : new AssistantFailure(kind, message, null);
             }
             if (cause instanceof OpenAIIoException || cause instanceof IOException) {
-                return new Retryable("The AI provider could not be reached: " + describe(cause), cause);
+                return new Retryable(
+                        AssistantFailure.Kind.UNREACHABLE,
+                        "The AI provider could not be reached: " + describe(cause),
+                        cause);
             }
             return new AssistantFailure("The AI provider's reply could not be read: " + describe(cause), cause);
         }
@@ -613,12 +629,15 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
     /** A failure before anything reached the caller that another attempt may not repeat. */
     private final class Retryable extends RuntimeException {
 
-        Retryable(String message, Throwable cause) {
+        private final AssistantFailure.Kind kind;
+
+        Retryable(AssistantFailure.Kind kind, String message, Throwable cause) {
             super(redact(message), cause, false, false);
+            this.kind = kind;
         }
 
         AssistantFailure asFailure() {
-            return new AssistantFailure(getMessage(), getCause());
+            return new AssistantFailure(kind, getMessage(), getCause());
         }
     }
 
@@ -626,13 +645,20 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
     private static final class FormatRefused extends AssistantFailure {
 
         FormatRefused(String message) {
-            super(message);
+            super(AssistantFailure.Kind.REFUSED, message, null);
         }
     }
 
     private static boolean namesResponseFormat(String detail) {
         String lower = detail.toLowerCase(Locale.ROOT);
         return lower.contains("response_format") || lower.contains("json_schema");
+    }
+
+    private static AssistantFailure.Kind kindOf(int status) {
+        if (status == 429) {
+            return AssistantFailure.Kind.RATE_LIMITED;
+        }
+        return status >= 500 ? AssistantFailure.Kind.PROVIDER_ERROR : AssistantFailure.Kind.REFUSED;
     }
 
     private static boolean retryable(int status) {

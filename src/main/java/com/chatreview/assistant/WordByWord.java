@@ -36,7 +36,7 @@ final class WordByWord {
     private static void pause(Duration delay) {
         if (delay.isZero()) {
             if (Thread.currentThread().isInterrupted()) {
-                throw new AssistantFailure("The reply was cancelled");
+                throw new AssistantFailure(AssistantFailure.Kind.CANCELLED, "The reply was cancelled", null);
             }
             return;
         }
@@ -44,7 +44,7 @@ final class WordByWord {
             Thread.sleep(delay);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new AssistantFailure("The reply was cancelled", e);
+            throw new AssistantFailure(AssistantFailure.Kind.CANCELLED, "The reply was cancelled", e);
         }
     }
 }

@@ -63,6 +63,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     private final RealtimeSettings settings;
     private final EventJson json;
     private final JsonMapper mapper;
+    private final RealtimeMetrics metrics;
     private volatile boolean shuttingDown;
     /** Handshakes under way; each asks the database once (ChatManagement.enter), the pool is not queued for. */
     private final Semaphore handshakes;
@@ -81,7 +82,8 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             ChatEventFanOut fanOut,
             RealtimeSettings settings,
             EventJson json,
-            JsonMapper mapper) {
+            JsonMapper mapper,
+            RealtimeMetrics metrics) {
         accesses.forEach(access -> this.accesses.put(access.path(), access));
         this.chats = chats;
         this.quotas = quotas;
@@ -94,6 +96,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         this.settings = settings;
         this.mapper = mapper;
         this.json = json;
+        this.metrics = metrics;
         this.handshakes = new Semaphore(Math.max(1, settings.handshakeConcurrency()));
     }
 
@@ -174,6 +177,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             return;
         }
         session.getAttributes().put(CONNECTION, connection);
+        metrics.connectionOpened(connection);
         if (connection.validUntil != null) {
             long delay = Math.max(
                     0, Duration.between(Instant.now(), connection.validUntil).toMillis());
@@ -242,25 +246,30 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             return;
         }
         connection.frameReceived();
+        metrics.frameReceived(connection.tenantId);
         RateLimitDecision decision = quotas.webSocketFrame(connection.id);
         if (!decision.allowed()) {
             long retryAfterMs = Math.max(1, decision.retryAfter().toMillis());
+            metrics.frameRefused(connection.tenantId, ErrorCode.RATE_LIMITED);
             connection.sendDirect(ErrorCode.RATE_LIMITED.event(
                     "More than " + decision.limit() + " frames in a second; this frame was dropped",
                     Map.of("retry_after_ms", retryAfterMs)));
             return;
         }
         if (message.getPayloadLength() > settings.maxFrame().toBytes()) {
+            metrics.frameRefused(connection.tenantId, ErrorCode.INVALID_MESSAGE);
             connection.sendDirect(ErrorCode.INVALID_MESSAGE.event(
                     "The frame is larger than " + settings.maxFrame().toBytes() + " bytes"));
             return;
         }
         Frame.Result parsed = Frame.parse(message.getPayload());
         if (parsed.frame().isEmpty()) {
+            metrics.frameRefused(connection.tenantId, ErrorCode.INVALID_MESSAGE);
             connection.sendDirect(ErrorCode.INVALID_MESSAGE.event(parsed.problem()));
             return;
         }
         if (shuttingDown) {
+            metrics.frameRefused(connection.tenantId, "shutting_down");
             connection.sendDirect(ErrorCode.INTERNAL_ERROR.event("The service is shutting down; send it again later"));
             return;
         }
@@ -274,6 +283,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
                 }
             });
             if (!queued) {
+                metrics.frameRefused(connection.tenantId, "queue_full");
                 connection.sendDirect(ErrorCode.RATE_LIMITED.event(
                         "The chat already has " + settings.maxQueuedFrames()
                                 + " messages waiting for their replies; this one was not stored",
@@ -284,10 +294,12 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
                                 "Wait for a reply to end (message_stream_ended), then send it again.")));
             }
         } catch (ServiceUnavailable unavailable) {
+            metrics.frameRefused(connection.tenantId, ErrorCode.of(unavailable.code()));
             connection.sendDirect(ErrorCode.event(unavailable));
         } catch (RuntimeException e) {
             // the cluster's lanes (Redis) did not answer: nothing was stored, the client must know
             log.error("A frame for chat {} could not join the chat's lane", connection.chatId, e);
+            metrics.frameRefused(connection.tenantId, ErrorCode.INTERNAL_ERROR);
             connection.sendDirect(ErrorCode.INTERNAL_ERROR.event(
                     "The message could not be queued; nothing was stored. Send it again."));
         }
@@ -298,6 +310,8 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         Connection connection = (Connection) session.getAttributes().get(CONNECTION);
         if (connection != null) {
             connection.frameReceived();
+            metrics.frameReceived(connection.tenantId);
+            metrics.frameRefused(connection.tenantId, ErrorCode.INVALID_MESSAGE);
             connection.sendDirect(ErrorCode.INVALID_MESSAGE.event("Binary frames are not accepted; send text JSON"));
         }
     }
@@ -337,6 +351,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         if (connection != null) {
             connection.closed();
             connections.closed(connection);
+            metrics.connectionClosed(connection);
         }
     }
 

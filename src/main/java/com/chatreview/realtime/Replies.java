@@ -59,6 +59,7 @@ class Replies {
     private final EventJson json;
     private final UsageMeter usage;
     private final UsageBudgets budgets;
+    private final RealtimeMetrics metrics;
 
     Replies(
             ChatManagement chats,
@@ -73,7 +74,8 @@ class Replies {
             TransactionTemplate transaction,
             EventJson json,
             UsageMeter usage,
-            UsageBudgets budgets) {
+            UsageBudgets budgets,
+            RealtimeMetrics metrics) {
         this.chats = chats;
         this.byId = byId;
         this.assistant = assistant;
@@ -87,6 +89,7 @@ class Replies {
         this.json = json;
         this.usage = usage;
         this.budgets = budgets;
+        this.metrics = metrics;
     }
 
     void answer(Connection sender, Frame frame) {
@@ -95,42 +98,52 @@ class Replies {
         try {
             chat = chats.find(sender.tenantId, sender.chatId).orElse(null);
             if (chat == null) {
-                sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
+                refuse(sender, ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
                 return;
             }
             if (chat.closed()) {
-                sender.sendDirect(ErrorCode.CHAT_CLOSED.event("The chat is closed; the message was not stored"));
+                refuse(sender, ErrorCode.CHAT_CLOSED.event("The chat is closed; the message was not stored"));
                 return;
             }
             // checked as the frame's turn comes: a reply streaming now is not counted yet (the overspend)
             BudgetSpent spent = budgets.spent(sender.tenantId, sender.userId, UsageKind.CHAT)
                     .orElse(null);
             if (spent != null) {
-                sender.sendDirect(budgetExhausted(spent));
+                refuse(sender, budgetExhausted(spent));
                 return;
             }
             sequence.freshBlock(sender.chatId);
             question = store(sender, frame);
         } catch (ChatNotFound gone) {
-            sender.sendDirect(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
+            refuse(sender, ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
             return;
         } catch (RuntimeException unexpected) {
             if (DatabaseReachability.isOutage(unexpected)) {
                 log.warn("A message to chat {} could not be stored: {}", sender.chatId, unexpected.toString());
-                sender.sendDirect(ErrorCode.SERVICE_UNAVAILABLE.event(
-                        "The service cannot reach its database right now; the message was not stored",
-                        Map.of("retry_after_ms", DatabaseReachability.RETRY_AFTER.toMillis())));
+                refuse(
+                        sender,
+                        ErrorCode.SERVICE_UNAVAILABLE.event(
+                                "The service cannot reach its database right now; the message was not stored",
+                                Map.of("retry_after_ms", DatabaseReachability.RETRY_AFTER.toMillis())));
                 return;
             }
             // overloaded, or a failure of the service's own: the sender must learn that nothing was stored
             log.error("A message to chat {} could not be stored", sender.chatId, unexpected);
-            sender.sendDirect(ErrorCode.INTERNAL_ERROR.event(
-                    "The message could not be stored; nothing was kept. Send it again."));
+            refuse(
+                    sender,
+                    ErrorCode.INTERNAL_ERROR.event(
+                            "The message could not be stored; nothing was kept. Send it again."));
             return;
         }
         if (question != null) {
             reply(sender, chat, question);
         }
+    }
+
+    /** The frame is answered with the error alone: nothing of it is stored. */
+    private void refuse(Connection sender, ServerEvent.Error error) {
+        metrics.frameRefused(sender.tenantId, ErrorCode.valueOf(error.errorCode()));
+        sender.sendDirect(error);
     }
 
     /**
@@ -275,11 +288,13 @@ class Replies {
                 new ServerEvent.StreamStarted(Instant.now(), chatId, userId, replyId, sequence.next(chatId)));
         streams.started(chatId, startedEvent);
         publish(chatId, startedEvent);
+        RealtimeMetrics.Reply measured = metrics.replyStarted(tenantId, answer.kind());
         try {
             AssistantReply reply = answer.generate(token -> {
                 if (takenOver.getAsBoolean()) {
                     throw new ReplyTakenOver();
                 }
+                measured.token();
                 ChatEvent tokenEvent = json.sequenced(
                         new ServerEvent.StreamToken(Instant.now(), chatId, replyId, token, sequence.next(chatId)));
                 streams.token(chatId, tokenEvent);
@@ -309,10 +324,13 @@ class Replies {
                 return appended;
             });
             streams.ended(chatId);
+            measured.finished(reply.usage().completionTokens());
             publish(chatId, streamEnded(stored, userId, Instant.now(), endSeq));
             return stored;
         } catch (AssistantFailure failure) {
             streams.ended(chatId);
+            measured.failed("ai_error");
+            metrics.providerFailed(failure);
             log.warn("The assistant failed to answer in chat {}: {}", chatId, failure.getMessage());
             publish(
                     chatId,
@@ -323,14 +341,17 @@ class Replies {
                             .inChat(chatId, sequence.next(chatId)));
             throw failure;
         } catch (ReplyTakenOver another) {
+            measured.failed("taken_over");
             throw another; // the node that took it over tells the chat, and ends what this one streamed
         } catch (ChatNotFound gone) {
             streams.ended(chatId);
+            measured.failed("chat_deleted");
             throw gone;
         } catch (RuntimeException unexpected) {
             // storing the reply failed (the database, say): the stream must not stay "in progress" for resumes
             streams.ended(chatId);
             boolean outage = DatabaseReachability.isOutage(unexpected);
+            measured.failed(outage ? "database" : "internal");
             if (outage) {
                 log.warn("The reply in chat {} could not be stored: {}", chatId, unexpected.toString());
             } else {

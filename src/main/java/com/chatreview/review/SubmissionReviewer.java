@@ -109,7 +109,7 @@ class SubmissionReviewer {
         Optional<BudgetSpent> spent = budgets.spent(tenant, submission.studentId(), UsageKind.REVIEW);
         if (spent.isPresent()) {
             submissions.waitForBudget(submissionId);
-            meters.counter("reviews.waited_for_budget").increment();
+            meters.counter("reviews.budget_waits").increment();
             throw new WaitingForBudget(spent.get().resetsAt());
         }
         if (submission.review().state() == ReviewProgress.State.WAITING_FOR_BUDGET) {

@@ -246,6 +246,12 @@ class Submissions {
                         WHERE id = :id AND review_state = 'waiting_for_budget'""").param("now", Sql.at(now)).param("id", submissionId).update();
     }
 
+    long waitingForBudgetCount() {
+        return jdbc.sql("SELECT count(*) FROM submissions WHERE review_state = 'waiting_for_budget'")
+                .query(Long.class)
+                .single();
+    }
+
     List<UUID> waitingForBudget(UUID tenantId) {
         return jdbc.sql("SELECT id FROM submissions WHERE tenant_id = :tenant AND review_state = 'waiting_for_budget'")
                 .param("tenant", tenantId)

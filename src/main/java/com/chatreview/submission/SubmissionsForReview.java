@@ -114,6 +114,11 @@ public class SubmissionsForReview {
         return submissions.waitingForBudget(tenant.value());
     }
 
+    /** Reviews waiting for a budget, of every tenant (an operator's gauge). */
+    public long waitingForBudgetCount() {
+        return submissions.waitingForBudgetCount();
+    }
+
     private Instant now() {
         return Sql.now(clock);
     }

@@ -1,6 +1,7 @@
 package com.chatreview.webhook;
 
 import com.chatreview.sealing.Sealer;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -36,8 +37,9 @@ class WebhookConfiguration {
             Endpoints endpoints,
             SigningSecrets secrets,
             Destinations destinations,
-            WebhookSettings settings) {
-        return new WebhookDeliverer(deliveries, endpoints, secrets, destinations, settings.retryDelays());
+            WebhookSettings settings,
+            MeterRegistry meters) {
+        return new WebhookDeliverer(deliveries, endpoints, secrets, destinations, settings.retryDelays(), meters);
     }
 
     @Bean

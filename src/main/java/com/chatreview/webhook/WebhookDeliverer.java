@@ -1,6 +1,8 @@
 package com.chatreview.webhook;
 
 import com.chatreview.webhook.WebhookErrors.DestinationRefused;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -9,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
@@ -54,6 +57,7 @@ class WebhookDeliverer implements SmartLifecycle {
     private final List<Duration> retries;
     private final HttpClient http;
     private final Semaphore sending = new Semaphore(IN_FLIGHT);
+    private final Map<String, Counter> outcomes;
     private volatile Thread loop;
     private volatile boolean running;
 
@@ -62,8 +66,13 @@ class WebhookDeliverer implements SmartLifecycle {
             Endpoints endpoints,
             SigningSecrets secrets,
             Destinations destinations,
-            List<Duration> retries) {
+            List<Duration> retries,
+            MeterRegistry meters) {
         this.deliveries = deliveries;
+        this.outcomes = Map.of(
+                "delivered", outcome(meters, "delivered"),
+                "retrying", outcome(meters, "retrying"),
+                "failed", outcome(meters, "failed"));
         this.endpoints = endpoints;
         this.secrets = secrets;
         this.destinations = destinations;
@@ -75,6 +84,14 @@ class WebhookDeliverer implements SmartLifecycle {
         if (destinations != null) {
             http.setSocketAddressResolver(destinations.connectingResolver());
         }
+    }
+
+    private static Counter outcome(MeterRegistry meters, String outcome) {
+        return Counter.builder("webhook.deliveries")
+                .description("Delivery attempts, by outcome: delivered, retrying (failed, tried again later) or failed"
+                        + " (the last attempt failed)")
+                .tag("outcome", outcome)
+                .register(meters);
     }
 
     /** Something was recorded: look now rather than at the next poll. */
@@ -176,6 +193,7 @@ class WebhookDeliverer implements SmartLifecycle {
             listener.getInputStream().close();
             if (status >= 200 && status < 300) {
                 deliveries.delivered(delivery.id(), status, millisSince(started), Instant.now());
+                outcomes.get("delivered").increment();
                 return;
             }
             error = "answered " + status;
@@ -205,9 +223,11 @@ class WebhookDeliverer implements SmartLifecycle {
                     error,
                     latency,
                     Instant.now().plus(wait).plusMillis(jitter));
+            outcomes.get("retrying").increment();
             return;
         }
         deliveries.attemptFailed(delivery.id(), status, error, latency, null);
+        outcomes.get("failed").increment();
         Instant firstTry = Instant.now().minus(retries.stream().reduce(Duration.ZERO, Duration::plus));
         if (!deliveries.anyDeliveredSince(delivery.endpointId(), firstTry)) {
             endpoints.disable(

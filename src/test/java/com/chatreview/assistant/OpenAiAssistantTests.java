@@ -287,7 +287,9 @@ class OpenAiAssistantTests {
             assertThatThrownBy(() -> assistant(mockLlm.baseUrl()).reply(QUESTION, token -> {}))
                     .isInstanceOf(AssistantFailure.class)
                     .hasMessageContaining("error in the stream")
-                    .hasMessageContaining("The model is overloaded");
+                    .hasMessageContaining("The model is overloaded")
+                    .satisfies(failure -> assertThat(((AssistantFailure) failure).kind())
+                            .isEqualTo(AssistantFailure.Kind.PROVIDER_ERROR));
         }
 
         @Test
@@ -307,7 +309,9 @@ class OpenAiAssistantTests {
 
             assertThatThrownBy(() -> assistant.reply(QUESTION, token -> {}))
                     .isInstanceOf(AssistantFailure.class)
-                    .hasMessageContaining("first-token timeout");
+                    .hasMessageContaining("first-token timeout")
+                    .satisfies(failure ->
+                            assertThat(((AssistantFailure) failure).kind()).isEqualTo(AssistantFailure.Kind.TIMEOUT));
             // two attempts of 500 ms each (and a cold start on a busy machine), long before the first chunk at 10 s
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
         }
@@ -473,7 +477,9 @@ class OpenAiAssistantTests {
                     .isInstanceOf(AssistantFailure.class)
                     .hasMessageStartingWith("The AI provider's answer could not be read as a review, twice: ")
                     .hasMessageContaining("criteria must be an array, not \"all fine\"")
-                    .hasMessageContaining("findings must be an array, and it is missing");
+                    .hasMessageContaining("findings must be an array, and it is missing")
+                    .satisfies(failure -> assertThat(((AssistantFailure) failure).kind())
+                            .isEqualTo(AssistantFailure.Kind.INVALID_ANSWER));
             assertThat(endpoint.requests()).hasSize(2);
             assertThat(json(endpoint.requests().get(1).body())
                             .get("messages")
@@ -651,6 +657,8 @@ class OpenAiAssistantTests {
             assertThatThrownBy(() -> assistant(endpoint.baseUrl()).review(HOMEWORK, tokens::add))
                     .isInstanceOf(AssistantFailure.class)
                     .hasMessageContaining("HTTP 503")
+                    .satisfies(failure -> assertThat(((AssistantFailure) failure).kind())
+                            .isEqualTo(AssistantFailure.Kind.PROVIDER_ERROR))
                     .hasMessageContaining("The server had an error");
             assertThat(endpoint.requests()).hasSize(2);
             assertThat(tokens).isEmpty();
@@ -676,6 +684,8 @@ class OpenAiAssistantTests {
             assertThatThrownBy(() -> assistant(endpoint.baseUrl()).reply(QUESTION, token -> {}))
                     .isInstanceOf(AssistantFailure.class)
                     .hasMessageContaining("HTTP 500")
+                    .satisfies(failure -> assertThat(((AssistantFailure) failure).kind())
+                            .isEqualTo(AssistantFailure.Kind.PROVIDER_ERROR))
                     .hasMessageContaining("The server had an error");
             assertThat(endpoint.requests()).hasSize(2);
         }
@@ -703,6 +713,8 @@ class OpenAiAssistantTests {
             assertThatThrownBy(() -> assistant(endpoint.baseUrl()).reply(QUESTION, token -> {}))
                     .isInstanceOf(AssistantFailure.class)
                     .hasMessageContaining("HTTP 401")
+                    .satisfies(failure ->
+                            assertThat(((AssistantFailure) failure).kind()).isEqualTo(AssistantFailure.Kind.REFUSED))
                     .hasMessageContaining("Incorrect API key provided")
                     .hasMessageNotContaining(KEY);
             assertThat(endpoint.requests()).hasSize(1);
@@ -714,7 +726,9 @@ class OpenAiAssistantTests {
 
             assertThatThrownBy(() -> assistant(endpoint.baseUrl()).reply(QUESTION, token -> {}))
                     .isInstanceOf(AssistantFailure.class)
-                    .hasMessageContaining("without saying why it finished");
+                    .hasMessageContaining("without saying why it finished")
+                    .satisfies(failure -> assertThat(((AssistantFailure) failure).kind())
+                            .isEqualTo(AssistantFailure.Kind.INCOMPLETE));
             assertThat(endpoint.requests()).hasSize(1);
         }
 
@@ -741,7 +755,9 @@ class OpenAiAssistantTests {
             assertThatThrownBy(() -> assistant(endpoint.baseUrl(), Duration.ofSeconds(5), idle)
                             .reply(QUESTION, tokens::add))
                     .isInstanceOf(AssistantFailure.class)
-                    .hasMessageContaining("idle timeout");
+                    .hasMessageContaining("idle timeout")
+                    .satisfies(failure ->
+                            assertThat(((AssistantFailure) failure).kind()).isEqualTo(AssistantFailure.Kind.TIMEOUT));
             // after the idle timeout, and well before the first-token timeout (5 s) or the end of the silence
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(idle, Duration.ofSeconds(4));
             assertThat(tokens).containsExactly("Start");
@@ -758,6 +774,8 @@ class OpenAiAssistantTests {
             assertThatThrownBy(() ->
                             assistant("http://127.0.0.1:" + closedPort + "/v1").reply(QUESTION, token -> {}))
                     .isInstanceOf(AssistantFailure.class)
+                    .satisfies(failure -> assertThat(((AssistantFailure) failure).kind())
+                            .isEqualTo(AssistantFailure.Kind.UNREACHABLE))
                     .hasMessageContaining("could not be reached");
         }
 

@@ -15,10 +15,10 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /** A webhook receiver for tests: records what it is sent, and answers with the statuses it is told (then 200). */
-final class Receiver implements AutoCloseable {
+public final class Receiver implements AutoCloseable {
 
-    record Received(Map<String, String> headers, String body, long nanoTime) {
-        String header(String name) {
+    public record Received(Map<String, String> headers, String body, long nanoTime) {
+        public String header(String name) {
             return headers.get(name.toLowerCase());
         }
     }
@@ -31,7 +31,7 @@ final class Receiver implements AutoCloseable {
     /** The body of every answer given with {@link #answer}'s statuses. */
     static final String TARGETS_PAGE = "internal page: db_password=hunter2";
 
-    Receiver() throws IOException {
+    public Receiver() throws IOException {
         this(0);
     }
 
@@ -69,7 +69,7 @@ final class Receiver implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/hooks";
     }
 
@@ -85,7 +85,7 @@ final class Receiver implements AutoCloseable {
         }
     }
 
-    Received next(Duration timeout) throws InterruptedException {
+    public Received next(Duration timeout) throws InterruptedException {
         Received next = received.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (next == null) {
             throw new AssertionError("Nothing was delivered within " + timeout);

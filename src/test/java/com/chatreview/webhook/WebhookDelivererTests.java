@@ -45,8 +45,13 @@ class WebhookDelivererTests {
         };
         WebhookSettings settings = new WebhookSettings(false, false, List.of());
         Destinations rebound = new Destinations(settings, host -> List.of(InetAddress.getByName("10.0.0.8")));
-        WebhookDeliverer deliverer =
-                new WebhookDeliverer(deliveries, endpoints, null, rebound, List.of(Duration.ofSeconds(5)));
+        WebhookDeliverer deliverer = new WebhookDeliverer(
+                deliveries,
+                endpoints,
+                null,
+                rebound,
+                List.of(Duration.ofSeconds(5)),
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
         UUID id = UUID.randomUUID();
 
         deliverer.start();
