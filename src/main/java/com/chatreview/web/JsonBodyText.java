@@ -4,12 +4,15 @@ import com.chatreview.kernel.InvalidInput;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.lang.reflect.Type;
+import java.nio.charset.Charset;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpInputMessage;
+import org.springframework.http.MediaType;
 import org.springframework.http.converter.AbstractJacksonHttpMessageConverter;
 import org.springframework.http.converter.HttpMessageConverter;
 import org.springframework.web.bind.annotation.ControllerAdvice;
@@ -49,7 +52,8 @@ class JsonBodyText extends RequestBodyAdviceAdapter {
             Class<? extends HttpMessageConverter<?>> converterType)
             throws IOException {
         byte[] body = message.getBody().readAllBytes();
-        String field = firstUnstorable(body);
+        MediaType type = message.getHeaders().getContentType();
+        String field = firstUnstorable(body, type == null ? null : type.getCharset());
         if (field != null) {
             throw InvalidInput.field(
                     field,
@@ -70,9 +74,15 @@ class JsonBodyText extends RequestBodyAdviceAdapter {
         };
     }
 
-    /** The field (dotted path) of the first string or key that cannot be stored; {@code null} when none. */
-    private String firstUnstorable(byte[] body) {
-        try (JsonParser parser = mapper.createParser(body)) {
+    /**
+     * The field (dotted path) of the first string or key that cannot be stored; {@code null} when none. Read as the
+     * binding will read it: in the charset the request names (a body in ISO-8859-1 is decoded to characters first,
+     * and a half pair that UTF-8 bytes cannot even spell passes as an escape then).
+     */
+    private String firstUnstorable(byte[] body, Charset charset) {
+        try (JsonParser parser = charset == null
+                ? mapper.createParser(body)
+                : mapper.createParser(new InputStreamReader(new ByteArrayInputStream(body), charset))) {
             for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
                 if ((token == JsonToken.VALUE_STRING || token == JsonToken.PROPERTY_NAME)
                         && !StorableText.storable(parser.getString())) {

@@ -18,12 +18,20 @@ final class Problems {
             String fix,
             List<FieldProblem> errors,
             HttpServletRequest request) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+        // a detail or a field may quote what the client sent, which may hold what no UTF-8 can carry
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, StorableText.printable(detail));
         problem.setType(ProblemRendering.typeOf(code));
         problem.setTitle(status.getReasonPhrase());
         problem.setProperty("code", code);
         problem.setProperty("fix", fix);
-        problem.setProperty("errors", errors);
+        problem.setProperty(
+                "errors",
+                errors == null
+                        ? List.of()
+                        : errors.stream()
+                                .map(error -> new FieldProblem(
+                                        StorableText.printable(error.field()), StorableText.printable(error.message())))
+                                .toList());
         problem.setProperty("request_id", request == null ? null : RequestIds.of(request));
         return problem;
     }

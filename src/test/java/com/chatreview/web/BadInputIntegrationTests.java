@@ -132,6 +132,20 @@ class BadInputIntegrationTests {
     }
 
     @Test
+    void halfASurrogatePairInAKeyIs400NamingItInWhateverCharsetTheBodyIsAndStoresNothing() {
+        String body = "{\"user_id\": \"half-owner\", \"metadata\": {\"\\ud800\": \"algebra\"}}";
+        for (String type : new String[] {"application/json", "application/json; charset=iso-8859-1"}) {
+            Reply reply = api.send("POST", "/api/v1/chats", BodyPublishers.ofString(body), type);
+            assertValidationProblem(reply, type);
+            // the problem quotes the key as its escape: no UTF-8 can carry the half pair itself
+            assertThat(reply.json().get("errors").get(0).get("field").asString())
+                    .as(type)
+                    .isEqualTo("metadata.\\uD800");
+        }
+        assertThat(api.get("/api/v1/chats/user/half-owner").status()).isEqualTo(404);
+    }
+
+    @Test
     void unknownFieldsAreIgnored() {
         Reply reply = api.post("/api/v1/chats", """
                 {"user_id": "student-2", "colour": "blue", "nested": {"a": [1, 2]}, "tenant_id": "%s"}""".formatted(UUID.randomUUID()));
