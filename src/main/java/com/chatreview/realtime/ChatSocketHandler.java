@@ -163,7 +163,14 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
                             byLink
                                     ? "The tenant's chat pages already have " + limit + " open connections"
                                     : "The tenant already has " + limit + " open connections",
-                            Map.of("limit", limit))
+                            byLink
+                                    ? Map.of(
+                                            "limit",
+                                            limit,
+                                            "fix",
+                                            "Close chat pages the tenant no longer uses, or ask the operator for a"
+                                                    + " higher LIMIT_CHAT_UI_CONNECTIONS_PER_TENANT.")
+                                    : Map.of("limit", limit))
                     : ErrorCode.CONNECTION_LIMIT_EXCEEDED.event(
                             "The chat already has " + linkLimit + " connections opened by its link",
                             Map.of(

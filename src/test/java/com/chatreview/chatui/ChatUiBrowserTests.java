@@ -242,6 +242,20 @@ class ChatUiBrowserTests {
     }
 
     @Test
+    void aMessageRefusedForASpentBudgetIsMarkedNotSentSayingUntilWhen() {
+        String chatId = createChat("student-8");
+        browser.openChat(service.port(), chatId);
+        new Api(service.port())
+                .with("X-Admin-Token", SharedTestConfiguration.ADMIN_TOKEN)
+                .put("/admin/v1/tenants/" + tenant.id() + "/budget", "{\"monthly_tokens\": 0}");
+
+        browser.type("What is a fraction?");
+        WebElement refused = browser.await(d -> d.findElement(By.cssSelector(".message[data-state=failed]")));
+        assertThat(refused.getText()).contains("Not sent: the AI allowance is used up until");
+        assertThat(storedMessages(chatId)).as("nothing of it is stored").isEmpty();
+    }
+
+    @Test
     void aLongChatShowsItsLatestMessagesAndTheEarlierOnesOnRequest() {
         String chatId = createChat("student-8");
         for (int i = 0; i < 510; i++) {

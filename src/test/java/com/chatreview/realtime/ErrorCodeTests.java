@@ -66,6 +66,8 @@ class ErrorCodeTests {
                 "REPLY_INTERRUPTED|The node generating the reply details.message_id stopped before storing it: drop"
                         + " what it streamed. Your message is stored and is answered again: a new"
                         + " message_stream_started follows.",
+                "BUDGET_EXHAUSTED|An AI budget is spent: nothing was stored. Send the message again after"
+                        + " details.resets_at, or have the budget raised.",
                 "SERVICE_UNAVAILABLE|Nothing was stored; send the message again after retry_after_ms.",
                 "INTERNAL_ERROR|Try again; if it keeps failing, report it to the operator."
             })

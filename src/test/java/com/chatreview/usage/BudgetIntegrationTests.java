@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -129,6 +130,33 @@ class BudgetIntegrationTests {
             socket.awaitEvent("message_received");
             socket.awaitReplyEnd();
             assertThat(messages(tenant, chat)).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void aReplyStreamingWhenTheBudgetRunsOutFinishesAndIsStored(TestService service) throws Exception {
+        TestTenant tenant = service.newTenant("budget-streaming");
+        String chat = chat(tenant, "student-1");
+        try (ChatSocket socket = tenant.socket("student-1", chat)) {
+            socket.awaitEvent("connection_established");
+            socket.sendContent("Tell me slowly " + SharedTestConfiguration.SLOW_MARKER);
+            socket.awaitEvent("message_stream_token");
+            operator(tenant).put("/admin/v1/tenants/" + tenant.id() + "/budget", "{\"monthly_tokens\": 0}");
+            List<JsonNode> rest = socket.awaitReplyEnd();
+            assertThat(rest.getLast().get("event_type").asString())
+                    .as("the reply under way when the budget ran out")
+                    .isEqualTo("message_stream_ended");
+            assertThat(messages(tenant, chat)).isEqualTo(2);
+            assertThat(tenant.chats()
+                            .get("/api/v1/usage/budget")
+                            .json()
+                            .get("used_tokens")
+                            .asLong())
+                    .as("and it is counted")
+                    .isPositive();
+
+            socket.sendContent("And now?");
+            assertThat(socket.awaitEvent("error").get("error_code").asString()).isEqualTo("BUDGET_EXHAUSTED");
         }
     }
 

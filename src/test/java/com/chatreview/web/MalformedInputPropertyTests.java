@@ -1129,7 +1129,8 @@ class MalformedInputPropertyTests {
     /**
      * What the requests need to reach a handler: a tenant and its key, and real records (a chat, a course, a
      * homework, a submission) to put in paths. Settings that change what other requests get (the chat page's
-     * settings, the admin API's tenant) act on a sandbox tenant of their own; a DELETE's real chat is one to lose.
+     * settings, the usage limits, the admin API's tenant with its budget) act on a sandbox tenant of their own; a
+     * DELETE's real chat is one to lose.
      */
     record Fixture(
             String apiKey,
@@ -1194,7 +1195,10 @@ class MalformedInputPropertyTests {
             if (endpoint.securityHeader().equals("X-Admin-Token")) {
                 return ServiceProcess.ADMIN_TOKEN;
             }
-            return endpoint.path().contains("/settings") ? sandboxKey : apiKey;
+            // the chat page's settings and the usage limits change what the other requests get
+            return endpoint.path().contains("/settings") || endpoint.path().endsWith("/usage/limits")
+                    ? sandboxKey
+                    : apiKey;
         }
 
         /** A real id for a path parameter of this name (for DELETE: the chat to lose). */

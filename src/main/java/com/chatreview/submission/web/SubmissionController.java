@@ -165,7 +165,7 @@ class SubmissionController {
 
     /** Where the AI review stands; {@code grade} above is the AI's, whatever the teacher decided. */
     record ReviewBody(
-            @Schema(allowableValues = {"pending", "done", "failed"})
+            @Schema(allowableValues = {"pending", "waiting_for_budget", "done", "failed"})
             String state,
 
             @Schema(description = "Failed attempts of the current round")
