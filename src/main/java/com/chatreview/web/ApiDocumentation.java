@@ -12,6 +12,7 @@ import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.security.SecurityScheme;
+import java.util.List;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -59,8 +60,10 @@ class ApiDocumentation {
                     .addProperty("request_id", new StringSchema());
             openApi.getComponents().addSchemas("Problem", problem);
             ApiResponse error = new ApiResponse()
-                    .description("An error: 400 invalid input, 401 missing or invalid key, 404 not found, 409"
-                            + " conflict, 413 too large, 429 rate limited (Retry-After), 500 server error")
+                    .description("An error: 400 invalid input, 401 missing or invalid key, 403 forbidden (the admin"
+                            + " API disabled, the storage allowance spent), 404 not found, 409 conflict, 413 too"
+                            + " large, 422 an idempotency key reused with another request, 429 rate limited"
+                            + " (Retry-After), 500 server error, 503 a dependency out of reach (Retry-After)")
                     .content(new Content()
                             .addMediaType(
                                     "application/problem+json",
@@ -69,6 +72,25 @@ class ApiDocumentation {
                     .values()
                     .forEach(path -> path.readOperations()
                             .forEach(operation -> operation.getResponses().addApiResponse("default", error)));
+        };
+    }
+
+    /**
+     * A path the service answers with and without a trailing slash (the interface writes {@code POST
+     * /api/v1/chats/}) is one endpoint: the document lists it once, without the slash.
+     */
+    @Bean
+    OpenApiCustomizer onePathEach() {
+        return openApi -> {
+            if (openApi.getPaths() == null) {
+                return;
+            }
+            List<String> twins = openApi.getPaths().keySet().stream()
+                    .filter(path -> path.length() > 1
+                            && path.endsWith("/")
+                            && openApi.getPaths().containsKey(path.substring(0, path.length() - 1)))
+                    .toList();
+            twins.forEach(openApi.getPaths()::remove);
         };
     }
 

@@ -55,6 +55,10 @@ class OpenApiIntegrationTests {
             assertThat(paths.has(path)).as(path + " in " + names(paths)).isTrue();
             assertThat(names(paths.get(path))).as(path).containsAll(methods);
         });
+        assertThat(names(paths))
+                .as("one path per endpoint: none also listed with a trailing slash")
+                .noneMatch(path ->
+                        path.length() > 1 && path.endsWith("/") && paths.has(path.substring(0, path.length() - 1)));
         assertThat(document.get("openapi").asString()).startsWith("3.");
         assertThat(document.get("info").get("title").asString()).isNotBlank();
     }
