@@ -13,14 +13,10 @@ import com.chatreview.submission.ReviewProgress;
 import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionsForReview;
 import com.chatreview.tenancy.TenantId;
-import com.chatreview.web.Ids;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.springframework.stereotype.Component;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A review chat's questions are answered with the homework's task and restrictions, the student's files and the
@@ -29,20 +25,14 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 class ReviewChatContext implements ChatContextSource, ChatReviews {
 
-    /** The chat settings a submission's review chat carries (decisions §5). */
-    static final String KIND = "homework_review";
-
     private final SubmissionsForReview submissions;
     private final HomeworkCatalog homeworks;
     private final ReviewSettings settings;
-    private final JsonMapper json;
 
-    ReviewChatContext(
-            SubmissionsForReview submissions, HomeworkCatalog homeworks, ReviewSettings settings, JsonMapper json) {
+    ReviewChatContext(SubmissionsForReview submissions, HomeworkCatalog homeworks, ReviewSettings settings) {
         this.submissions = submissions;
         this.homeworks = homeworks;
         this.settings = settings;
-        this.json = json;
     }
 
     @Override
@@ -70,11 +60,9 @@ class ReviewChatContext implements ChatContextSource, ChatReviews {
         return submissionOf(chat).map(submission -> new ChatReview(verdict(submission)));
     }
 
-    /** The submission a review chat is about, of the chat's own tenant. */
+    /** The submission a review chat is about, of the chat's own tenant; none for any other chat. */
     private Optional<Submission> submissionOf(Chat chat) {
-        return reviewedSubmission(chat)
-                .flatMap(submissions::find)
-                .filter(submission -> submission.tenantId().equals(chat.tenantId()));
+        return submissions.reviewedIn(TenantId.of(chat.tenantId()), chat.id());
     }
 
     /** The stored review as a verdict, or {@code null} before there is one. */
@@ -93,16 +81,5 @@ class ReviewChatContext implements ChatContextSource, ChatReviews {
                 outcome.flags(),
                 "",
                 submission.analysis());
-    }
-
-    private Optional<UUID> reviewedSubmission(Chat chat) {
-        if (!chat.config().contains(KIND)) {
-            return Optional.empty();
-        }
-        Map<?, ?> config = json.readValue(chat.config(), Map.class);
-        if (!KIND.equals(config.get("kind")) || !(config.get("submission_id") instanceof String id)) {
-            return Optional.empty();
-        }
-        return Ids.uuid(id);
     }
 }

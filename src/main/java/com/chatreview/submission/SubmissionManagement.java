@@ -78,6 +78,8 @@ public class SubmissionManagement {
                         .mapToLong(PreparedUpload.PreparedFile::size)
                         .sum());
         UUID submissionId = UUID.randomUUID();
+        // for clients that read the chat's config; the service finds a review chat's submission by the chat
+        // (SubmissionsForReview.reviewedIn), not by these settings
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("kind", "homework_review");
         settings.put("homework_id", homework.id().toString());

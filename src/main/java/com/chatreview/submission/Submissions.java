@@ -90,6 +90,16 @@ class Submissions {
                 .map(found -> complete(List.of(found)).getFirst());
     }
 
+    /** The submission a chat was created for, of the chat's tenant. */
+    Optional<Submission> findByChat(UUID tenantId, UUID chatId) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM submissions WHERE chat_id = :chat AND tenant_id = :tenant")
+                .param("chat", chatId)
+                .param("tenant", tenantId)
+                .query(this::submission)
+                .optional()
+                .map(found -> complete(List.of(found)).getFirst());
+    }
+
     /** The submission whatever its tenant: for the service's own work on it (the review job). */
     Optional<Submission> find(UUID submissionId) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM submissions WHERE id = :id")

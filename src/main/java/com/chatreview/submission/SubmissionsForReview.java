@@ -99,6 +99,11 @@ public class SubmissionsForReview {
         events.publishEvent(new SubmissionChanged.ReviewFailed(submissionId));
     }
 
+    /** The submission whose review chat this is, if it is one (of the tenant's). */
+    public Optional<Submission> reviewedIn(TenantId tenant, UUID chatId) {
+        return submissions.findByChat(tenant.value(), chatId);
+    }
+
     /** The review's job found an AI budget spent; the review waits for it ({@code waiting_for_budget}). */
     public void waitForBudget(UUID submissionId) {
         submissions.waitForBudget(submissionId, now());
