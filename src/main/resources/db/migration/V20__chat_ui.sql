@@ -1,4 +1,4 @@
--- The chat page (decisions §9). A tenant's page settings: a row only once the tenant set something; no row means
+-- The chat page (docs/chat-ui.md). A tenant's page settings: a row only once the tenant set something; no row means
 -- the defaults (bare link works, any site may frame the page, any origin may open its WebSocket). A NULL list
 -- means "anywhere", an empty list "nowhere but the page itself".
 CREATE TABLE chat_ui_settings (

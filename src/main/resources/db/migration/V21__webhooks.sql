@@ -1,4 +1,4 @@
--- Webhooks (decisions §11): the endpoints a tenant registers. The signing secret is sealed (AES-GCM) with the
+-- Webhooks (docs/api.md, Webhooks): the endpoints a tenant registers. The signing secret is sealed (AES-GCM) with the
 -- operator's key (WEBHOOK_SECRET_KEY), never stored in the clear; during a rotation the previous one signs too,
 -- until previous_secret_until.
 CREATE TABLE webhook_endpoints (

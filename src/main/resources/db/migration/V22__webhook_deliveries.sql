@@ -1,4 +1,4 @@
--- Webhook deliveries (decisions §11): one row per event and endpoint, written in the transaction of the change
+-- Webhook deliveries (docs/api.md, Webhooks): one row per event and endpoint, written in the transaction of the change
 -- that caused the event (an outbox), sent by whichever node claims it (FOR UPDATE SKIP LOCKED), retried with
 -- back-off. Deliveries of one endpoint with the same ordering key (a chat, a submission) go out in seq order.
 CREATE TABLE webhook_deliveries (

@@ -1,4 +1,4 @@
--- What a review found beside its grade and analysis (decisions §12), in the shape the submission's JSON has:
+-- What a review found beside its grade and analysis (docs/api.md, The review), in the shape the submission's JSON has:
 -- points per criterion of the homework's rubric, findings on the student's lines, flags for the teacher.
 -- Empty until the review is stored, and emptied again when a failed review is reopened.
 ALTER TABLE submissions

@@ -1,4 +1,4 @@
--- What each assistant reply and review cost (decisions §13), one row per stored reply, written in the transaction
+-- What each assistant reply and review cost (docs/api.md, Usage and budgets), one row per stored reply, written in the transaction
 -- that stores it, so that the sums are exact however many nodes answer. No reference to the chat: what was spent
 -- stays counted when a chat is deleted (a budget cannot be reset by deleting chats).
 CREATE TABLE ai_usage (

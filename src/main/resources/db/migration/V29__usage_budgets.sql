@@ -1,4 +1,4 @@
--- AI budgets (decisions §13). A tenant's budgets: the operator's monthly ones (PUT /admin/v1/tenants/{id}/budget)
+-- AI budgets (docs/api.md, Usage and budgets). A tenant's budgets: the operator's monthly ones (PUT /admin/v1/tenants/{id}/budget)
 -- and the tenant's own per-user daily cap (PUT /api/v1/usage/limits); NULL: unlimited. No row: all unlimited.
 CREATE TABLE usage_budgets (
     tenant_id              uuid PRIMARY KEY REFERENCES tenants (id) ON DELETE CASCADE,

@@ -1,4 +1,4 @@
--- The first response to each Idempotency-Key, replayed for 24 hours (decisions §10).
+-- The first response to each Idempotency-Key, replayed for 24 hours (docs/decisions.md).
 CREATE TABLE idempotency_records (
     tenant_id        uuid        NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
     idempotency_key  text        NOT NULL,

@@ -1,4 +1,4 @@
--- Every event of a chat on a WebSocket carries seq, strictly increasing over the chat's events (decisions §10).
+-- Every event of a chat on a WebSocket carries seq, strictly increasing over the chat's events (docs/decisions.md).
 -- A node reserves seq numbers in blocks (event_seq_reserved), so that numbers keep increasing across restarts
 -- without a database write per streamed token; a stored message keeps the seq of its final event, which is what
 -- a client resuming after that seq is sent again.

@@ -1,4 +1,4 @@
--- The AI review of each submission (decisions §7). review_state is 'pending' until the durable review job has
+-- The AI review of each submission (docs/api.md, Homework). review_state is 'pending' until the durable review job has
 -- stored analysis and grade ('done'), or 'failed' once it gave up (status stays 'submitted'; an operator can
 -- retry). review_attempts counts the failed attempts of the current round.
 ALTER TABLE submissions

@@ -19,7 +19,7 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A model's review as the openai provider asks for it (decisions §12): one JSON object with points for every
+ * A model's review as the openai provider asks for it (docs/api.md, The review): one JSON object with points for every
  * criterion of the rubric, findings on the student's files and a summary. {@link #schema} is what a strict
  * endpoint is held to; {@link #read} checks the same shape in code, so an endpoint in JSON mode (which only
  * promises some JSON object) is held to it too, and says what is wrong so that the model can be asked again.

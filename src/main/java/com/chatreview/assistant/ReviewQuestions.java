@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * The offline assistant's answers in a review chat, taken from the review's verdict (decisions §12): why the grade
+ * The offline assistant's answers in a review chat, taken from the review's verdict (docs/api.md, The review): why the grade
  * is what it is, what to change first, what the review found in a file or at a line, which rules held and which
  * broke, one criterion's points; anything else gets what it can answer and three example questions. It reads the
  * question for words of these kinds (in English, German, French, Spanish, Portuguese, Italian and Russian) and

@@ -62,7 +62,7 @@ public class ChatManagement {
     }
 
     /**
-     * The most a chat's {@code metadata} may hold, as JSON (decisions §7): every listed chat carries it, so that no
+     * The most a chat's {@code metadata} may hold, as JSON (docs/api.md, Homework): every listed chat carries it, so that no
      * list answer grows without bound.
      */
     public static final int MAX_METADATA_BYTES = 16 * 1024;

@@ -8,7 +8,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * The service's own access to a chat by its id alone, checking no tenant: for the chat page, whose link is the
- * credential (decisions §9), and for the realtime relay once a connection was admitted to the chat (its event
+ * credential (docs/chat-ui.md), and for the realtime relay once a connection was admitted to the chat (its event
  * sequence, the history a reply is made from, the messages a resuming client missed). Whatever acts for a tenant
  * goes through {@link ChatManagement}, which asks for the tenant on every call.
  */
@@ -30,7 +30,7 @@ public class ChatsById {
 
     /**
      * The chat with this id, of whichever tenant: for the chat page, whose link (a random UUID) is the credential
-     * (decisions §9). Every other caller names its tenant with {@link ChatManagement#find}.
+     * (docs/chat-ui.md). Every other caller names its tenant with {@link ChatManagement#find}.
      */
     public Optional<Chat> findByLink(UUID chatId) {
         return chats.findAnyTenant(chatId);

@@ -34,7 +34,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The chat page's side of the service (decisions §9): which chat a page link opens and whether the tenant lets
+ * The chat page's side of the service (docs/chat-ui.md): which chat a page link opens and whether the tenant lets
  * it, the history the page shows, embed tokens, and the tenant's page settings.
  */
 @Service
@@ -134,7 +134,7 @@ public class ChatUi {
     /**
      * The chat of a page link, the link checked as a credential: guesses spend the address's failure budget, and an
      * address past it is refused before any look-up, unless the link is one this node opened lately (the budget
-     * refuses guesses, never links known to be valid: decisions §4).
+     * refuses guesses, never links known to be valid: docs/api.md, Rate limits).
      */
     private Chat openByLink(String chatId, String token, String clientAddress) {
         if (authenticator.throttled(clientAddress) != null && !knowsLink(chatId)) {

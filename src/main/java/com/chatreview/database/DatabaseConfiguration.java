@@ -39,7 +39,7 @@ class DatabaseConfiguration {
         return new OutageAwareDataSource(new HikariDataSource(config), reachability);
     }
 
-    /** Named for the {@code db} health component, which readiness includes (decisions §3). */
+    /** Named for the {@code db} health component, which readiness includes (docs/api.md, Conventions). */
     @Bean(destroyMethod = "close")
     DatabaseReachability dbHealthIndicator(
             DatabaseSettings settings, EmbeddedDatabaseLifecycle embedded, MeterRegistry meters) {

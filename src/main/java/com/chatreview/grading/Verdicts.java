@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 
 /**
  * Where a reviewer's proposal becomes a {@link Verdict} by the rules the service keeps whatever a reviewer says
- * (decisions §12): points clamped to each criterion's maximum, findings only on files and lines the submission
+ * (docs/api.md, The review): points clamped to each criterion's maximum, findings only on files and lines the submission
  * has, their quotes taken from the student's text, the flags the service raises itself, no points at all without
  * readable work, the letter computed from the points, and the analysis written from all of it. Both providers'
  * reviews go through here, so the text and the fields cannot disagree.

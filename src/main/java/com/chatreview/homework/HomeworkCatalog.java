@@ -26,7 +26,7 @@ public class HomeworkCatalog {
     static final int MAX_TEXT = 255;
     static final int MAX_FILES = 50;
     /**
-     * The most content a homework's files hold in all (decisions §7): every homework of a list answer carries its
+     * The most content a homework's files hold in all (docs/api.md, Homework): every homework of a list answer carries its
      * files, so that no list grows without bound.
      */
     static final int MAX_CONTENT_BYTES = 256 * 1024;

@@ -10,7 +10,7 @@ import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Reads the rubric a teacher sends with an assignment (decisions §12): {@code {"criteria": [{"id", "title",
+ * Reads the rubric a teacher sends with an assignment (docs/api.md, The review): {@code {"criteria": [{"id", "title",
  * "description"?, "maxPoints"}]}}. The rubric arrives as a JSON tree, not bound to types, so that each problem names
  * its field as the client wrote it ({@code rubric.criteria[2].maxPoints}) and joins the other problems of the
  * request in one answer, a wrong type included. Properties it does not know are ignored, as everywhere in the API.

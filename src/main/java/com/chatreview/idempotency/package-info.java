@@ -1,5 +1,5 @@
 /**
- * {@code Idempotency-Key} on creating requests (decisions §10): the first response is kept for 24 hours and
+ * {@code Idempotency-Key} on creating requests (docs/decisions.md): the first response is kept for 24 hours and
  * replayed for the same request; the same key on a different request is refused.
  */
 @org.springframework.modulith.ApplicationModule(displayName = "Idempotency")

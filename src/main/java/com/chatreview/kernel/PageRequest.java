@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * {@code offset}, {@code limit} and {@code order} of a list endpoint, checked once for every list: limit
- * 1..100, offset 0 or more, order {@code asc} or {@code desc} (decisions §3). Anything else is 400.
+ * 1..100, offset 0 or more, order {@code asc} or {@code desc} (docs/api.md, Conventions). Anything else is 400.
  */
 public record PageRequest(int offset, int limit, boolean ascending) {
 

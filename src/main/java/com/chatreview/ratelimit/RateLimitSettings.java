@@ -4,7 +4,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * The limits of the interface (decisions §4).
+ * The limits of the interface (docs/api.md, Rate limits).
  *
  * @param restPerMinute REST requests per tenant per minute ({@code RATE_LIMIT_REST_PER_MINUTE})
  * @param authFailuresPerMinute failed authentications per client address per minute before it gets 429

@@ -9,7 +9,7 @@ import com.chatreview.web.Ids;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
 
-/** {@code /ws/chat}: the tenant's API key, the user it acts for, and a chat of that tenant (decisions §6). */
+/** {@code /ws/chat}: the tenant's API key, the user it acts for, and a chat of that tenant (docs/api.md, The WebSocket). */
 @Component
 class ApiKeyAccess implements ChatAccess {
 

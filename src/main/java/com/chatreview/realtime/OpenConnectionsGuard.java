@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
 
-/** A chat with an open connection or a reply in progress is not deleted (decisions §5). */
+/** A chat with an open connection or a reply in progress is not deleted (docs/api.md, Chats). */
 @Component
 class OpenConnectionsGuard implements ChatDeletionGuard {
 

@@ -6,7 +6,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
- * How WebSocket connections behave (decisions §6).
+ * How WebSocket connections behave (docs/api.md, The WebSocket).
  *
  * @param pingInterval how often the server pings every connection
  * @param idleTimeout a connection that has sent no frame for this long is closed (1000)

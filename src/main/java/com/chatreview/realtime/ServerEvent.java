@@ -11,7 +11,7 @@ import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
 /**
- * The events a WebSocket client receives (service-interface "Server events", decisions §6), one record per
+ * The events a WebSocket client receives (docs/api.md, Events), one record per
  * {@code event_type}: the wire format, written by the application's JSON mapper, the same on every node. A field
  * that is null is left out; the order of the fields is the order clients have always seen.
  */

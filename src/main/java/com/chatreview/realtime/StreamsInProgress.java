@@ -5,7 +5,7 @@ import java.util.UUID;
 
 /**
  * The events of each chat's reply being generated ({@code message_stream_started} and its tokens), kept until the
- * reply is stored, so that a client resuming mid-reply gets the part it missed (decisions §10). In a cluster they
+ * reply is stored, so that a client resuming mid-reply gets the part it missed (docs/decisions.md). In a cluster they
  * are kept where every node reads them: a client resumes on any node, and a node taking over a dead node's turn
  * sees what that node had streamed.
  */

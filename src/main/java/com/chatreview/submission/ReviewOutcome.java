@@ -6,7 +6,7 @@ import com.chatreview.grading.Verdict.Flag;
 import java.util.List;
 
 /**
- * What the review found beside its grade and analysis (decisions §12): points per criterion, findings, flags for
+ * What the review found beside its grade and analysis (docs/api.md, The review): points per criterion, findings, flags for
  * the teacher. Empty until the review is stored, never absent.
  */
 public record ReviewOutcome(List<CriterionScore> criteria, List<Finding> findings, List<Flag> flags) {

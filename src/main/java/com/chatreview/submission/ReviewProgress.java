@@ -17,7 +17,7 @@ public record ReviewProgress(State state, int failedAttempts, String error, Inst
     public enum State {
         /** The review job is queued, running, or waiting to retry. */
         PENDING("pending"),
-        /** An AI budget of the tenant or the student is spent: the job runs once it allows (decisions §13). */
+        /** An AI budget of the tenant or the student is spent: the job runs once it allows (docs/api.md, Usage and budgets). */
         WAITING_FOR_BUDGET("waiting_for_budget"),
         /** Analysis and grade are stored. */
         DONE("done"),

@@ -155,7 +155,7 @@ public class SubmissionManagement {
     }
 
     /**
-     * The teacher's decision (decisions §7): {@code approved} or {@code needs_revision}, from any status but the
+     * The teacher's decision (docs/api.md, Homework): {@code approved} or {@code needs_revision}, from any status but the
      * one it names; recorded with who decided and from which status.
      *
      * @param decidedBy the teacher, as the client names them, or {@code null}

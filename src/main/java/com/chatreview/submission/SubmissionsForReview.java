@@ -66,7 +66,7 @@ public class SubmissionsForReview {
 
     /**
      * Stores the AI's analysis, grade, criteria, findings and flags, once: {@code submitted} becomes {@code reviewed}; a status the teacher
-     * already decided stays (decisions §7). Joins the caller's transaction, so that it commits with the review
+     * already decided stays (docs/api.md, Homework). Joins the caller's transaction, so that it commits with the review
      * message of the chat.
      *
      * @return false when the submission had its review already (a job run twice stores nothing twice)

@@ -17,7 +17,7 @@ import org.apache.tika.io.TikaInputStream;
 import org.springframework.stereotype.Component;
 
 /**
- * Checks an upload against decisions §7 before anything is stored: a studentId, 1 to 10 files, none empty,
+ * Checks an upload against docs/api.md, Homework before anything is stored: a studentId, 1 to 10 files, none empty,
  * none over 10 MiB. File names are cleaned; the content type is detected from the bytes and the name, never
  * taken from the client (a {@link TikaInputStream}, so that the zip-container detectors open DOCX and ODT files as
  * zip files rather than guess from a stream).

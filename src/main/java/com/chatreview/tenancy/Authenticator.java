@@ -10,7 +10,7 @@ import org.springframework.stereotype.Service;
  * The one check of an API key, whichever way it comes in (the REST headers, {@code /ws/chat}): every failure is
  * counted against the client's address, and an address past its budget of failures is refused before any key is
  * looked up, unless it sends a key the service knows as active ({@link Tenancy#knows}, no query): the budget
- * refuses guesses, never valid keys (decisions §4). Ways in that check something else than a key (the chat page's
+ * refuses guesses, never valid keys (docs/api.md, Rate limits). Ways in that check something else than a key (the chat page's
  * link) spend the same budget through {@link #throttled} and {@link #failed}.
  */
 @Service
@@ -50,7 +50,7 @@ public class Authenticator {
     public Result apiKey(String apiKey, String clientAddress) {
         Duration wait = throttled(clientAddress);
         // the budget refuses guesses, never a key the service knows: a school behind one address is not locked out
-        // by one student's typo (decisions §4)
+        // by one student's typo (docs/api.md, Rate limits)
         if (wait != null && (apiKey == null || !tenancy.knows(apiKey.strip()))) {
             return new Result.Throttled(wait);
         }

@@ -10,7 +10,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * On the first start on the embedded database, with no tenant at all, creates the tenant {@code demo} and
- * prints its key once, so that the README's run command leads straight to a working call (decisions §2).
+ * prints its key once, so that the README's run command leads straight to a working call (docs/api.md, Authentication).
  */
 @Component
 class DemoTenant implements ApplicationRunner {

@@ -12,7 +12,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * The hashes of every active key, in memory: what lets the failure budget refuse guesses without refusing valid
- * keys (decisions §4). An address past its budget is heard only with a key found here, which costs no query; the
+ * keys (docs/api.md, Rate limits). An address past its budget is heard only with a key found here, which costs no query; the
  * key is then checked as any other (a key revoked since fails, and counts). Read from the database at start and
  * every {@code tenancy.known-keys-refresh}; a key issued on this node is known at once.
  */

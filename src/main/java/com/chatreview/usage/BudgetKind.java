@@ -2,7 +2,7 @@ package com.chatreview.usage;
 
 import java.util.Locale;
 
-/** The budgets a tenant's AI work counts against (decisions §13). */
+/** The budgets a tenant's AI work counts against (docs/api.md, Usage and budgets). */
 public enum BudgetKind {
     /** The operator's: tokens per calendar month, for the whole tenant. */
     MONTHLY_TOKENS,

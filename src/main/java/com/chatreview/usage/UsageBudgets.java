@@ -16,7 +16,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
 /**
- * A tenant's AI budgets (decisions §13): the operator's monthly ones, the tenant's per-user daily cap, and whether
+ * A tenant's AI budgets (docs/api.md, Usage and budgets): the operator's monthly ones, the tenant's per-user daily cap, and whether
  * new AI work may start. The check reads the running sums the {@link UsageMeter} keeps with every stored reply, so
  * it holds across nodes; a reply already streaming when a budget runs out finishes, which is the overspend.
  */

@@ -3,7 +3,7 @@ package com.chatreview.web;
 import java.util.Optional;
 import java.util.UUID;
 
-/** Ids as clients send them: a value that is not a UUID names nothing (decisions §3), it is not an error. */
+/** Ids as clients send them: a value that is not a UUID names nothing (docs/api.md, Conventions), it is not an error. */
 public final class Ids {
 
     private Ids() {}

@@ -22,7 +22,7 @@ import tools.jackson.databind.type.LogicalType;
 import tools.jackson.module.blackbird.BlackbirdModule;
 
 /**
- * JSON as the interface writes it (decisions §3): timestamps in UTC with {@code Z} and always three digits of
+ * JSON as the interface writes it (docs/api.md, Conventions): timestamps in UTC with {@code Z} and always three digits of
  * milliseconds; a field of the wrong type is an error, never silently converted ({@code "user_id": 42} is 400).
  */
 @Configuration(proxyBeanMethods = false)

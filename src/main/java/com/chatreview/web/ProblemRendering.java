@@ -40,7 +40,7 @@ import tools.jackson.databind.DatabindException;
 
 /**
  * The one place where failures become responses: an RFC 9457 problem body with {@code code}, {@code fix},
- * {@code errors} and {@code request_id} (decisions §3). Nothing else in the service writes an error body.
+ * {@code errors} and {@code request_id} (docs/api.md, Conventions). Nothing else in the service writes an error body.
  */
 @RestControllerAdvice
 class ProblemRendering extends ResponseEntityExceptionHandler {
@@ -144,7 +144,8 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
                     request);
         }
         if (DatabaseReachability.isOutage(error)) {
-            // decisions §3: a dependency down is not the request's fault, nor a failure of the service's own
+            // docs/api.md, Conventions: a dependency down is not the request's fault, nor a failure of the service's
+            // own
             log.warn("A request could not reach the database: {}", error.toString());
             return serviceError(databaseUnreachable(), request);
         }
@@ -287,7 +288,7 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
         if (error instanceof MethodArgumentTypeMismatchException mismatch
                 && mismatch.getParameter()
                         .hasParameterAnnotation(org.springframework.web.bind.annotation.PathVariable.class)) {
-            // decisions §3: a path id that is not a UUID names nothing, so it is "not found"
+            // docs/api.md, Conventions: a path id that is not a UUID names nothing, so it is "not found"
             return render(
                     HttpStatus.NOT_FOUND,
                     "NOT_FOUND",

@@ -6,7 +6,7 @@ import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 
-/** Builds the problem body of decisions §3; used by {@link ProblemRendering} and the error page. */
+/** Builds the problem body of docs/api.md, Conventions; used by {@link ProblemRendering} and the error page. */
 final class Problems {
 
     private Problems() {}

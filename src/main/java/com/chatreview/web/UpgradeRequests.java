@@ -15,7 +15,7 @@ import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * Gives every WebSocket upgrade what Jetty's upgrade and Spring's handshake can read, so that whatever its bytes the
- * upgrade succeeds and the access refuses it with an error event and a close code (decisions §6):
+ * upgrade succeeds and the access refuses it with an error event and a close code (docs/api.md, The WebSocket):
  *
  * <ul>
  *   <li>A query that Jetty and {@link java.net.URI} both accept; the query as it was sent is kept for the strict

@@ -15,11 +15,11 @@ import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-/** A tenant's webhook endpoints: register, read, change, delete, rotate the signing secret (decisions §11). */
+/** A tenant's webhook endpoints: register, read, change, delete, rotate the signing secret (docs/api.md, Webhooks). */
 @Service
 public class WebhookManagement {
 
-    /** The most endpoints a tenant may register (decisions §11): each is polled and sent to by every node. */
+    /** The most endpoints a tenant may register (docs/api.md, Webhooks): each is polled and sent to by every node. */
     public static final int MAX_ENDPOINTS = 20;
 
     /** How long the secret a rotation replaces goes on signing beside the new one. */

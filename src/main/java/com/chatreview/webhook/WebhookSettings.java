@@ -6,7 +6,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Webhooks, as the operator allows them (decisions §11).
+ * Webhooks, as the operator allows them (docs/api.md, Webhooks).
  *
  * @param allowHttp plain {@code http} URLs are accepted ({@code WEBHOOK_ALLOW_HTTP}); otherwise {@code https} only
  * @param allowPrivateNetworks deliveries may go to addresses that are not globally reachable

@@ -1,5 +1,5 @@
 /**
- * Webhooks (decisions §11, Standard Webhooks): the endpoints a tenant registers, their signing secrets (shown once,
+ * Webhooks (docs/api.md, Webhooks, Standard Webhooks): the endpoints a tenant registers, their signing secrets (shown once,
  * rotated with a day's overlap, stored sealed with the operator's key), and where a delivery may go (https, no
  * private networks unless the operator allows them).
  */

@@ -1,5 +1,5 @@
 /*
- * The chat page (decisions §9, docs/chat-ui.md). Plain script, no build step: the history comes from
+ * The chat page (docs/chat-ui.md, docs/chat-ui.md). Plain script, no build step: the history comes from
  * GET /chat-ui/api/chats/{id}, live events from /ws/chat-ui (the events of /ws/chat). Every message is put into the
  * page as text, or as Markdown turned into HTML whose raw HTML is shown as text and which DOMPurify then cleans:
  * nothing a message holds can run.

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The offline assistant answers a review chat's questions from the review's verdict (decisions §12): each question
+ * The offline assistant answers a review chat's questions from the review's verdict (docs/api.md, The review): each question
  * of the table, in its own phrasing or language, gets the criteria, findings and lines it asks about, and never
  * anything of the reference solution.
  */

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The links the service writes come from CHAT_UI_URL or PUBLIC_URL, never from a request's Host header unless that
- * host is one of ALLOWED_HOSTS (decisions §9): a request with {@code Host: evil.example} gets no link to it.
+ * host is one of ALLOWED_HOSTS (docs/chat-ui.md): a request with {@code Host: evil.example} gets no link to it.
  */
 @IntegrationTest
 class LinksFromHostIntegrationTests {

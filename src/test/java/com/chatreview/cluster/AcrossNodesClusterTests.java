@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Two nodes on one database and one Redis, behind nginx: the limits and counts of decisions §4 hold across both, as
+ * Two nodes on one database and one Redis, behind nginx: the limits and counts of docs/api.md, Rate limits hold across both, as
  * if the cluster were one node.
  */
 @ExtendWith(RequiresCluster.class)

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A reply belongs to the chat, not to the node streaming it: a client resumes it on any node (decisions §10,
+ * A reply belongs to the chat, not to the node streaming it: a client resumes it on any node (docs/decisions.md,
  * docs/cluster.md).
  */
 @ExtendWith(RequiresCluster.class)

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The service's PostgreSQL stops in the middle of REST, WebSocket and review traffic, then comes back (decisions §3,
- * §6): meanwhile every request that needs it is answered 503 {@code SERVICE_UNAVAILABLE} with {@code Retry-After}
+ * The service's PostgreSQL stops in the middle of REST, WebSocket and review traffic, then comes back (docs/api.md,
+ * Conventions and The WebSocket): meanwhile every request that needs it is answered 503 {@code SERVICE_UNAVAILABLE} with {@code Retry-After}
  * within 5 s, never 500; a new WebSocket is told to come back and closed 1013; a frame on an open one gets
  * {@code SERVICE_UNAVAILABLE} and the connection stays; readiness is DOWN. Afterwards, by itself: readiness UP,
  * everything acknowledged before is there, the open connection is answered again, every review is done. Not an

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The rules the service keeps whatever a reviewer proposes (decisions §12). */
+/** The rules the service keeps whatever a reviewer proposes (docs/api.md, The review). */
 class VerdictsTests {
 
     static final Rubric RUBRIC = new Rubric(List.of(

@@ -23,7 +23,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
-/** Courses and assignments (endpoint 7 and decisions §7, teacher side) over HTTP, as a tenant's backend sees them. */
+/** Courses and assignments (endpoint 7 and docs/api.md, Homework, teacher side) over HTTP, as a tenant's backend sees them. */
 @IntegrationTest
 class HomeworkApiIntegrationTests {
 

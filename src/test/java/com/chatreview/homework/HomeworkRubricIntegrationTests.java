@@ -25,7 +25,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** A homework's rubric (decisions §12, first bullet) over HTTP: given, defaulted, refused field by field. */
+/** A homework's rubric (docs/api.md, The review, first bullet) over HTTP: given, defaulted, refused field by field. */
 @IntegrationTest
 class HomeworkRubricIntegrationTests {
 

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-/** {@code Idempotency-Key} on the two creating endpoints (decisions §10). */
+/** {@code Idempotency-Key} on the two creating endpoints (docs/decisions.md). */
 @IntegrationTest
 class IdempotencyIntegrationTests {
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-/** 100 REST requests a minute per tenant, and 60 failed authentications a minute per address (decisions §4). */
+/** 100 REST requests a minute per tenant, and 60 failed authentications a minute per address (docs/api.md, Rate limits). */
 @IntegrationTest
 class RateLimitIntegrationTests {
 
@@ -133,7 +133,7 @@ class RateLimitIntegrationTests {
                         .status())
                 .isEqualTo(429);
         assertThat(fromThere.get("/v1/homeworks").status()).as("no key at all").isEqualTo(429);
-        // the budget refuses guesses, never a valid key (decisions §4): the tenant's own requests are heard
+        // the budget refuses guesses, never a valid key (docs/api.md, Rate limits): the tenant's own requests are heard
         assertThat(tenant.chats(fromThere)
                         .get("/api/v1/chats/" + UUID.randomUUID())
                         .status())

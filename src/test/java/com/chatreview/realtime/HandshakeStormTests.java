@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A storm of handshakes on a node that admits few at once (decisions §6): the ones it cannot take now are told
+ * A storm of handshakes on a node that admits few at once (docs/api.md, The WebSocket): the ones it cannot take now are told
  * {@code SERVICE_UNAVAILABLE} with {@code retry_after_ms} and closed with 1013, never 1011; a client following the
  * documented policy (retry_after_ms ± 50 %, then doubling, at most 6 tries) gets in. Not an {@code
  * *IntegrationTests} class: it runs the service in its own JVM, once.

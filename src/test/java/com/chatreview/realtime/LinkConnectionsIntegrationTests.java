@@ -15,7 +15,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The chat page's connections (opened by a chat's link, without a key) and the tenant's backend's (with its key)
- * are counted apart (decisions §9): holders of links cannot use up the connections the tenant's backend needs, nor
+ * are counted apart (docs/chat-ui.md): holders of links cannot use up the connections the tenant's backend needs, nor
  * the backend those of the pages.
  */
 @IntegrationTest

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A chat's queue of frames waiting for their reply is bounded (decisions §6, REALTIME_MAX_QUEUED_FRAMES, 5 by
+ * A chat's queue of frames waiting for their reply is bounded (docs/api.md, The WebSocket, REALTIME_MAX_QUEUED_FRAMES, 5 by
  * default), and a frame whose connection left before its turn is dropped: nothing a client was not told was stored
  * is stored, answered or paid for after it left, and nothing it was told was stored is dropped.
  */

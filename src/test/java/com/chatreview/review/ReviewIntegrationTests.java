@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
-/** The review of decisions §7 end to end: upload, the durable job, the review chat, failure and retry. */
+/** The review of docs/api.md, Homework end to end: upload, the durable job, the review chat, failure and retry. */
 @IntegrationTest
 class ReviewIntegrationTests {
 

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The review job is durable (decisions §7): the real service, killed with SIGKILL while reviews are queued and one
+ * The review job is durable (docs/api.md, Homework): the real service, killed with SIGKILL while reviews are queued and one
  * is streaming, then started again on the same data, ends with every submission reviewed once: one question and
- * one review in each review chat, the review the submission's analysis. A review waiting for a budget (decisions
- * §13) goes on waiting through the kill, and runs once the budget is raised. Not an {@code *IntegrationTests} class: it
+ * one review in each review chat, the review the submission's analysis. A review waiting for a budget
+ * (docs/api.md, Usage and budgets) goes on waiting through the kill, and runs once the budget is raised. Not an {@code *IntegrationTests} class: it
  * brings its own database, so it runs once.
  */
 class ReviewRestartTests {

@@ -13,7 +13,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A tenant's uploaded files are bounded (decisions §7, LIMIT_STORAGE_BYTES_PER_TENANT, 10 GiB by default): an
+ * A tenant's uploaded files are bounded (docs/api.md, Homework, LIMIT_STORAGE_BYTES_PER_TENANT, 10 GiB by default): an
  * upload past it is 403 STORAGE_QUOTA_EXCEEDED, says how much is used, and stores nothing.
  */
 @IntegrationTest

@@ -28,7 +28,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
-/** Endpoint 8 and the rest of decisions §7 (reading, deciding, idempotent upload) over HTTP. */
+/** Endpoint 8 and the rest of docs/api.md, Homework (reading, deciding, idempotent upload) over HTTP. */
 @IntegrationTest
 class SubmissionApiIntegrationTests {
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * "The files are stored durably before the 201 is sent" (decisions §7), tested the hard way: the real service in
+ * "The files are stored durably before the 201 is sent" (docs/api.md, Homework), tested the hard way: the real service in
  * a JVM of its own on the embedded PostgreSQL, killed with SIGKILL right after the 201, then started again on the
  * same {@code DATA_DIR}. Not an {@code *IntegrationTests} class: it brings its own database, so it runs once.
  */

@@ -61,7 +61,8 @@ public class SharedTestConfiguration {
             properties.put("review.retry-backoff", "1.0");
             properties.put("review.max-attempts", "2");
             properties.put("review.shutdown-wait", "5s");
-            // the tests' receivers listen on 127.0.0.1 over plain http (decisions §11: the operator may allow it)
+            // the tests' receivers listen on 127.0.0.1 over plain http (docs/api.md, Webhooks: the operator may allow
+            // it)
             properties.put("webhook.allow-http", "true");
             properties.put("webhook.allow-private-networks", "true");
             properties.put("sealing.key", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");

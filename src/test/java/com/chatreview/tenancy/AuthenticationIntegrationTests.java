@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
-/** Tenant keys on every endpoint group (decisions §2), and the operator's admin API. */
+/** Tenant keys on every endpoint group (docs/api.md, Authentication), and the operator's admin API. */
 @IntegrationTest
 class AuthenticationIntegrationTests {
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * AI budgets (decisions §13): the operator's monthly budgets and the tenant's per-user daily cap, shown with what
+ * AI budgets (docs/api.md, Usage and budgets): the operator's monthly budgets and the tenant's per-user daily cap, shown with what
  * was spent; a spent one refuses a new frame without storing it, and makes a review wait until it is raised.
  */
 @IntegrationTest

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code GET /api/v1/usage} (decisions §13): what a tenant's replies and reviews cost, by kind, user, chat and day,
+ * {@code GET /api/v1/usage} (docs/api.md, Usage and budgets): what a tenant's replies and reviews cost, by kind, user, chat and day,
  * equal to the sums of the stored messages' {@code metadata.usage}, and nobody else's.
  */
 @IntegrationTest

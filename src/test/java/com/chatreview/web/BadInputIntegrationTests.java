@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * What a careless or hostile client sends (decisions §3): every mistake is a problem body that says what is
+ * What a careless or hostile client sends (docs/api.md, Conventions): every mistake is a problem body that says what is
  * wrong and how to fix it, and no answer ever shows the service's insides.
  */
 @IntegrationTest

@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a tenant stores in the fields every list answer repeats is bounded (decisions §7): a chat's metadata at
+ * What a tenant stores in the fields every list answer repeats is bounded (docs/api.md, Homework): a chat's metadata at
  * 16 KiB as JSON, a homework's files at 256 KiB of content in all; past either, 400 naming the field.
  */
 @IntegrationTest

@@ -626,7 +626,7 @@ class MalformedInputPropertyTests {
             if (answer.status() != 101) {
                 // only a request the HTTP parser refuses (raw bytes, over the header size) may be answered before it
                 assertThat(onlyUriCharacters(upgrade.head()) && upgrade.head().length <= MAX_REQUEST_HEAD)
-                        .as("the upgrade always succeeds (decisions §6): %s", answer)
+                        .as("the upgrade always succeeds (docs/api.md, The WebSocket): %s", answer)
                         .isFalse();
                 assertAnswer(answer, upgrade.path());
                 tallies.upgrade(upgrade, "HTTP " + answer.status());
@@ -767,7 +767,7 @@ class MalformedInputPropertyTests {
     }
 
     /**
-     * The test's own model of decisions §6 for a client frame, read strictly: a JSON object (no duplicate keys,
+     * The test's own model of docs/api.md, The WebSocket for a client frame, read strictly: a JSON object (no duplicate keys,
      * nothing after it) whose {@code content} is a non-blank string, {@code metadata} absent, null or an object,
      * {@code client_message_id} absent, null or 1 to 128 characters, and no text anywhere (value or key) holding
      * U+0000 or half a surrogate pair, which no message can store. What the model cannot settle (a number no

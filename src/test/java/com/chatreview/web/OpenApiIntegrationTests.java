@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** The OpenAPI document, health and metrics of decisions §1, as an operator or a client generator reads them. */
+/** The OpenAPI document, health and metrics of docs/deployment.md, as an operator or a client generator reads them. */
 @IntegrationTest
 class OpenApiIntegrationTests {
 

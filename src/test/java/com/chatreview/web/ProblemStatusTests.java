@@ -26,7 +26,7 @@ import org.springframework.web.context.request.ServletWebRequest;
  */
 class ProblemStatusTests {
 
-    /** What clients see today (decisions §3 and the service interface), pinned code by code. */
+    /** What clients see today (docs/api.md, Conventions and the service interface), pinned code by code. */
     private static final Map<Code, HttpStatus> INTERFACE = new EnumMap<>(Map.ofEntries(
             Map.entry(Code.VALIDATION_ERROR, HttpStatus.BAD_REQUEST),
             Map.entry(Code.UNAUTHORIZED, HttpStatus.UNAUTHORIZED),

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code usage.budget_threshold} (decisions §13): told when a tenant's use reaches 80 % and 100 % of a monthly
+ * {@code usage.budget_threshold} (docs/api.md, Usage and budgets): told when a tenant's use reaches 80 % and 100 % of a monthly
  * budget, once each per month, by the reply that reaches it.
  */
 @IntegrationTest

@@ -15,7 +15,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
-/** {@code /api/v1/webhooks} (decisions §11) over real sockets: register, read, change, rotate, delete. */
+/** {@code /api/v1/webhooks} (docs/api.md, Webhooks) over real sockets: register, read, change, rotate, delete. */
 @IntegrationTest
 class WebhookApiIntegrationTests {
 

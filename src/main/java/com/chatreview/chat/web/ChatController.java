@@ -41,7 +41,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.WebRequest;
 
-/** Endpoints 1–5 of the interface, and {@code PATCH} (decisions §5). */
+/** Endpoints 1–5 of the interface, and {@code PATCH} (docs/api.md, Chats). */
 @RestController
 @RequestMapping("/api/v1/chats")
 @Tag(name = "Chats")

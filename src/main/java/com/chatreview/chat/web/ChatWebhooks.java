@@ -9,7 +9,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * The chat events of webhooks (decisions §11), recorded in the transaction of the change, with the chat's REST
+ * The chat events of webhooks (docs/api.md, Webhooks), recorded in the transaction of the change, with the chat's REST
  * shapes: {@code chat.message.created} {@code {"chat_id", "message"}}, {@code chat.deleted} {@code {"chat_id"}}.
  */
 @Component

@@ -33,7 +33,7 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 
-/** Endpoint 7 of the interface and the teacher's side of decisions §7 (camelCase, as the interface has it). */
+/** Endpoint 7 of the interface and the teacher's side of docs/api.md, Homework (camelCase, as the interface has it). */
 @RestController
 @RequestMapping("/v1")
 @Tag(name = "Homework")
@@ -89,7 +89,7 @@ class HomeworkController {
 
     /**
      * A rubric, as a teacher sends it and as an assignment shows it: the teacher's, or the service's default when the
-     * teacher gave none (decisions §12).
+     * teacher gave none (docs/api.md, The review).
      */
     @Schema(description = "What the submissions are graded against; the service's default when the teacher gave none")
     record RubricBody(

@@ -43,7 +43,7 @@ import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.multipart.MultipartFile;
 
-/** Endpoint 8 of the interface, and reading and deciding submissions (decisions §7). */
+/** Endpoint 8 of the interface, and reading and deciding submissions (docs/api.md, Homework). */
 @RestController
 @RequestMapping("/v1/homeworks/{homeworkId}/submissions")
 @Tag(name = "Submissions")

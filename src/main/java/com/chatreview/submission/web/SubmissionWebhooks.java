@@ -9,7 +9,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * The submission events of webhooks (decisions §11), recorded in the transaction of the change, each with the
+ * The submission events of webhooks (docs/api.md, Webhooks), recorded in the transaction of the change, each with the
  * submission as {@code GET /v1/homeworks/{id}/submissions/{submissionId}} returns it.
  */
 @Component

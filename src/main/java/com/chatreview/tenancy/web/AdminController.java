@@ -18,7 +18,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The operator's API (decisions §2): tenants and their keys, behind {@code X-Admin-Token}. */
+/** The operator's API (docs/api.md, Authentication): tenants and their keys, behind {@code X-Admin-Token}. */
 @RestController
 @RequestMapping("/admin/v1/tenants")
 @Tag(name = "Admin", description = "Tenants and API keys (operator only)")

@@ -13,7 +13,7 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The tenant's view of its AI budgets, and its own per-user daily cap (decisions §13). */
+/** The tenant's view of its AI budgets, and its own per-user daily cap (docs/api.md, Usage and budgets). */
 @RestController
 @Tag(name = "Usage")
 @SecurityRequirement(name = "X-API-Key")

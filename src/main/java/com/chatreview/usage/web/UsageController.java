@@ -17,7 +17,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code GET /api/v1/usage}: what the tenant's users spent, by day, user, chat or kind (decisions §13). */
+/** {@code GET /api/v1/usage}: what the tenant's users spent, by day, user, chat or kind (docs/api.md, Usage and budgets). */
 @RestController
 @Tag(name = "Usage")
 @SecurityRequirement(name = "X-API-Key")

@@ -34,7 +34,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code /api/v1/webhooks} (decisions §11): a tenant's endpoints, with its API key. */
+/** {@code /api/v1/webhooks} (docs/api.md, Webhooks): a tenant's endpoints, with its API key. */
 @RestController
 @RequestMapping("/api/v1/webhooks")
 @Tag(name = "Webhooks")
