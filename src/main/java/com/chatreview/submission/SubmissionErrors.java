@@ -43,7 +43,11 @@ public final class SubmissionErrors {
             super(
                     Code.CONFLICT,
                     "The submission's review is '" + state.value() + "', not 'failed'",
-                    "Only a failed review is retried; a pending one runs on its own, a done one is kept.");
+                    state == ReviewProgress.State.WAITING_FOR_BUDGET
+                            ? "Only a failed review is retried; this one waits for an AI budget and runs by itself"
+                                    + " once the month resets or the budget is raised (PUT"
+                                    + " /admin/v1/tenants/{tenantId}/budget)."
+                            : "Only a failed review is retried; a pending one runs on its own, a done one is kept.");
         }
     }
 }

@@ -184,7 +184,7 @@ public class SubmissionManagement {
      * Puts a failed review back in the queue's hands for a new round of attempts (the operator's retry).
      *
      * @throws SubmissionNotFound when the tenant has no such submission
-     * @throws ReviewNotFailed when the review is pending or done
+     * @throws ReviewNotFailed when the review is pending, waiting for a budget, or done
      */
     @Transactional
     public Submission reopenReview(TenantId tenantId, UUID submissionId) {

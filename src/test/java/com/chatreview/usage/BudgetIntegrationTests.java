@@ -206,6 +206,13 @@ class BudgetIntegrationTests {
                 .as("nothing of the review is in its chat")
                 .isZero();
         assertThat(tenant.homework().get(path).json().get("status").asString()).isEqualTo("submitted");
+        Api.Reply retried = operator(tenant)
+                .post(
+                        "/admin/v1/tenants/" + tenant.id() + "/submissions/"
+                                + submission.get("id").asString() + "/review",
+                        "");
+        assertThat(retried.status()).as("a waiting review is no failed one").isEqualTo(409);
+        assertThat(retried.json().get("fix").asString()).contains("waits for an AI budget", "/budget");
 
         operator(tenant).put("/admin/v1/tenants/" + tenant.id() + "/budget", "{\"monthly_reviews\": 1}");
         Eventually.passes(

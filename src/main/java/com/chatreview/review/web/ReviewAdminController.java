@@ -40,7 +40,7 @@ class ReviewAdminController {
     @Operation(
             summary = "Retry a submission's review that failed for good",
             description = "202: the review is queued again. 404: no such submission of the tenant. 409: the review"
-                    + " is pending or done.")
+                    + " is pending, waiting for a budget, or done.")
     ResponseEntity<RetriedReview> retry(@PathVariable UUID tenantId, @PathVariable UUID submissionId) {
         Submission submission = reviews.retry(TenantId.of(tenantId), submissionId);
         return ResponseEntity.status(HttpStatus.ACCEPTED)
