@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -189,14 +190,7 @@ class Replies {
     /** Streams and stores the reply; it is paid then, or when the chat was told why there is none. */
     private void answer(Chat chat, OwedReply reply) {
         try {
-            stream(
-                    reply.tenantId(),
-                    chat,
-                    reply.questionId(),
-                    reply.userId(),
-                    reply.replyId(),
-                    tokens -> assistant.reply(conversation(chat), tokens),
-                    () -> owed.takenOver(reply));
+            stream(chat, reply, () -> owed.takenOver(reply));
         } catch (ReplyTakenOver another) {
             log.info("The reply in chat {} was taken over by another node; this node's stream stops", chat.id());
         } finally {
@@ -248,131 +242,210 @@ class Replies {
     }
 
     /**
-     * A turn the service starts: stores and announces its question (unless an earlier run of the same turn
-     * stored it), then streams and stores the answer.
+     * Opens a turn the service starts, in the chat's lane: stores and announces its question (unless an earlier run
+     * of the same turn stored it) and starts the answer's stream; empty when the chat does not exist (any more).
      */
-    ChatMessage serviceTurn(AssistantTurn turn) {
-        Chat chat = chats.find(turn.tenantId(), turn.chatId()).orElseThrow(() -> new ChatNotFound(turn.chatId()));
+    Optional<Streaming> openServiceTurn(ServiceTurn turn) {
+        Chat chat = chats.find(turn.tenantId(), turn.chatId()).orElse(null);
+        if (chat == null) {
+            return Optional.empty();
+        }
         sequence.freshBlock(chat.id());
         long seq = sequence.next(chat.id());
-        AppendedMessage appended =
-                chats.append(turn.tenantId(), chat.id(), turn.question().withEventSeq(seq));
+        AppendedMessage appended;
+        try {
+            appended = chats.append(turn.tenantId(), chat.id(), turn.question().withEventSeq(seq));
+        } catch (ChatNotFound gone) {
+            return Optional.empty();
+        }
         if (!appended.duplicate()) {
             publish(chat.id(), messageReceived(appended.message(), turn.userId(), Instant.now(), seq));
         }
-        return stream(
+        return Optional.of(new Streaming(
                 turn.tenantId(),
-                chat,
+                chat.id(),
                 appended.message().id(),
                 turn.userId(),
                 UUID.randomUUID(),
-                turn.answer(),
-                () -> false);
+                turn.kind(),
+                () -> false));
     }
 
     /**
-     * Streams the answer to every connection on the chat and stores it. A client's frame is answered by the
-     * configured assistant from the chat's history and context; a service turn brings its own answer. Any failure is told to the chat (an
-     * {@code error} event) and thrown; nothing of the answer is stored then.
+     * Streams the assistant's answer to a client's question, from the chat's history and context, to every
+     * connection on the chat, and stores it. Any failure is told to the chat (an {@code error} event) and thrown;
+     * nothing of the answer is stored then.
      */
-    private ChatMessage stream(
-            TenantId tenantId,
-            Chat chat,
-            UUID questionId,
-            String userId,
-            UUID replyId,
-            AssistantTurn.Answer answer,
-            BooleanSupplier takenOver) {
-        UUID chatId = chat.id();
-        ChatEvent startedEvent = json.sequenced(
-                new ServerEvent.StreamStarted(Instant.now(), chatId, userId, replyId, sequence.next(chatId)));
-        streams.started(chatId, startedEvent);
-        publish(chatId, startedEvent);
-        RealtimeMetrics.Reply measured = metrics.replyStarted(tenantId, answer.kind());
+    private ChatMessage stream(Chat chat, OwedReply owed, BooleanSupplier takenOver) {
+        Streaming streaming = new Streaming(
+                owed.tenantId(),
+                chat.id(),
+                owed.questionId(),
+                owed.userId(),
+                owed.replyId(),
+                UsageKind.CHAT,
+                takenOver);
         try {
-            AssistantReply reply = answer.generate(token -> {
-                if (takenOver.getAsBoolean()) {
-                    throw new ReplyTakenOver();
-                }
-                measured.token();
-                ChatEvent tokenEvent = json.sequenced(
-                        new ServerEvent.StreamToken(Instant.now(), chatId, replyId, token, sequence.next(chatId)));
-                streams.token(chatId, tokenEvent);
-                publish(chatId, tokenEvent);
-            });
-            long endSeq = sequence.next(chatId);
+            AssistantReply reply = assistant.reply(conversation(chat), streaming::token);
+            streaming.beforeStoring();
+            ChatMessage stored = transaction.execute(status -> streaming.store(reply));
+            streaming.ended(stored, reply);
+            return stored;
+        } catch (RuntimeException failure) {
+            streaming.failed(failure);
+            throw failure;
+        }
+    }
+
+    /**
+     * An answer being streamed to every connection on its chat: its {@code message_stream_started} is out, each
+     * token takes the chat's next {@code seq}; it ends stored ({@code message_stream_ended}) or with an
+     * {@code error} event naming its message id.
+     */
+    final class Streaming {
+
+        private final TenantId tenantId;
+        private final UUID chatId;
+        private final UUID questionId;
+        private final String userId;
+        private final UUID replyId;
+        private final UsageKind kind;
+        private final BooleanSupplier takenOver;
+        private final RealtimeMetrics.Reply measured;
+        private long endSeq;
+        private boolean over;
+
+        private Streaming(
+                TenantId tenantId,
+                UUID chatId,
+                UUID questionId,
+                String userId,
+                UUID replyId,
+                UsageKind kind,
+                BooleanSupplier takenOver) {
+            this.tenantId = tenantId;
+            this.chatId = chatId;
+            this.questionId = questionId;
+            this.userId = userId;
+            this.replyId = replyId;
+            this.kind = kind;
+            this.takenOver = takenOver;
+            ChatEvent startedEvent = json.sequenced(
+                    new ServerEvent.StreamStarted(Instant.now(), chatId, userId, replyId, sequence.next(chatId)));
+            streams.started(chatId, startedEvent);
+            publish(chatId, startedEvent);
+            this.measured = metrics.replyStarted(tenantId, kind);
+        }
+
+        void token(String token) {
             if (takenOver.getAsBoolean()) {
                 throw new ReplyTakenOver();
             }
+            measured.token();
+            ChatEvent tokenEvent = json.sequenced(
+                    new ServerEvent.StreamToken(Instant.now(), chatId, replyId, token, sequence.next(chatId)));
+            streams.token(chatId, tokenEvent);
+            publish(chatId, tokenEvent);
+        }
+
+        /** The last token is out: the stream's end takes its {@code seq} now, before anything else of the chat. */
+        void beforeStoring() {
+            endSeq = sequence.next(chatId);
+            if (takenOver.getAsBoolean()) {
+                throw new ReplyTakenOver();
+            }
+        }
+
+        /**
+         * Stores the answer and counts what it used, in the caller's transaction, so that whatever else the caller
+         * records commits with it or not at all.
+         *
+         * @throws ChatNotFound when the chat was deleted meanwhile
+         */
+        ChatMessage store(AssistantReply reply) {
             NewMessage message = NewMessage.fromAssistant(reply.content(), replyMetadata(reply, questionId, userId))
                     .withId(replyId)
                     .withEventSeq(endSeq);
-            ChatMessage stored = transaction.execute(status -> {
-                ChatMessage appended = chats.append(tenantId, chatId, message).message();
-                answer.stored(appended);
-                AssistantReply.Usage used = reply.usage();
-                usage.record(
-                        tenantId,
-                        chatId,
-                        appended.id(),
-                        userId,
-                        answer.kind(),
-                        used.promptTokens(),
-                        used.completionTokens(),
-                        used.totalTokens(),
-                        used.estimated());
-                return appended;
-            });
+            ChatMessage appended = chats.append(tenantId, chatId, message).message();
+            AssistantReply.Usage used = reply.usage();
+            usage.record(
+                    tenantId,
+                    chatId,
+                    appended.id(),
+                    userId,
+                    kind,
+                    used.promptTokens(),
+                    used.completionTokens(),
+                    used.totalTokens(),
+                    used.estimated());
+            return appended;
+        }
+
+        /** The stored answer is committed: the chat gets the whole of it. */
+        void ended(ChatMessage stored, AssistantReply reply) {
+            over = true;
             streams.ended(chatId);
             measured.finished(reply.usage().completionTokens());
             publish(chatId, streamEnded(stored, userId, Instant.now(), endSeq));
-            return stored;
-        } catch (AssistantFailure failure) {
-            streams.ended(chatId);
-            measured.failed("ai_error");
-            metrics.providerFailed(failure);
-            log.warn("The assistant failed to answer in chat {}: {}", chatId, failure.getMessage());
-            publish(
-                    chatId,
-                    ErrorCode.AI_ERROR
-                            .event(
-                                    "The AI provider failed: " + failure.getMessage(),
-                                    Map.of("message_id", replyId.toString()))
-                            .inChat(chatId, sequence.next(chatId)));
-            throw failure;
-        } catch (ReplyTakenOver another) {
-            measured.failed("taken_over");
-            throw another; // the node that took it over tells the chat, and ends what this one streamed
-        } catch (ChatNotFound gone) {
-            streams.ended(chatId);
-            measured.failed("chat_deleted");
-            throw gone;
-        } catch (RuntimeException unexpected) {
-            // storing the reply failed (the database, say): the stream must not stay "in progress" for resumes
-            streams.ended(chatId);
-            boolean outage = DatabaseReachability.isOutage(unexpected);
-            measured.failed(outage ? "database" : "internal");
-            if (outage) {
-                log.warn("The reply in chat {} could not be stored: {}", chatId, unexpected.toString());
-            } else {
-                log.error("The reply in chat {} could not be completed", chatId, unexpected);
+        }
+
+        /**
+         * The answer will not be stored: the stream is no longer in progress, and the chat learns why (unless it
+         * was deleted, or another node took the reply over and tells it). Only the first failure counts.
+         */
+        void failed(RuntimeException cause) {
+            if (over) {
+                return;
             }
-            publish(
-                    chatId,
-                    (outage
-                                    ? ErrorCode.SERVICE_UNAVAILABLE.event(
-                                            "The service cannot reach its database right now; the reply could not"
-                                                    + " be stored, the question is stored",
-                                            Map.of(
-                                                    "message_id",
-                                                    replyId.toString(),
-                                                    "retry_after_ms",
-                                                    DatabaseReachability.RETRY_AFTER.toMillis()))
-                                    : ErrorCode.INTERNAL_ERROR.event(
-                                            "The reply could not be stored; the question is stored",
-                                            Map.of("message_id", replyId.toString())))
-                            .inChat(chatId, sequence.next(chatId)));
-            throw unexpected;
+            over = true;
+            switch (cause) {
+                case AssistantFailure failure -> {
+                    streams.ended(chatId);
+                    measured.failed("ai_error");
+                    metrics.providerFailed(failure);
+                    log.warn("The assistant failed to answer in chat {}: {}", chatId, failure.getMessage());
+                    publish(
+                            chatId,
+                            ErrorCode.AI_ERROR
+                                    .event(
+                                            "The AI provider failed: " + failure.getMessage(),
+                                            Map.of("message_id", replyId.toString()))
+                                    .inChat(chatId, sequence.next(chatId)));
+                }
+                case ReplyTakenOver another ->
+                    // the node that took it over tells the chat, and ends what this one streamed
+                    measured.failed("taken_over");
+                case ChatNotFound gone -> {
+                    streams.ended(chatId);
+                    measured.failed("chat_deleted");
+                }
+                default -> {
+                    // storing the answer failed (the database, say): the stream must not stay "in progress"
+                    streams.ended(chatId);
+                    boolean outage = DatabaseReachability.isOutage(cause);
+                    measured.failed(outage ? "database" : "internal");
+                    if (outage) {
+                        log.warn("The reply in chat {} could not be stored: {}", chatId, cause.toString());
+                    } else {
+                        log.error("The reply in chat {} could not be completed", chatId, cause);
+                    }
+                    publish(
+                            chatId,
+                            (outage
+                                            ? ErrorCode.SERVICE_UNAVAILABLE.event(
+                                                    "The service cannot reach its database right now; the reply"
+                                                            + " could not be stored, the question is stored",
+                                                    Map.of(
+                                                            "message_id",
+                                                            replyId.toString(),
+                                                            "retry_after_ms",
+                                                            DatabaseReachability.RETRY_AFTER.toMillis()))
+                                            : ErrorCode.INTERNAL_ERROR.event(
+                                                    "The reply could not be stored; the question is stored",
+                                                    Map.of("message_id", replyId.toString())))
+                                    .inChat(chatId, sequence.next(chatId)));
+                }
+            }
         }
     }
 

@@ -1,16 +1,18 @@
 package com.chatreview.review;
 
+import static com.chatreview.usage.UsageKind.REVIEW;
+
 import com.chatreview.assistant.Assistant;
 import com.chatreview.assistant.AssistantReply;
 import com.chatreview.assistant.Review;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
-import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.NewMessage;
 import com.chatreview.grading.ReviewRequest;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkCatalog;
-import com.chatreview.realtime.AssistantTurn;
-import com.chatreview.realtime.AssistantTurns;
+import com.chatreview.realtime.OpenTurn;
+import com.chatreview.realtime.ServiceTurn;
+import com.chatreview.realtime.ServiceTurns;
 import com.chatreview.submission.FileText;
 import com.chatreview.submission.ReviewOutcome;
 import com.chatreview.submission.ReviewProgress;
@@ -29,8 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -56,7 +56,7 @@ class SubmissionReviewer {
     private final SubmissionsForReview submissions;
     private final HomeworkCatalog homeworks;
     private final Assistant assistant;
-    private final AssistantTurns turns;
+    private final ServiceTurns turns;
     private final ReviewSettings settings;
     private final Timer duration;
     private final MeterRegistry meters;
@@ -68,7 +68,7 @@ class SubmissionReviewer {
             SubmissionsForReview submissions,
             HomeworkCatalog homeworks,
             Assistant assistant,
-            AssistantTurns turns,
+            ServiceTurns turns,
             ReviewSettings settings,
             MeterRegistry meters,
             UsageMeter usage,
@@ -132,31 +132,68 @@ class SubmissionReviewer {
         metadata.put("submission_id", submission.id().toString());
         NewMessage question =
                 NewMessage.fromUser(ReviewMaterial.question(homework, files), metadata, questionId(submission.id()));
-        ReviewAnswer answer = new ReviewAnswer(submission.id(), request);
+        ServiceTurn turn = new ServiceTurn(
+                TenantId.of(submission.tenantId()), submission.chatId(), submission.studentId(), question, REVIEW);
+        Optional<OpenTurn> opened;
         try {
-            turns.run(new AssistantTurn(
-                    TenantId.of(submission.tenantId()), submission.chatId(), submission.studentId(), question, answer));
-        } catch (ChatNotFound deleted) {
-            log.info("The review chat of submission {} is gone; the review is stored without it", submission.id());
-            AssistantReply reply = answer.generate(token -> {});
-            // no reply message to count it with: the review is counted under the submission's id, once
-            transaction.executeWithoutResult(status -> {
-                answer.record();
-                AssistantReply.Usage used = reply.usage();
-                usage.record(
-                        TenantId.of(submission.tenantId()),
-                        submission.chatId(),
-                        submission.id(),
-                        submission.studentId(),
-                        UsageKind.REVIEW,
-                        used.promptTokens(),
-                        used.completionTokens(),
-                        used.totalTokens(),
-                        used.estimated());
-            });
+            opened = turns.open(turn);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("The review was interrupted (the node is stopping)", e);
+        }
+        if (opened.isEmpty()) {
+            recordWithoutChat(submission, assistant.review(request, token -> {}));
+            return;
+        }
+        try (OpenTurn chat = opened.get()) {
+            Review review;
+            try {
+                review = assistant.review(request, chat::token);
+            } catch (RuntimeException failure) {
+                chat.failed(failure);
+                throw failure;
+            }
+            try {
+                transaction.executeWithoutResult(status -> {
+                    chat.store(review.reply());
+                    record(submission.id(), review);
+                });
+            } catch (ChatNotFound deleted) {
+                recordWithoutChat(submission, review);
+            } catch (RuntimeException failure) {
+                chat.failed(failure);
+                throw failure;
+            }
+        }
+    }
+
+    /**
+     * The review chat is gone: the review is stored on the submission alone, and its tokens are counted under the
+     * submission's id (there is no review message to count them with).
+     */
+    private void recordWithoutChat(Submission submission, Review review) {
+        log.info("The review chat of submission {} is gone; the review is stored without it", submission.id());
+        transaction.executeWithoutResult(status -> {
+            record(submission.id(), review);
+            AssistantReply.Usage used = review.reply().usage();
+            usage.record(
+                    TenantId.of(submission.tenantId()),
+                    submission.chatId(),
+                    submission.id(),
+                    submission.studentId(),
+                    REVIEW,
+                    used.promptTokens(),
+                    used.completionTokens(),
+                    used.totalTokens(),
+                    used.estimated());
+        });
+    }
+
+    /** Throws when another attempt stored the review meanwhile, so that what this one stores rolls back. */
+    private void record(UUID submissionId, Review review) {
+        ReviewOutcome outcome = new ReviewOutcome(review.criteria(), review.findings(), review.flags());
+        if (!submissions.recordReview(submissionId, review.grade(), review.analysis(), outcome)) {
+            throw new ReviewStoredAlready(submissionId);
         }
     }
 
@@ -170,45 +207,6 @@ class SubmissionReviewer {
         log.error("The review of submission {} failed for good: {}", submissionId, reason);
         submissions.recordGaveUp(submissionId, reason);
         meters.counter("reviews.failed").increment();
-    }
-
-    /** The assistant's review as the answer of the chat's turn; what it grades is stored with the message. */
-    private final class ReviewAnswer implements AssistantTurn.Answer {
-
-        private final UUID submissionId;
-        private final ReviewRequest request;
-        private final AtomicReference<Review> review = new AtomicReference<>();
-
-        ReviewAnswer(UUID submissionId, ReviewRequest request) {
-            this.submissionId = submissionId;
-            this.request = request;
-        }
-
-        @Override
-        public AssistantReply generate(Consumer<String> tokens) {
-            Review done = assistant.review(request, tokens);
-            review.set(done);
-            return done.reply();
-        }
-
-        @Override
-        public void stored(ChatMessage reply) {
-            record();
-        }
-
-        @Override
-        public UsageKind kind() {
-            return UsageKind.REVIEW;
-        }
-
-        /** Throws when another attempt stored the review meanwhile, so that this review message rolls back. */
-        void record() {
-            Review done = review.get();
-            ReviewOutcome outcome = new ReviewOutcome(done.criteria(), done.findings(), done.flags());
-            if (!submissions.recordReview(submissionId, done.grade(), done.analysis(), outcome)) {
-                throw new ReviewStoredAlready(submissionId);
-            }
-        }
     }
 
     /** An AI budget keeps the review from starting until {@code resetsAt}, or until it is raised. */
