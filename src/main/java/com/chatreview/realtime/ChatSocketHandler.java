@@ -1,8 +1,10 @@
 package com.chatreview.realtime;
 
-import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.ChatsById;
-import com.chatreview.chat.SenderRole;
+import com.chatreview.conversation.Conversations;
+import com.chatreview.conversation.ErrorCode;
+import com.chatreview.conversation.EventJson;
+import com.chatreview.conversation.ServerEvent;
 import com.chatreview.database.DatabaseReachability;
 import com.chatreview.kernel.ServiceUnavailable;
 import com.chatreview.ratelimit.RateLimitDecision;
@@ -47,7 +49,6 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     static final CloseStatus ORIGIN_NOT_ALLOWED = new CloseStatus(4403, "ORIGIN_NOT_ALLOWED");
     private static final String CONNECTION = Connection.class.getName();
     private static final String EXPIRY = CONNECTION + ".expiry";
-    private static final int RESUME_BATCH = 100;
     /** When to come back while the database (or Redis) is unreachable. */
     private static final Duration DEPENDENCY_RETRY_AFTER = Duration.ofSeconds(1);
 
@@ -55,11 +56,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     private final ChatsById chats;
     private final RequestQuotas quotas;
     private final ConnectionRegistry connections;
-    private final ReplyQueue queue;
-    private final Replies replies;
-    private final EventSequence sequence;
-    private final StreamsInProgress streams;
-    private final ChatEventFanOut fanOut;
+    private final Conversations conversations;
     private final RealtimeSettings settings;
     private final EventJson json;
     private final JsonMapper mapper;
@@ -75,11 +72,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             ChatsById chats,
             RequestQuotas quotas,
             ConnectionRegistry connections,
-            ReplyQueue queue,
-            Replies replies,
-            EventSequence sequence,
-            StreamsInProgress streams,
-            ChatEventFanOut fanOut,
+            Conversations conversations,
             RealtimeSettings settings,
             EventJson json,
             JsonMapper mapper,
@@ -88,11 +81,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         this.chats = chats;
         this.quotas = quotas;
         this.connections = connections;
-        this.queue = queue;
-        this.replies = replies;
-        this.sequence = sequence;
-        this.streams = streams;
-        this.fanOut = fanOut;
+        this.conversations = conversations;
         this.settings = settings;
         this.mapper = mapper;
         this.json = json;
@@ -192,16 +181,9 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
                     .put(EXPIRY, expiries.schedule(() -> expire(connection), delay, TimeUnit.MILLISECONDS));
         }
         boolean newUser = admitted.userCreated();
-        long published = fanOut.watch(connection.chatId);
-        // read after the connection registered: whatever the fan-out hands it from now on, it gets live
-        List<ChatEvent> replyInProgress = streams.of(connection.chatId);
-        long lastSeq = Math.max(
-                Math.max(
-                        published,
-                        replyInProgress.isEmpty()
-                                ? 0
-                                : replyInProgress.getLast().seq()),
-                sequence.latest(connection.chatId, admitted.latestEventSeq()));
+        // after the connection registered: whatever the fan-out hands it from now on, it gets live
+        Conversations.Watch watch = conversations.watch(connection.chatId, admitted.latestEventSeq());
+        long lastSeq = watch.lastSeq();
         connection.sendDirect(new ServerEvent.ConnectionEstablished(
                 Instant.now(), connection.userId, connection.chatId, connection.tenantId.value(), lastSeq));
         if (newUser) {
@@ -209,8 +191,8 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         }
         if (resumeFrom != null) {
             connection.startAfter(resumeFrom);
-            connection.hold(replyInProgress);
-            if (!sendMissed(connection, resumeFrom)) {
+            connection.hold(watch.replyInProgress());
+            if (!conversations.replayStoredAfter(connection.chatId, resumeFrom, connection::sendMissed)) {
                 return;
             }
         } else {
@@ -282,13 +264,8 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         }
         Frame frame = parsed.frame().get();
         try {
-            boolean queued = queue.offer(connection.chatId, settings.maxQueuedFrames(), () -> {
-                // a frame still waiting when its connection closed was never acknowledged: it is dropped, not
-                // stored and paid for with nobody there to read the reply (the client resends it when back)
-                if (connection.open()) {
-                    replies.answer(connection, frame);
-                }
-            });
+            boolean queued = conversations.ask(
+                    new ConnectionAsker(connection, metrics), frame.question(), settings.maxQueuedFrames());
             if (!queued) {
                 metrics.frameRefused(connection.tenantId, "queue_full");
                 connection.sendDirect(ErrorCode.RATE_LIMITED.event(
@@ -364,37 +341,6 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
 
     void shuttingDown() {
         shuttingDown = true;
-    }
-
-    /**
-     * The final event of every message stored after {@code seq}, read a batch at a time and sent as fast as the
-     * client takes them: a resume from 0 of a long chat holds one batch in memory, not the chat. False when the
-     * connection went away meanwhile.
-     */
-    private boolean sendMissed(Connection connection, long seq) {
-        long after = seq;
-        while (true) {
-            List<ChatMessage> batch = chats.messagesAnnouncedAfter(connection.chatId, after, RESUME_BATCH);
-            for (ChatMessage message : batch) {
-                String userId = String.valueOf(userOf(message));
-                ServerEvent event = message.senderRole() == SenderRole.USER
-                        ? Replies.messageReceived(message, userId, message.createdAt(), message.eventSeq())
-                        : Replies.streamEnded(message, userId, message.createdAt(), message.eventSeq());
-                if (!connection.sendMissed(json.sequenced(event))) {
-                    return false;
-                }
-                after = message.eventSeq();
-            }
-            if (batch.size() < RESUME_BATCH) {
-                return true;
-            }
-        }
-    }
-
-    /** Who sent a user message, or whose message an assistant message answers. */
-    private Object userOf(ChatMessage message) {
-        Map<?, ?> metadata = mapper.readValue(message.metadata(), Map.class);
-        return metadata.get(message.senderRole() == SenderRole.USER ? "user_id" : Replies.ANSWERED_USER);
     }
 
     private void refuse(WebSocketSession session, ServerEvent error, CloseStatus status) {

@@ -1,5 +1,9 @@
 package com.chatreview.realtime;
 
+import com.chatreview.conversation.ChatEvent;
+import com.chatreview.conversation.ChatListeners;
+import com.chatreview.conversation.EventJson;
+import com.chatreview.conversation.ServerEvent;
 import com.chatreview.tenancy.TenantId;
 import java.io.IOException;
 import java.time.Duration;
@@ -30,7 +34,7 @@ import org.springframework.web.socket.adapter.NativeWebSocketSession;
  * the client has taken it). An outbox holding more than the send buffer, or a write taking longer than the send
  * time limit, drops the connection.
  */
-final class Connection {
+final class Connection implements ChatListeners.Listener {
 
     private static final Logger log = LoggerFactory.getLogger(Connection.class);
 
@@ -73,7 +77,8 @@ final class Connection {
     }
 
     /** A chat event: sent now, or kept until the connection has caught up. */
-    synchronized void deliver(ChatEvent event) {
+    @Override
+    public synchronized void deliver(ChatEvent event) {
         if (waiting != null) {
             waiting.add(event);
         } else if (event.seq() > lastSentSeq) {

@@ -1,5 +1,6 @@
 package com.chatreview.realtime;
 
+import com.chatreview.conversation.ChatListeners;
 import java.util.List;
 import java.util.UUID;
 
@@ -7,7 +8,7 @@ import java.util.UUID;
  * Which connections are open, and the caps on them. The in-process registry is the single-node default; a
  * cluster's registry counts the connections of every node.
  */
-interface ConnectionRegistry {
+interface ConnectionRegistry extends ChatListeners {
 
     enum Opening {
         OPENED,
@@ -27,6 +28,7 @@ interface ConnectionRegistry {
     void closed(Connection connection);
 
     /** This node's connections on the chat. */
+    @Override
     List<Connection> onChat(UUID chatId);
 
     /** Whether any connection, on any node, is open on the chat. */

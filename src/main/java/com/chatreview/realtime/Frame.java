@@ -1,5 +1,6 @@
 package com.chatreview.realtime;
 
+import com.chatreview.conversation.Question;
 import com.chatreview.web.StorableText;
 import java.util.Map;
 import java.util.Optional;
@@ -80,6 +81,11 @@ record Frame(String content, Map<String, Object> metadata, String clientMessageI
         }
         return node.propertyNames().stream().anyMatch(name -> !StorableText.storable(name))
                 || node.values().stream().anyMatch(Frame::unstorable);
+    }
+
+    /** The frame as the question it asks. */
+    Question question() {
+        return new Question(content, metadata, clientMessageId);
     }
 
     record Result(Optional<Frame> frame, String problem) {

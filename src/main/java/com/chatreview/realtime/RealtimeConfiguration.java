@@ -14,10 +14,9 @@ import org.springframework.web.socket.server.support.DefaultHandshakeHandler;
 
 /**
  * Registers the handler on {@code /ws/chat} and every other {@link ChatAccess} path (such as the chat page's), with
- * Jetty's frame limits, and picks the implementation of each part that must hold across nodes: in-process on a
- * single node, Redis in a cluster ({@link Parts}). The rest of the module are components: the handler, the replies,
- * the pings ({@link ConnectionPings}), revoked keys ({@link RevokedKeyConnections}) and the shutdown
- * ({@link RealtimeShutdown}).
+ * Jetty's frame limits, and picks the connection registry: in-process on a single node, Redis in a cluster
+ * ({@link Parts}). The rest of the module are components: the handler, the pings ({@link ConnectionPings}), revoked
+ * keys ({@link RevokedKeyConnections}) and the shutdown ({@link RealtimeShutdown}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableWebSocket
@@ -60,7 +59,7 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         return upgrade;
     }
 
-    /** Each part that must hold across nodes: in-process without Redis, on Redis with it. */
+    /** The connection registry: in-process without Redis, on Redis with it. */
     @Configuration(proxyBeanMethods = false)
     static class Parts {
 
@@ -75,62 +74,6 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         RedisConnectionRegistry redisConnectionRegistry(
                 Redis redis, RedisReachability reachability, RealtimeSettings settings) {
             return new RedisConnectionRegistry(redis, reachability, settings.connectionLease());
-        }
-
-        @Bean
-        @ConditionalOnRedis.Absent
-        ReplyQueue replyQueue() {
-            return new InProcessReplyQueue();
-        }
-
-        @Bean(destroyMethod = "close")
-        @ConditionalOnRedis
-        RedisReplyQueue redisReplyQueue(Redis redis, RedisReachability reachability, RealtimeSettings settings) {
-            return new RedisReplyQueue(redis, reachability, settings.laneLease(), settings.laneTurnGrace());
-        }
-
-        @Bean
-        @ConditionalOnRedis.Absent
-        ChatEventFanOut chatEventFanOut(ConnectionRegistry connections) {
-            return new InProcessChatEventFanOut(connections);
-        }
-
-        @Bean(destroyMethod = "close")
-        @ConditionalOnRedis
-        RedisChatEventFanOut redisChatEventFanOut(
-                Redis redis, RedisReachability reachability, ConnectionRegistry connections) {
-            return new RedisChatEventFanOut(redis, reachability, connections);
-        }
-
-        @Bean
-        @ConditionalOnRedis.Absent
-        StreamsInProgress streamsInProgress() {
-            return new InProcessStreamsInProgress();
-        }
-
-        @Bean
-        @ConditionalOnRedis
-        StreamsInProgress redisStreamsInProgress(Redis redis, RedisReachability reachability) {
-            return new RedisStreamsInProgress(redis, reachability);
-        }
-
-        @Bean
-        @ConditionalOnRedis.Absent
-        OwedReplies owedReplies() {
-            return OwedReplies.NONE;
-        }
-
-        @Bean(destroyMethod = "close")
-        @ConditionalOnRedis
-        RedisOwedReplies redisOwedReplies(Redis redis, RedisReachability reachability, RealtimeSettings settings) {
-            return new RedisOwedReplies(redis, reachability, settings.laneLease());
-        }
-
-        @Bean(destroyMethod = "close")
-        @ConditionalOnRedis
-        ReplyTakeovers replyTakeovers(
-                RedisOwedReplies owed, ReplyQueue queue, Replies replies, RealtimeSettings settings) {
-            return new ReplyTakeovers(owed, queue, replies, settings.laneLease());
         }
     }
 }

@@ -6,19 +6,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
- * How WebSocket connections behave (docs/api.md, The WebSocket).
+ * How WebSocket connections behave (docs/api.md, The WebSocket); how chats are answered is
+ * {@code ConversationSettings}, under the same prefix.
  *
  * @param pingInterval how often the server pings every connection
  * @param idleTimeout a connection that has sent no frame for this long is closed (1000)
  * @param maxFrame the largest client frame accepted; larger is {@code INVALID_MESSAGE}
  * @param sendBuffer what may wait to be sent to one slow connection before it is closed
  * @param sendTimeLimit how long one send may take before the connection is closed
- * @param historyMessages how many of the chat's latest messages a reply is generated from
  * @param shutdownGrace how long a shutdown waits for replies in progress to be stored
- * @param laneLease in a cluster, how long a node holds a chat's reply lane after it stopped renewing it (it died):
- *     the longest a dead node blocks the chat
- * @param laneTurnGrace in a cluster, how long the node of a chat's next frame has to take its turn before the
- *     frame after it goes first
  * @param connectionLease in a cluster, how long a connection's slot (counted against its tenant's cap and its chat's)
  *     outlives its node's last renewal: how long a node that died keeps its connections' slots
  *     ({@code REALTIME_CONNECTION_LEASE})
@@ -37,10 +33,7 @@ public record RealtimeSettings(
         @DefaultValue("64KB") DataSize maxFrame,
         @DefaultValue("1MB") DataSize sendBuffer,
         @DefaultValue("10s") Duration sendTimeLimit,
-        @DefaultValue("50") int historyMessages,
         @DefaultValue("30s") Duration shutdownGrace,
-        @DefaultValue("15s") Duration laneLease,
-        @DefaultValue("10s") Duration laneTurnGrace,
         @DefaultValue("30s") Duration connectionLease,
         @DefaultValue("8") int handshakeConcurrency,
         @DefaultValue("50ms") Duration handshakeWait,

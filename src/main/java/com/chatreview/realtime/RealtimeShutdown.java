@@ -1,5 +1,6 @@
 package com.chatreview.realtime;
 
+import com.chatreview.conversation.Conversations;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,21 +25,18 @@ class RealtimeShutdown implements SmartLifecycle {
     private static final Duration HAND_OVER_GRACE = Duration.ofSeconds(5);
 
     private final ConnectionRegistry connections;
-    private final ReplyQueue queue;
-    private final OwedReplies owed;
+    private final Conversations conversations;
     private final ChatSocketHandler handler;
     private final RealtimeSettings settings;
     private volatile boolean running;
 
     RealtimeShutdown(
             ConnectionRegistry connections,
-            ReplyQueue queue,
-            OwedReplies owed,
+            Conversations conversations,
             ChatSocketHandler handler,
             RealtimeSettings settings) {
         this.connections = connections;
-        this.queue = queue;
-        this.owed = owed;
+        this.conversations = conversations;
         this.handler = handler;
         this.settings = settings;
     }
@@ -51,17 +49,17 @@ class RealtimeShutdown implements SmartLifecycle {
     @Override
     public void stop() {
         handler.shuttingDown();
-        if (owed.othersTakeOver()) {
+        if (conversations.othersTakeOver()) {
             closeAll();
         }
         try {
-            if (!queue.awaitIdle(settings.shutdownGrace())) {
-                if (owed.othersTakeOver()) {
+            if (!conversations.awaitIdle(settings.shutdownGrace())) {
+                if (conversations.othersTakeOver()) {
                     log.warn(
                             "Replies still running after {}; handing them over to the other nodes",
                             settings.shutdownGrace());
-                    owed.handOver();
-                    queue.awaitIdle(HAND_OVER_GRACE);
+                    conversations.handOver();
+                    conversations.awaitIdle(HAND_OVER_GRACE);
                 } else {
                     log.warn("Replies still running after {}; closing connections anyway", settings.shutdownGrace());
                 }

@@ -136,24 +136,15 @@ class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
             return true;
         }
         if (!reachability.reachable()) {
-            throw unknowable(reachability);
+            throw reachability.chatHoldUnknowable();
         }
         try {
             long held = HELD.run(redis.commands(), new String[] {PREFIX + "chat:" + chatId});
             return held > 0;
         } catch (RedisException failed) {
             reachability.failed(failed);
-            throw unknowable(reachability);
+            throw reachability.chatHoldUnknowable();
         }
-    }
-
-    /** Whether the chat is held elsewhere cannot be told without Redis. */
-    static ServiceUnavailable unknowable(RedisReachability reachability) {
-        return new ServiceUnavailable(
-                "Whether another node of the cluster holds this chat (an open connection, a reply being generated)"
-                        + " cannot be told now: Redis is unreachable",
-                "Nothing was done; try again after Retry-After.",
-                reachability.retryAfter());
     }
 
     @Override

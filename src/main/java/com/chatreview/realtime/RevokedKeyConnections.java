@@ -1,5 +1,6 @@
 package com.chatreview.realtime;
 
+import com.chatreview.conversation.ErrorCode;
 import com.chatreview.tenancy.ApiKeyRevoked;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;

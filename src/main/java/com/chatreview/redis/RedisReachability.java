@@ -1,5 +1,6 @@
 package com.chatreview.redis;
 
+import com.chatreview.kernel.ServiceUnavailable;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -49,6 +50,18 @@ public final class RedisReachability implements HealthIndicator, AutoCloseable {
     }
 
     /** How long a client should wait before asking again for what needs Redis. */
+    /**
+     * Whether another node of the cluster holds a chat (an open connection, a reply being generated) cannot be told
+     * without Redis: nothing is done, the caller comes back after Retry-After.
+     */
+    public ServiceUnavailable chatHoldUnknowable() {
+        return new ServiceUnavailable(
+                "Whether another node of the cluster holds this chat (an open connection, a reply being generated)"
+                        + " cannot be told now: Redis is unreachable",
+                "Nothing was done; try again after Retry-After.",
+                retryAfter());
+    }
+
     public Duration retryAfter() {
         return Duration.ofSeconds(5);
     }

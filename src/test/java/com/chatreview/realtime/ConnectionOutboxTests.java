@@ -3,6 +3,8 @@ package com.chatreview.realtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import com.chatreview.conversation.ChatEvent;
+import com.chatreview.conversation.EventJson;
 import com.chatreview.tenancy.TenantId;
 import java.lang.reflect.Proxy;
 import java.time.Duration;

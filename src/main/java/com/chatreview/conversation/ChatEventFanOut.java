@@ -1,0 +1,22 @@
+package com.chatreview.conversation;
+
+import java.util.UUID;
+
+/**
+ * Delivers a chat's events to every connection open on the chat. In-process, that is this node's connections;
+ * a cluster's fan-out carries each event to every node holding a connection on the chat.
+ */
+interface ChatEventFanOut {
+
+    /** Sends the event, in the order publish is called for the chat, to every connection on the chat. */
+    void publish(UUID chatId, ChatEvent event);
+
+    /**
+     * Where a connection just registered on the chat starts: it receives every event of the chat after the seq
+     * returned, and none before it.
+     *
+     * @return the seq of the latest event of the chat this node has handed to its connections; 0 when the fan-out
+     *     keeps none (the caller knows better then)
+     */
+    long watch(UUID chatId);
+}

@@ -1,0 +1,134 @@
+package com.chatreview.conversation;
+
+import com.chatreview.assistant.AssistantFailure;
+import com.chatreview.metrics.TenantTags;
+import com.chatreview.tenancy.TenantId;
+import com.chatreview.usage.UsageKind;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import org.springframework.stereotype.Component;
+
+/**
+ * The series of the replies an operator watches (docs/deployment.md, "Metrics an operator watches"): replies
+ * started, finished and failed, first-token latency, reply duration and generation speed, AI provider errors by
+ * kind. Per tenant only where {@link TenantTags} names it.
+ */
+@Component
+class ConversationMetrics {
+
+    private final MeterRegistry meters;
+    private final TenantTags tenants;
+    private final Map<UsageKind, Timer> firstToken = new EnumMap<>(UsageKind.class);
+    private final Map<UsageKind, Timer> duration = new EnumMap<>(UsageKind.class);
+    private final Map<UsageKind, DistributionSummary> speed = new EnumMap<>(UsageKind.class);
+
+    ConversationMetrics(MeterRegistry meters, TenantTags tenants) {
+        this.meters = meters;
+        this.tenants = tenants;
+        for (UsageKind kind : UsageKind.values()) {
+            firstToken.put(
+                    kind,
+                    Timer.builder("chat.reply.first_token")
+                            .description("From a reply's start to its first token")
+                            .tag("kind", kind.value())
+                            .publishPercentileHistogram()
+                            .maximumExpectedValue(Duration.ofMinutes(2))
+                            .register(meters));
+            duration.put(
+                    kind,
+                    Timer.builder("chat.reply.duration")
+                            .description("From a reply's start to its being stored")
+                            .tag("kind", kind.value())
+                            .publishPercentileHistogram()
+                            .maximumExpectedValue(Duration.ofMinutes(10))
+                            .register(meters));
+            speed.put(
+                    kind,
+                    DistributionSummary.builder("chat.reply.tokens_per_second")
+                            .description("Each stored reply's completion tokens over its duration")
+                            .tag("kind", kind.value())
+                            .publishPercentileHistogram()
+                            .minimumExpectedValue(0.1)
+                            .maximumExpectedValue(10_000.0)
+                            .register(meters));
+        }
+    }
+
+    /** A reply starts streaming; the returned handle records how it goes. */
+    Reply replyStarted(TenantId tenant, UsageKind kind) {
+        String tenantTag = tenants.of(tenant);
+        Counter.builder("chat.replies.started")
+                .description("Replies (and reviews) that started streaming")
+                .tag("kind", kind.value())
+                .tag("tenant", tenantTag)
+                .register(meters)
+                .increment();
+        return new Reply(kind, tenantTag, System.nanoTime());
+    }
+
+    void providerFailed(AssistantFailure failure) {
+        Counter.builder("ai.provider.errors")
+                .description("Replies the AI provider failed, by kind")
+                .tag("kind", failure.kind().value())
+                .register(meters)
+                .increment();
+    }
+
+    /** One reply's metrics, from its start. */
+    final class Reply {
+
+        private final UsageKind kind;
+        private final String tenant;
+        private final long started;
+        private volatile boolean tokenSeen;
+
+        private Reply(UsageKind kind, String tenant, long started) {
+            this.kind = kind;
+            this.tenant = tenant;
+            this.started = started;
+        }
+
+        void token() {
+            if (!tokenSeen) {
+                tokenSeen = true;
+                firstToken.get(kind).record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+            }
+        }
+
+        void finished(int completionTokens) {
+            long nanos = System.nanoTime() - started;
+            duration.get(kind).record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+            Counter.builder("chat.replies.finished")
+                    .description("Replies (and reviews) streamed and stored")
+                    .tag("kind", kind.value())
+                    .tag("tenant", tenant)
+                    .register(meters)
+                    .increment();
+            Counter.builder("chat.reply.tokens")
+                    .description("Completion tokens of the stored replies")
+                    .tag("kind", kind.value())
+                    .tag("tenant", tenant)
+                    .register(meters)
+                    .increment(Math.max(0, completionTokens));
+            if (nanos > 0 && completionTokens > 0) {
+                speed.get(kind).record(completionTokens / (nanos / 1e9));
+            }
+        }
+
+        /** Why the reply was not stored: ai_error, database, internal, chat_deleted or taken_over. */
+        void failed(String reason) {
+            Counter.builder("chat.replies.failed")
+                    .description("Replies (and reviews) that ended without being stored, by reason")
+                    .tag("kind", kind.value())
+                    .tag("reason", reason)
+                    .tag("tenant", tenant)
+                    .register(meters)
+                    .increment();
+        }
+    }
+}

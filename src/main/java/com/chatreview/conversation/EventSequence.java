@@ -1,0 +1,80 @@
+package com.chatreview.conversation;
+
+import com.chatreview.chat.ChatsById;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
+import java.util.UUID;
+import org.springframework.stereotype.Component;
+
+/**
+ * The {@code seq} of a chat's events. Numbers come from blocks reserved in the database, so they keep increasing
+ * across restarts while a streamed token costs no database write. Only the chat's reply lane takes numbers, so
+ * the events of a chat are numbered in the order they are sent.
+ */
+@Component
+class EventSequence {
+
+    static final int BLOCK = 1000;
+
+    private final ChatsById chats;
+    /** Chats quiet for an hour are forgotten; their next frame starts a fresh block anyway. */
+    private final Cache<UUID, Block> blocks =
+            Caffeine.newBuilder().expireAfterAccess(Duration.ofHours(1)).build();
+
+    EventSequence(ChatsById chats) {
+        this.chats = chats;
+    }
+
+    private static final class Block {
+        long next;
+        long end;
+        long published;
+    }
+
+    long next(UUID chatId) {
+        Block block = blocks.get(chatId, chat -> new Block());
+        synchronized (block) {
+            if (block.next == 0 || block.next > block.end) {
+                block.end = chats.reserveEventSequence(chatId, BLOCK);
+                block.next = block.end - BLOCK + 1;
+            }
+            return block.next++;
+        }
+    }
+
+    /**
+     * Starts a fresh block for the work of one frame, taken from the database before anything streams: the
+     * frame's tokens then cost no database write, and whichever node answers the chat's next frame numbers its
+     * events above these (the chat's frames are answered one at a time, cluster-wide).
+     */
+    void freshBlock(UUID chatId) {
+        Block block = blocks.get(chatId, chat -> new Block());
+        synchronized (block) {
+            block.end = chats.reserveEventSequence(chatId, BLOCK);
+            block.next = block.end - BLOCK + 1;
+        }
+    }
+
+    /** Records that the event numbered {@code seq} is being sent to the chat's connections. */
+    void published(UUID chatId, long seq) {
+        Block block = blocks.get(chatId, chat -> new Block());
+        synchronized (block) {
+            block.published = Math.max(block.published, seq);
+        }
+    }
+
+    /**
+     * The latest seq of an event this node has sent to the chat's connections, or the latest a stored message
+     * carries. A number taken but not yet sent does not count: a connection opened meanwhile receives that event.
+     */
+    long latest(UUID chatId, long latestStored) {
+        Block block = blocks.getIfPresent(chatId);
+        if (block == null) {
+            return latestStored;
+        }
+        synchronized (block) {
+            return Math.max(latestStored, block.published);
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package com.chatreview.conversation;
+
+import java.util.UUID;
+
+/** The connections of this node on the chat get the event, each in the order the chat's events come. */
+class InProcessChatEventFanOut implements ChatEventFanOut {
+
+    private final ChatListeners listeners;
+
+    InProcessChatEventFanOut(ChatListeners listeners) {
+        this.listeners = listeners;
+    }
+
+    @Override
+    public void publish(UUID chatId, ChatEvent event) {
+        for (ChatListeners.Listener listener : listeners.onChat(chatId)) {
+            listener.deliver(event);
+        }
+    }
+
+    /** Every event goes to the chat's connections as it is published; what came before is the sequence's to say. */
+    @Override
+    public long watch(UUID chatId) {
+        return 0;
+    }
+}

@@ -1,0 +1,513 @@
+package com.chatreview.conversation;
+
+import com.chatreview.assistant.Assistant;
+import com.chatreview.assistant.AssistantFailure;
+import com.chatreview.assistant.AssistantReply;
+import com.chatreview.assistant.Conversation;
+import com.chatreview.assistant.Conversation.ContextDocument;
+import com.chatreview.assistant.Conversation.Turn;
+import com.chatreview.chat.AppendedMessage;
+import com.chatreview.chat.Chat;
+import com.chatreview.chat.ChatErrors.ChatNotFound;
+import com.chatreview.chat.ChatManagement;
+import com.chatreview.chat.ChatMessage;
+import com.chatreview.chat.ChatsById;
+import com.chatreview.chat.NewMessage;
+import com.chatreview.chat.SenderRole;
+import com.chatreview.database.DatabaseReachability;
+import com.chatreview.grading.Verdict;
+import com.chatreview.tenancy.TenantId;
+import com.chatreview.usage.BudgetSpent;
+import com.chatreview.usage.UsageBudgets;
+import com.chatreview.usage.UsageKind;
+import com.chatreview.usage.UsageMeter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The work of one accepted frame, or of a turn the service starts, run in the chat's lane: store the user
+ * message, announce it, stream the assistant's reply to every connection on the chat, store the reply, announce
+ * it. Every event takes the chat's next {@code seq} here, in the order it is sent.
+ */
+@Component
+class Replies {
+
+    /** The key of an assistant message's metadata naming the user whose message it answers. */
+    static final String ANSWERED_USER = "in_reply_to_user_id";
+
+    private static final Logger log = LoggerFactory.getLogger(Replies.class);
+
+    private final ChatManagement chats;
+    private final ChatsById byId;
+    private final Assistant assistant;
+    private final ChatEventFanOut fanOut;
+    private final EventSequence sequence;
+    private final StreamsInProgress streams;
+    private final OwedReplies owed;
+    private final List<ChatContextSource> contextSources;
+    private final int historyMessages;
+    private final TransactionTemplate transaction;
+    private final EventJson json;
+    private final UsageMeter usage;
+    private final UsageBudgets budgets;
+    private final ConversationMetrics metrics;
+
+    Replies(
+            ChatManagement chats,
+            ChatsById byId,
+            Assistant assistant,
+            ChatEventFanOut fanOut,
+            EventSequence sequence,
+            StreamsInProgress streams,
+            OwedReplies owed,
+            List<ChatContextSource> contextSources,
+            ConversationSettings settings,
+            TransactionTemplate transaction,
+            EventJson json,
+            UsageMeter usage,
+            UsageBudgets budgets,
+            ConversationMetrics metrics) {
+        this.chats = chats;
+        this.byId = byId;
+        this.assistant = assistant;
+        this.fanOut = fanOut;
+        this.sequence = sequence;
+        this.streams = streams;
+        this.owed = owed;
+        this.contextSources = contextSources;
+        this.historyMessages = settings.historyMessages();
+        this.transaction = transaction;
+        this.json = json;
+        this.usage = usage;
+        this.budgets = budgets;
+        this.metrics = metrics;
+    }
+
+    void answer(Asker sender, Question asked) {
+        Chat chat;
+        OwedReply question;
+        try {
+            chat = chats.find(sender.tenantId(), sender.chatId()).orElse(null);
+            if (chat == null) {
+                sender.refuse(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
+                return;
+            }
+            if (chat.closed()) {
+                sender.refuse(ErrorCode.CHAT_CLOSED.event("The chat is closed; the message was not stored"));
+                return;
+            }
+            // checked as the frame's turn comes: a reply streaming now is not counted yet (the overspend)
+            BudgetSpent spent = budgets.spent(sender.tenantId(), sender.userId(), UsageKind.CHAT)
+                    .orElse(null);
+            if (spent != null) {
+                sender.refuse(budgetExhausted(spent));
+                return;
+            }
+            sequence.freshBlock(sender.chatId());
+            question = store(sender, asked);
+        } catch (ChatNotFound gone) {
+            sender.refuse(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
+            return;
+        } catch (RuntimeException unexpected) {
+            if (DatabaseReachability.isOutage(unexpected)) {
+                log.warn("A message to chat {} could not be stored: {}", sender.chatId(), unexpected.toString());
+                sender.refuse(ErrorCode.SERVICE_UNAVAILABLE.event(
+                        "The service cannot reach its database right now; the message was not stored",
+                        Map.of("retry_after_ms", DatabaseReachability.RETRY_AFTER.toMillis())));
+                return;
+            }
+            // overloaded, or a failure of the service's own: the sender must learn that nothing was stored
+            log.error("A message to chat {} could not be stored", sender.chatId(), unexpected);
+            sender.refuse(ErrorCode.INTERNAL_ERROR.event(
+                    "The message could not be stored; nothing was kept. Send it again."));
+            return;
+        }
+        if (question != null) {
+            reply(sender, chat, question);
+        }
+    }
+
+    /**
+     * Stores and announces the user message, whose reply is owed from then on; null when it was a repeat, answered
+     * to the sender alone.
+     */
+    private OwedReply store(Asker sender, Question asked) {
+        Map<String, Object> metadata = new LinkedHashMap<>(asked.metadata());
+        metadata.put("user_id", sender.userId());
+        long seq = sequence.next(sender.chatId());
+        AppendedMessage appended = chats.append(
+                sender.tenantId(),
+                sender.chatId(),
+                NewMessage.fromUser(asked.content(), metadata, asked.clientMessageId())
+                        .withEventSeq(seq));
+        if (appended.duplicate()) {
+            ChatMessage original = appended.message();
+            sender.tell(messageReceived(original, sender.userId(), Instant.now(), original.eventSeq()));
+            return null;
+        }
+        OwedReply reply = new OwedReply(
+                sender.tenantId(),
+                sender.chatId(),
+                sender.userId(),
+                appended.message().id(),
+                UUID.randomUUID());
+        // before the acknowledgement: an acknowledged question is answered, by this node or, if it dies, another
+        owed.owe(reply);
+        publish(sender.chatId(), messageReceived(appended.message(), sender.userId(), Instant.now(), seq));
+        return reply;
+    }
+
+    private void reply(Asker sender, Chat chat, OwedReply reply) {
+        try {
+            answer(chat, reply);
+        } catch (ChatNotFound gone) {
+            sender.tell(ErrorCode.CHAT_NOT_FOUND.event("The chat was deleted while the reply was generated"));
+        } catch (RuntimeException toldToTheChat) {
+            // stream() has told every connection on the chat already
+        }
+    }
+
+    /** Streams and stores the reply; it is paid then, or when the chat was told why there is none. */
+    private void answer(Chat chat, OwedReply reply) {
+        try {
+            stream(chat, reply, () -> owed.takenOver(reply));
+        } catch (ReplyTakenOver another) {
+            log.info("The reply in chat {} was taken over by another node; this node's stream stops", chat.id());
+        } finally {
+            owed.paid(reply);
+        }
+    }
+
+    /**
+     * The reply of a node that died before storing it: the chat is told its stream ended ({@code error}
+     * {@code REPLY_INTERRUPTED} with the abandoned {@code message_id}), then the question is answered again under a
+     * new message id. A reply stored before its node died, a chat deleted or closed meanwhile: nothing more.
+     */
+    void takeOver(OwedReply abandoned) {
+        try {
+            Chat chat = chats.find(abandoned.tenantId(), abandoned.chatId()).orElse(null);
+            if (chat == null) {
+                return;
+            }
+            if (!streams.of(chat.id()).isEmpty()) {
+                streams.ended(chat.id());
+            }
+            if (byId.hasMessage(chat.id(), abandoned.replyId())) {
+                return;
+            }
+            sequence.freshBlock(chat.id());
+            // told even when nothing of it was streamed (or a later reply has replaced it in progress): the chat
+            // learns the id it may have seen will never be stored
+            publish(
+                    chat.id(),
+                    ErrorCode.REPLY_INTERRUPTED
+                            .event(
+                                    "The node generating this reply stopped before storing it; the question is"
+                                            + " answered again",
+                                    Map.of("message_id", abandoned.replyId().toString()))
+                            .inChat(chat.id(), sequence.next(chat.id())));
+            if (chat.closed()) {
+                return;
+            }
+            OwedReply again = abandoned.answeredAgain();
+            owed.owe(again);
+            answer(chat, again);
+        } catch (ChatNotFound gone) {
+            // deleted while it was answered again: nobody is left to tell
+        } catch (RuntimeException toldToTheChat) {
+            // stream() has told every connection on the chat already
+        } finally {
+            owed.paid(abandoned);
+        }
+    }
+
+    /**
+     * Opens a turn the service starts, in the chat's lane: stores and announces its question (unless an earlier run
+     * of the same turn stored it) and starts the answer's stream; empty when the chat does not exist (any more).
+     */
+    Optional<Streaming> openServiceTurn(ServiceTurn turn) {
+        Chat chat = chats.find(turn.tenantId(), turn.chatId()).orElse(null);
+        if (chat == null) {
+            return Optional.empty();
+        }
+        sequence.freshBlock(chat.id());
+        long seq = sequence.next(chat.id());
+        AppendedMessage appended;
+        try {
+            appended = chats.append(turn.tenantId(), chat.id(), turn.question().withEventSeq(seq));
+        } catch (ChatNotFound gone) {
+            return Optional.empty();
+        }
+        if (!appended.duplicate()) {
+            publish(chat.id(), messageReceived(appended.message(), turn.userId(), Instant.now(), seq));
+        }
+        return Optional.of(new Streaming(
+                turn.tenantId(),
+                chat.id(),
+                appended.message().id(),
+                turn.userId(),
+                UUID.randomUUID(),
+                turn.kind(),
+                () -> false));
+    }
+
+    /**
+     * Streams the assistant's answer to a client's question, from the chat's history and context, to every
+     * connection on the chat, and stores it. Any failure is told to the chat (an {@code error} event) and thrown;
+     * nothing of the answer is stored then.
+     */
+    private ChatMessage stream(Chat chat, OwedReply owed, BooleanSupplier takenOver) {
+        Streaming streaming = new Streaming(
+                owed.tenantId(),
+                chat.id(),
+                owed.questionId(),
+                owed.userId(),
+                owed.replyId(),
+                UsageKind.CHAT,
+                takenOver);
+        try {
+            AssistantReply reply = assistant.reply(conversation(chat), streaming::token);
+            streaming.beforeStoring();
+            ChatMessage stored = transaction.execute(status -> streaming.store(reply));
+            streaming.ended(stored, reply);
+            return stored;
+        } catch (RuntimeException failure) {
+            streaming.failed(failure);
+            throw failure;
+        }
+    }
+
+    /**
+     * An answer being streamed to every connection on its chat: its {@code message_stream_started} is out, each
+     * token takes the chat's next {@code seq}; it ends stored ({@code message_stream_ended}) or with an
+     * {@code error} event naming its message id.
+     */
+    final class Streaming {
+
+        private final TenantId tenantId;
+        private final UUID chatId;
+        private final UUID questionId;
+        private final String userId;
+        private final UUID replyId;
+        private final UsageKind kind;
+        private final BooleanSupplier takenOver;
+        private final ConversationMetrics.Reply measured;
+        private long endSeq;
+        private boolean over;
+
+        private Streaming(
+                TenantId tenantId,
+                UUID chatId,
+                UUID questionId,
+                String userId,
+                UUID replyId,
+                UsageKind kind,
+                BooleanSupplier takenOver) {
+            this.tenantId = tenantId;
+            this.chatId = chatId;
+            this.questionId = questionId;
+            this.userId = userId;
+            this.replyId = replyId;
+            this.kind = kind;
+            this.takenOver = takenOver;
+            ChatEvent startedEvent = json.sequenced(
+                    new ServerEvent.StreamStarted(Instant.now(), chatId, userId, replyId, sequence.next(chatId)));
+            streams.started(chatId, startedEvent);
+            publish(chatId, startedEvent);
+            this.measured = metrics.replyStarted(tenantId, kind);
+        }
+
+        void token(String token) {
+            if (takenOver.getAsBoolean()) {
+                throw new ReplyTakenOver();
+            }
+            measured.token();
+            ChatEvent tokenEvent = json.sequenced(
+                    new ServerEvent.StreamToken(Instant.now(), chatId, replyId, token, sequence.next(chatId)));
+            streams.token(chatId, tokenEvent);
+            publish(chatId, tokenEvent);
+        }
+
+        /** The last token is out: the stream's end takes its {@code seq} now, before anything else of the chat. */
+        void beforeStoring() {
+            endSeq = sequence.next(chatId);
+            if (takenOver.getAsBoolean()) {
+                throw new ReplyTakenOver();
+            }
+        }
+
+        /**
+         * Stores the answer and counts what it used, in the caller's transaction, so that whatever else the caller
+         * records commits with it or not at all.
+         *
+         * @throws ChatNotFound when the chat was deleted meanwhile
+         */
+        ChatMessage store(AssistantReply reply) {
+            NewMessage message = NewMessage.fromAssistant(reply.content(), replyMetadata(reply, questionId, userId))
+                    .withId(replyId)
+                    .withEventSeq(endSeq);
+            ChatMessage appended = chats.append(tenantId, chatId, message).message();
+            AssistantReply.Usage used = reply.usage();
+            usage.record(
+                    tenantId,
+                    chatId,
+                    appended.id(),
+                    userId,
+                    kind,
+                    used.promptTokens(),
+                    used.completionTokens(),
+                    used.totalTokens(),
+                    used.estimated());
+            return appended;
+        }
+
+        /** The stored answer is committed: the chat gets the whole of it. */
+        void ended(ChatMessage stored, AssistantReply reply) {
+            over = true;
+            streams.ended(chatId);
+            measured.finished(reply.usage().completionTokens());
+            publish(chatId, streamEnded(stored, userId, Instant.now(), endSeq));
+        }
+
+        /**
+         * The answer will not be stored: the stream is no longer in progress, and the chat learns why (unless it
+         * was deleted, or another node took the reply over and tells it). Only the first failure counts.
+         */
+        void failed(RuntimeException cause) {
+            if (over) {
+                return;
+            }
+            over = true;
+            switch (cause) {
+                case AssistantFailure failure -> {
+                    streams.ended(chatId);
+                    measured.failed("ai_error");
+                    metrics.providerFailed(failure);
+                    log.warn("The assistant failed to answer in chat {}: {}", chatId, failure.getMessage());
+                    publish(
+                            chatId,
+                            ErrorCode.AI_ERROR
+                                    .event(
+                                            "The AI provider failed: " + failure.getMessage(),
+                                            Map.of("message_id", replyId.toString()))
+                                    .inChat(chatId, sequence.next(chatId)));
+                }
+                case ReplyTakenOver another ->
+                    // the node that took it over tells the chat, and ends what this one streamed
+                    measured.failed("taken_over");
+                case ChatNotFound gone -> {
+                    streams.ended(chatId);
+                    measured.failed("chat_deleted");
+                }
+                default -> {
+                    // storing the answer failed (the database, say): the stream must not stay "in progress"
+                    streams.ended(chatId);
+                    boolean outage = DatabaseReachability.isOutage(cause);
+                    measured.failed(outage ? "database" : "internal");
+                    if (outage) {
+                        log.warn("The reply in chat {} could not be stored: {}", chatId, cause.toString());
+                    } else {
+                        log.error("The reply in chat {} could not be completed", chatId, cause);
+                    }
+                    publish(
+                            chatId,
+                            (outage
+                                            ? ErrorCode.SERVICE_UNAVAILABLE.event(
+                                                    "The service cannot reach its database right now; the reply"
+                                                            + " could not be stored, the question is stored",
+                                                    Map.of(
+                                                            "message_id",
+                                                            replyId.toString(),
+                                                            "retry_after_ms",
+                                                            DatabaseReachability.RETRY_AFTER.toMillis()))
+                                            : ErrorCode.INTERNAL_ERROR.event(
+                                                    "The reply could not be stored; the question is stored",
+                                                    Map.of("message_id", replyId.toString())))
+                                    .inChat(chatId, sequence.next(chatId)));
+                }
+            }
+        }
+    }
+
+    private Conversation conversation(Chat chat) {
+        List<Turn> turns = new ArrayList<>();
+        for (ChatMessage message : byId.latestMessages(chat.id(), historyMessages)) {
+            turns.add(new Turn(
+                    message.senderRole() == SenderRole.USER ? Turn.Role.USER : Turn.Role.ASSISTANT, message.content()));
+        }
+        List<ContextDocument> context = new ArrayList<>();
+        Verdict review = null;
+        for (ChatContextSource source : contextSources) {
+            ChatContextSource.ChatContext found = source.contextOf(chat);
+            context.addAll(found.documents());
+            review = review == null ? found.review() : review;
+        }
+        return new Conversation(turns, context, review);
+    }
+
+    private void publish(UUID chatId, ServerEvent event) {
+        publish(chatId, json.sequenced(event));
+    }
+
+    private void publish(UUID chatId, ChatEvent event) {
+        sequence.published(chatId, event.seq());
+        fanOut.publish(chatId, event);
+    }
+
+    static ServerEvent.Error budgetExhausted(BudgetSpent spent) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("resets_at", spent.resetsAt());
+        details.put("budget", spent.budget().value());
+        details.put("limit", spent.limit());
+        details.put("used", spent.used());
+        return ErrorCode.BUDGET_EXHAUSTED.event(
+                "The AI budget " + spent.budget().value() + " is spent until " + spent.resetsAt()
+                        + "; the message was not stored",
+                spent.fix(),
+                details);
+    }
+
+    /** The announcement of a stored user message. */
+    static ServerEvent.MessageReceived messageReceived(ChatMessage message, String userId, Instant at, Long seq) {
+        return new ServerEvent.MessageReceived(
+                at, message.id(), message.chatId(), userId, message.content(), message.clientMessageId(), seq);
+    }
+
+    /** The announcement of a stored assistant reply, the whole of it. */
+    static ServerEvent.StreamEnded streamEnded(ChatMessage message, String userId, Instant at, long seq) {
+        return new ServerEvent.StreamEnded(at, message.id(), message.chatId(), userId, message.content(), seq);
+    }
+
+    private static Map<String, Object> replyMetadata(AssistantReply reply, UUID questionId, String userId) {
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("provider", reply.provider());
+        metadata.put("model", reply.model());
+        metadata.put("finish_reason", reply.finishReason());
+        Map<String, Object> usage = new LinkedHashMap<>();
+        usage.put("prompt_tokens", reply.usage().promptTokens());
+        usage.put("completion_tokens", reply.usage().completionTokens());
+        usage.put("total_tokens", reply.usage().totalTokens());
+        usage.put("estimated", reply.usage().estimated());
+        metadata.put("usage", usage);
+        metadata.put("in_reply_to", questionId.toString());
+        metadata.put(ANSWERED_USER, userId);
+        return metadata;
+    }
+
+    /** Another node took the reply over while this one was answering it (this node stalled past its lease). */
+    private static final class ReplyTakenOver extends RuntimeException {
+        ReplyTakenOver() {
+            super(null, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,15 @@
+/**
+ * The conversation: how a chat is answered, whoever listens. A client's question ({@link Conversations#ask}) or a
+ * turn the service starts ({@link ServiceTurns}) runs in the chat's lane, one at a time in arrival order: the
+ * question is stored and announced, the answer streams token by token and is stored, and every event takes the
+ * chat's next {@code seq}. The events ({@link ServerEvent}, {@link ErrorCode}) and their JSON are this module's;
+ * so is what a listener resuming missed ({@link Conversations#watch}, {@link Conversations#replayStoredAfter}).
+ * Who listens ({@link ChatListeners}) and who asked ({@link Asker}) are ports the WebSocket module implements.
+ *
+ * <p>Each part that must hold across nodes (the lanes, the fan-out, the streams in progress, the owed replies and
+ * their takeover) is an interface with an in-process implementation for a single node and a {@code Redis*} one for
+ * a cluster, side by side in this package so that both stay package-private; {@code ConversationConfiguration}
+ * picks them.
+ */
+@org.springframework.modulith.ApplicationModule(displayName = "Conversation")
+package com.chatreview.conversation;

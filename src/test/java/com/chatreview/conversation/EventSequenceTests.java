@@ -1,0 +1,62 @@
+package com.chatreview.conversation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import com.chatreview.chat.ChatsById;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class EventSequenceTests {
+
+    final UUID chat = UUID.randomUUID();
+    final ChatsById chats = mock(ChatsById.class);
+    final EventSequence sequence = new EventSequence(chats);
+
+    @Test
+    void numbersComeFromReservedBlocksAndKeepIncreasing() {
+        when(chats.reserveEventSequence(chat, EventSequence.BLOCK)).thenReturn(1000L, 5000L);
+
+        assertThat(sequence.next(chat)).isEqualTo(1);
+        for (int i = 2; i <= EventSequence.BLOCK; i++) {
+            assertThat(sequence.next(chat)).isEqualTo(i);
+        }
+        assertThat(sequence.next(chat)).isEqualTo(4001);
+    }
+
+    @Test
+    void theLatestIsTheLatestSentNotTheLatestTaken() {
+        when(chats.reserveEventSequence(chat, EventSequence.BLOCK)).thenReturn(2000L);
+        assertThat(sequence.latest(chat, 7)).isEqualTo(7);
+
+        long received = sequence.next(chat);
+        sequence.published(chat, received);
+        long ended = sequence.next(chat);
+
+        // a connection opened now must still get the event numbered `ended`, sent after it opened
+        assertThat(sequence.latest(chat, 0)).isEqualTo(received);
+        sequence.published(chat, ended);
+        assertThat(sequence.latest(chat, 0)).isEqualTo(ended);
+        assertThat(sequence.latest(chat, ended + 5)).isEqualTo(ended + 5);
+    }
+
+    @Test
+    void eachFrameStartsAFreshBlockAboveEveryNumberGivenBefore() {
+        when(chats.reserveEventSequence(chat, EventSequence.BLOCK)).thenReturn(1000L, 7000L);
+        sequence.freshBlock(chat);
+        long first = sequence.next(chat);
+        for (int i = 0; i < 10; i++) {
+            sequence.next(chat);
+        }
+
+        // another node may have answered frames meanwhile: its numbers lie below 7000 - BLOCK
+        sequence.freshBlock(chat);
+
+        assertThat(first).isEqualTo(1);
+        assertThat(sequence.next(chat)).isEqualTo(6001);
+        verify(chats, times(2)).reserveEventSequence(chat, EventSequence.BLOCK);
+    }
+}
