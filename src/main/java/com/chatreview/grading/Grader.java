@@ -222,7 +222,7 @@ public final class Grader {
                     .toList();
             List<SourceFile> reference = readableFiles(request.solution());
             List<SourceFile> tasks = readableFiles(request.task());
-            RestrictionRules rules = RestrictionRules.parse(readableFiles(request.restrictions()));
+            RestrictionRules rules = RestrictionParser.parse(readableFiles(request.restrictions()));
             List<String> terms = taskTerms(tasks);
             Set<String> submitted = wordsOf(readable);
             return new Measures(
