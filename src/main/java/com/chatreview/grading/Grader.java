@@ -28,7 +28,8 @@ import java.util.stream.Collectors;
  * The rule-based review of a homework: what the task asks, which files there are, which restriction rules the
  * submission breaks, how close it is to the reference solution and what in it is addressed to the grader, then
  * a grade that follows from these by the rubric of {@code docs/review-rubric.md}. No model and no randomness:
- * the same request gives the same text and the same grade.
+ * the same request gives the same text and the same grade. The grader scores; what it measured is written out
+ * for the reader by {@link AnalysisWriter}.
  */
 public final class Grader {
 
@@ -44,17 +45,10 @@ public final class Grader {
     /** Without a reference nothing shows the work is right: the most of correctness's points it can earn. */
     static final double NO_REFERENCE_CEILING = 0.75;
 
-    private static final int MAX_TASK_FILES = 3;
-    private static final int MAX_TASK_LINES = 2;
     private static final int MAX_TASK_TERMS = 8;
-    private static final int MAX_FILES = 20;
-    private static final int MAX_HITS = 3;
-    private static final int MAX_RULES_LISTED = 10;
-    private static final int MAX_UNCHECKABLE = 5;
-    private static final int MAX_UNMATCHED_LINES = 40;
+    static final int MAX_HITS = 3;
     private static final int MAX_NAMES = 6;
 
-    private static final Pattern HEADING = Pattern.compile("^\\s*(?:#{1,6}\\s|={3,}|-{3,}).*");
     private static final Pattern WORD = Pattern.compile("\\p{L}[\\p{L}_]{3,}");
     private static final Pattern SHORT_WORD = Pattern.compile("\\p{L}[\\p{L}_]{2,}");
     private static final Pattern BACKQUOTED = Pattern.compile("`([^`\\n]+)`");
@@ -118,13 +112,13 @@ public final class Grader {
             "answer",
             "question");
 
-    private enum Status {
+    enum Status {
         READ,
         EMPTY,
         NOT_OPENED
     }
 
-    private record Student(ReviewDocument document, Status status, SourceFile source) {}
+    record Student(ReviewDocument document, Status status, SourceFile source) {}
 
     /** Reviews the homework against its rubric: points per criterion, the findings, and the letter they give. */
     public Verdict review(ReviewRequest request) {
@@ -172,7 +166,8 @@ public final class Grader {
             }
         }
         return Verdicts.settle(
-                        request, new Proposal(scores, observations, flags, INTRODUCTION, details(request, measures)))
+                        request,
+                        new Proposal(scores, observations, flags, INTRODUCTION, AnalysisWriter.write(measures)))
                 .verdict();
     }
 
@@ -205,7 +200,7 @@ public final class Grader {
     }
 
     /** What the grader measures of a homework, once, for every criterion. */
-    private record Measures(
+    record Measures(
             ReviewRequest request,
             List<Student> students,
             List<SourceFile> readable,
@@ -227,7 +222,7 @@ public final class Grader {
                     .toList();
             List<SourceFile> reference = readableFiles(request.solution());
             List<SourceFile> tasks = readableFiles(request.task());
-            RestrictionRules rules = RestrictionRules.parse(readableFiles(request.restrictions()));
+            RestrictionRules rules = RestrictionParser.parse(readableFiles(request.restrictions()));
             List<String> terms = taskTerms(tasks);
             Set<String> submitted = wordsOf(readable);
             return new Measures(
@@ -645,12 +640,12 @@ public final class Grader {
     // --- grading
 
     /** The first few names, in code, with how many more there are. */
-    private static String names(List<String> names) {
+    static String names(List<String> names) {
         String shown = names.stream().limit(MAX_NAMES).map(Place::code).collect(Collectors.joining(", "));
         return names.size() > MAX_NAMES ? shown + " and " + (names.size() - MAX_NAMES) + " more" : shown;
     }
 
-    private static Student submittedAs(String name, List<Student> students) {
+    static Student submittedAs(String name, List<Student> students) {
         return students.stream()
                 .filter(student -> baseName(student.document().name()).equalsIgnoreCase(name))
                 .findFirst()
@@ -660,263 +655,5 @@ public final class Grader {
     private static String baseName(String name) {
         String path = name == null ? "" : name.replace('\\', '/');
         return path.substring(path.lastIndexOf('/') + 1);
-    }
-
-    // --- writing
-
-    /** The review's details, after its criteria and findings: what the task asks, the files, the rules, the similarity. */
-    private static String details(ReviewRequest request, Measures measures) {
-        boolean nothingRead = measures.readable().isEmpty();
-        return String.join(
-                "\n\n",
-                taskSection(request.task(), measures.tasks(), measures.terms(), measures.covered(), nothingRead),
-                filesSection(measures.students(), measures.namedFiles()),
-                restrictionSection(request.restrictions(), measures.rules(), measures.outcomes(), nothingRead),
-                similaritySection(measures.reference(), measures.similarity(), measures.terms(), nothingRead));
-    }
-
-    private static String taskSection(
-            List<ReviewDocument> taskDocuments,
-            List<SourceFile> tasks,
-            List<String> terms,
-            List<String> covered,
-            boolean nothingRead) {
-        List<String> lines = new ArrayList<>();
-        if (taskDocuments.isEmpty()) {
-            lines.add("No task file came with the assignment.");
-        }
-        for (ReviewDocument document : taskDocuments) {
-            if (!document.opened()) {
-                lines.add(document.name() + " could not be read (" + document.notOpened() + ").");
-            }
-        }
-        for (SourceFile task : tasks.stream().limit(MAX_TASK_FILES).toList()) {
-            List<Place> asks = new ArrayList<>();
-            for (int number = 1; number <= task.lines().size() && asks.size() < MAX_TASK_LINES; number++) {
-                String line = task.line(number);
-                if (!line.isBlank() && !HEADING.matcher(line).matches()) {
-                    asks.add(new Place(task.name(), number, line));
-                }
-            }
-            asks.forEach(place -> lines.add(quote(place)));
-        }
-        if (tasks.size() > MAX_TASK_FILES) {
-            lines.add("and " + (tasks.size() - MAX_TASK_FILES) + " more task files.");
-        }
-        if (!terms.isEmpty()) {
-            String shown = terms.stream().map(Place::code).collect(Collectors.joining(", "));
-            if (nothingRead) {
-                lines.add("Its key terms: " + shown + ".");
-            } else {
-                List<String> absent =
-                        terms.stream().filter(term -> !covered.contains(term)).toList();
-                lines.add("Its key terms: " + shown + "; " + covered.size() + " of " + terms.size()
-                        + " are in the submission"
-                        + (absent.isEmpty()
-                                ? "."
-                                : " (not found: "
-                                        + absent.stream().map(Place::code).collect(Collectors.joining(", "))
-                                        + ")."));
-            }
-        }
-        return "## The task\n\n" + bullets(lines);
-    }
-
-    private static String filesSection(List<Student> students, List<String> namedFiles) {
-        List<String> lines = new ArrayList<>();
-        if (students.isEmpty()) {
-            lines.add("No file was submitted.");
-        }
-        for (Student student : students.stream().limit(MAX_FILES).toList()) {
-            ReviewDocument document = student.document();
-            lines.add(
-                    switch (student.status()) {
-                        case NOT_OPENED -> document.name() + ": not opened (" + document.notOpened() + ").";
-                        case EMPTY -> document.name() + ": empty.";
-                        case READ -> {
-                            int count = student.source().lines().size();
-                            String size = count + (count == 1 ? " line" : " lines");
-                            yield document.truncated()
-                                    ? document.name() + ": read up to the size budget (" + size
-                                            + "); the rest was not reviewed."
-                                    : document.name() + ": read, " + size + ".";
-                        }
-                    });
-        }
-        if (students.size() > MAX_FILES) {
-            lines.add("and " + (students.size() - MAX_FILES) + " more files.");
-        }
-        for (String name : namedFiles) {
-            if (submittedAs(name, students) == null) {
-                lines.add("Missing: " + name + ", which the task names, was not submitted.");
-            }
-        }
-        return "## Files\n\n" + bullets(lines);
-    }
-
-    private static String restrictionSection(
-            List<ReviewDocument> documents, RestrictionRules rules, List<Outcome> outcomes, boolean nothingRead) {
-        List<String> lines = new ArrayList<>();
-        if (documents.isEmpty()) {
-            lines.add("The assignment has no restriction files.");
-        }
-        for (ReviewDocument document : documents) {
-            if (!document.opened()) {
-                lines.add(document.name() + " could not be read (" + document.notOpened() + ").");
-            }
-        }
-        if (nothingRead && !rules.rules().isEmpty()) {
-            lines.add("There is no readable file to check the " + rules.rules().size() + " rules against.");
-        }
-        List<String> broken = new ArrayList<>();
-        List<String> kept = new ArrayList<>();
-        for (Outcome outcome : outcomes) {
-            String rule = "“" + outcome.rule().source().text() + "” ("
-                    + outcome.rule().source().file() + ", line "
-                    + outcome.rule().source().line() + ")";
-            if (!outcome.hits().isEmpty()) {
-                broken.add("Broken: " + rule + ": " + pointers(outcome.hits()) + ".");
-            }
-            if (!outcome.missing().isEmpty()) {
-                broken.add("Broken: " + rule + ": no file has "
-                        + outcome.missing().stream().map(Check::describe).collect(Collectors.joining(", ")) + ".");
-            }
-            if (!outcome.broken()) {
-                kept.add(rule);
-            }
-        }
-        broken.stream().limit(MAX_RULES_LISTED).forEach(lines::add);
-        if (broken.size() > MAX_RULES_LISTED) {
-            lines.add("and " + (broken.size() - MAX_RULES_LISTED) + " more broken rules.");
-        }
-        if (!kept.isEmpty()) {
-            lines.add("Kept: "
-                    + String.join("; ", kept.stream().limit(MAX_RULES_LISTED).toList())
-                    + (kept.size() > MAX_RULES_LISTED ? "; and " + (kept.size() - MAX_RULES_LISTED) + " more" : "")
-                    + ".");
-        }
-        List<Place> uncheckable = rules.uncheckable();
-        if (!uncheckable.isEmpty()) {
-            lines.add("Rules I cannot check (a teacher's reading is needed): "
-                    + uncheckable.stream()
-                            .limit(MAX_UNCHECKABLE)
-                            .map(place -> "“" + Place.shorten(place.text()) + "” (" + place.file() + ", line "
-                                    + place.line() + ")")
-                            .collect(Collectors.joining("; "))
-                    + (uncheckable.size() > MAX_UNCHECKABLE
-                            ? "; and " + (uncheckable.size() - MAX_UNCHECKABLE) + " more"
-                            : "")
-                    + ".");
-        }
-        if (lines.isEmpty()) {
-            lines.add("The restriction files state no rules.");
-        }
-        return "## Restrictions\n\n" + bullets(lines);
-    }
-
-    private static String similaritySection(
-            List<SourceFile> reference, Similarity.Result similarity, List<String> terms, boolean nothingRead) {
-        if (reference.isEmpty()) {
-            return "## Similarity to the reference solution\n\nThe assignment has no readable reference solution,"
-                    + " so I cannot compare with one; "
-                    + (terms.isEmpty()
-                            ? "nor does the task name anything I can look for instead."
-                            : "the task's key terms stand in for it (see the task above).");
-        }
-        if (nothingRead || similarity == null) {
-            return "## Similarity to the reference solution\n\nThere is no readable student file to compare with"
-                    + " the reference solution.";
-        }
-        List<String> lines = new ArrayList<>();
-        for (Similarity.FileScore file : similarity.files()) {
-            lines.add(file.file() + ": " + file.percent() + "%"
-                    + (reference.size() > 1 ? ", closest to the reference's " + file.closestReference() : "")
-                    + (!file.usesParticularNames() && !similarity.particular().isEmpty()
-                            ? " (uses none of the reference's particular names)"
-                            : "")
-                    + ".");
-        }
-        if (!similarity.particular().isEmpty()) {
-            // only the names the submission uses are listed: the others would give the reference away to the student
-            List<String> used = similarity.particularUsed();
-            lines.add("The reference's particular names (not keywords or common built-ins): "
-                    + used.size() + " of "
-                    + similarity.particular().size()
-                    + " used in the submission"
-                    + (used.isEmpty() ? "." : " (" + names(used) + ")."));
-        }
-        StringBuilder text = new StringBuilder("## Similarity to the reference solution\n\n")
-                .append(similarity.percent())
-                .append("% overall: the Dice coefficient over token 3-grams (runs of three names, numbers or")
-                .append(" operators; comments and whitespace left out, a name only one side uses counted as a")
-                .append(" placeholder, so renaming costs nothing). 100% is the reference's code, 0% nothing in")
-                .append(" common.")
-                .append(counted(similarity))
-                .append("\n\n")
-                .append(bullets(lines));
-        List<Place> unmatched = similarity.unmatched();
-        if (!unmatched.isEmpty()) {
-            // line numbers only: the student reads this review, and the reference's code is not theirs to see
-            text.append("\n\nReference lines with no counterpart in the submission: ")
-                    .append(unmatched.size())
-                    .append(" of ")
-                    .append(similarity.referenceLines())
-                    .append(" (")
-                    .append(lineNumbers(unmatched))
-                    .append("). The teacher can look them up; the reference's code is not quoted here.");
-        }
-        return text.toString();
-    }
-
-    /** {@code fractions.py lines 3, 7-9, 12}, per reference file, the first {@code MAX_UNMATCHED_LINES} lines. */
-    private static String lineNumbers(List<Place> places) {
-        Map<String, List<Integer>> byFile = new LinkedHashMap<>();
-        places.stream()
-                .limit(MAX_UNMATCHED_LINES)
-                .forEach(place -> byFile.computeIfAbsent(place.file(), file -> new ArrayList<>())
-                        .add(place.line()));
-        List<String> parts = new ArrayList<>();
-        byFile.forEach((file, lines) -> {
-            List<String> ranges = new ArrayList<>();
-            for (int i = 0; i < lines.size(); i++) {
-                int first = lines.get(i);
-                while (i + 1 < lines.size() && lines.get(i + 1) == lines.get(i) + 1) {
-                    i++;
-                }
-                ranges.add(first == lines.get(i) ? String.valueOf(first) : first + "-" + lines.get(i));
-            }
-            parts.add(file + (lines.size() == 1 ? " line " : " lines ") + String.join(", ", ranges));
-        });
-        String more =
-                places.size() > MAX_UNMATCHED_LINES ? " and " + (places.size() - MAX_UNMATCHED_LINES) + " more" : "";
-        return String.join("; ", parts) + more;
-    }
-
-    /** Which files the overall figure is of, when it is not all of them. */
-    private static String counted(Similarity.Result similarity) {
-        List<String> left = similarity.files().stream()
-                .map(Similarity.FileScore::file)
-                .filter(file -> !similarity.counted().contains(file))
-                .toList();
-        if (left.isEmpty() || similarity.counted().isEmpty()) {
-            return "";
-        }
-        return " It is of " + String.join(", ", similarity.counted()) + ": the files that together come closest to"
-                + " the reference; " + String.join(", ", left) + (left.size() == 1 ? " adds" : " add")
-                + " nothing that brings the submission closer, so " + (left.size() == 1 ? "it is" : "they are")
-                + " left out rather than counted against it.";
-    }
-
-    private static String pointers(List<Place> hits) {
-        String shown = hits.stream().limit(MAX_HITS).map(Place::pointer).collect(Collectors.joining("; "));
-        return hits.size() > MAX_HITS ? shown + "; and " + (hits.size() - MAX_HITS) + " more" : shown;
-    }
-
-    private static String quote(Place place) {
-        return place.file() + ", line " + place.line() + ": “" + Place.shorten(place.text()) + "”";
-    }
-
-    private static String bullets(List<String> lines) {
-        return lines.stream().map(line -> "- " + line).collect(Collectors.joining("\n"));
     }
 }

@@ -30,7 +30,7 @@ public record RuleOutcome(String rule, String file, int line, State state, List<
 
     /** Every rule of the restriction files, in file and line order, checked against the student's readable files. */
     public static List<RuleOutcome> check(List<ReviewDocument> restrictions, List<ReviewDocument> submission) {
-        RestrictionRules rules = RestrictionRules.parse(Verdicts.readable(restrictions));
+        RestrictionRules rules = RestrictionParser.parse(Verdicts.readable(restrictions));
         List<SourceFile> readable = Verdicts.readable(submission);
         List<RuleOutcome> outcomes = new ArrayList<>();
         if (!readable.isEmpty()) {

@@ -1,16 +1,9 @@
 package com.chatreview.tenancy;
 
 import com.chatreview.ratelimit.RequestQuotas;
-import com.chatreview.tenancy.TenancyErrors.ApiKeyMissing;
-import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
-import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.MethodParameter;
-import org.springframework.web.bind.support.WebDataBinderFactory;
-import org.springframework.web.context.request.NativeWebRequest;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
-import org.springframework.web.method.support.ModelAndViewContainer;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -20,11 +13,6 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  */
 @Configuration(proxyBeanMethods = false)
 class TenancyWebConfiguration implements WebMvcConfigurer {
-
-    static {
-        // the tenant is resolved from the key, never sent as a parameter
-        SpringDocUtils.getConfig().addRequestWrapperToIgnore(Tenant.class);
-    }
 
     private final RestAuthentication authentication;
     private final RequestQuotas quotas;
@@ -47,27 +35,6 @@ class TenancyWebConfiguration implements WebMvcConfigurer {
 
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
-        resolvers.add(new HandlerMethodArgumentResolver() {
-            @Override
-            public boolean supportsParameter(MethodParameter parameter) {
-                return parameter.getParameterType() == Tenant.class;
-            }
-
-            @Override
-            public Object resolveArgument(
-                    MethodParameter parameter,
-                    ModelAndViewContainer container,
-                    NativeWebRequest request,
-                    WebDataBinderFactory binders) {
-                HttpServletRequest servletRequest = request.getNativeRequest(HttpServletRequest.class);
-                Object tenant = servletRequest == null
-                        ? null
-                        : servletRequest.getAttribute(TenantAuthentication.TENANT_ATTRIBUTE);
-                if (tenant == null) {
-                    throw new ApiKeyMissing(RestAuthentication.CHAT_KEY_HEADER);
-                }
-                return tenant;
-            }
-        });
+        resolvers.add(new TenantArgumentResolver());
     }
 }

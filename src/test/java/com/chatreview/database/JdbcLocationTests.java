@@ -3,7 +3,6 @@ package com.chatreview.database;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.chatreview.database.DatabaseConfiguration.JdbcLocation;
 import org.junit.jupiter.api.Test;
 
 class JdbcLocationTests {

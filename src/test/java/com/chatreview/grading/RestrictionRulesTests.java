@@ -255,7 +255,7 @@ class RestrictionRulesTests {
     }
 
     private static RestrictionRules parse(String text) {
-        return RestrictionRules.parse(List.of(SourceFile.read("rules.txt", "text/plain", text)));
+        return RestrictionParser.parse(List.of(SourceFile.read("rules.txt", "text/plain", text)));
     }
 
     private static SourceFile python(String text) {
