@@ -2,10 +2,10 @@ package com.chatreview.realtime;
 
 import com.chatreview.chat.ChatEntry;
 import com.chatreview.chat.ChatManagement;
+import com.chatreview.kernel.Ids;
 import com.chatreview.realtime.Admission.Reason;
 import com.chatreview.tenancy.Authenticator;
 import com.chatreview.tenancy.Tenant;
-import com.chatreview.web.Ids;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
 

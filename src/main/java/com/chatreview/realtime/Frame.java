@@ -1,7 +1,7 @@
 package com.chatreview.realtime;
 
 import com.chatreview.conversation.Question;
-import com.chatreview.web.StorableText;
+import com.chatreview.kernel.StorableText;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;

@@ -1,10 +1,10 @@
 package com.chatreview.submission;
 
 import com.chatreview.kernel.FieldProblem;
+import com.chatreview.kernel.FileNames;
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.PayloadTooLarge;
 import com.chatreview.kernel.Sha256;
-import com.chatreview.web.FileNames;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

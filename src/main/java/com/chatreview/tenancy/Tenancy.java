@@ -1,10 +1,10 @@
 package com.chatreview.tenancy;
 
 import com.chatreview.database.Sql;
+import com.chatreview.kernel.Ids;
 import com.chatreview.tenancy.TenancyErrors.ApiKeyNotFound;
 import com.chatreview.tenancy.TenancyErrors.InvalidTenantName;
 import com.chatreview.tenancy.TenancyErrors.TenantNotFound;
-import com.chatreview.web.Ids;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Clock;

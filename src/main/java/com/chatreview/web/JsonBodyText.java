@@ -1,6 +1,7 @@
 package com.chatreview.web;
 
 import com.chatreview.kernel.InvalidInput;
+import com.chatreview.kernel.StorableText;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,7 @@
 package com.chatreview.web;
 
 import com.chatreview.kernel.FieldProblem;
+import com.chatreview.kernel.StorableText;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import org.springframework.http.HttpStatus;

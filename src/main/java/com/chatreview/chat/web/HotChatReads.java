@@ -1,9 +1,9 @@
 package com.chatreview.chat.web;
 
+import com.chatreview.kernel.Ids;
 import com.chatreview.kernel.PageRequest;
 import com.chatreview.tenancy.RestAuthentication;
 import com.chatreview.tenancy.Tenant;
-import com.chatreview.web.Ids;
 import com.chatreview.web.QueryStrings;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

@@ -1,4 +1,4 @@
-package com.chatreview.web;
+package com.chatreview.kernel;
 
 /**
  * Text that a record can hold: PostgreSQL text and jsonb refuse U+0000, and no UTF-8 carries half of a surrogate

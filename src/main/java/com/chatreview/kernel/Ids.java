@@ -1,4 +1,4 @@
-package com.chatreview.web;
+package com.chatreview.kernel;
 
 import java.util.Optional;
 import java.util.UUID;

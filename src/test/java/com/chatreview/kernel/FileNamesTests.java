@@ -1,4 +1,4 @@
-package com.chatreview.web;
+package com.chatreview.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
