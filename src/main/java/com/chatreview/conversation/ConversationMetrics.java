@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import org.springframework.stereotype.Component;
 
 /**
@@ -96,13 +97,13 @@ class ConversationMetrics {
         void token() {
             if (!tokenSeen) {
                 tokenSeen = true;
-                firstToken.get(kind).record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+                meter(firstToken, kind).record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
             }
         }
 
         void finished(int completionTokens) {
             long nanos = System.nanoTime() - started;
-            duration.get(kind).record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+            meter(duration, kind).record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
             Counter.builder("chat.replies.finished")
                     .description("Replies (and reviews) streamed and stored")
                     .tag("kind", kind.value())
@@ -116,7 +117,7 @@ class ConversationMetrics {
                     .register(meters)
                     .increment(Math.max(0, completionTokens));
             if (nanos > 0 && completionTokens > 0) {
-                speed.get(kind).record(completionTokens / (nanos / 1e9));
+                meter(speed, kind).record(completionTokens / (nanos / 1e9));
             }
         }
 
@@ -130,5 +131,10 @@ class ConversationMetrics {
                     .register(meters)
                     .increment();
         }
+    }
+
+    /** Every kind's meters are registered at start. */
+    private static <M> M meter(Map<UsageKind, M> meters, UsageKind kind) {
+        return Objects.requireNonNull(meters.get(kind), kind::value);
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -118,7 +119,7 @@ public class Conversations {
     }
 
     /** Who sent a user message, or whose message an assistant message answers. */
-    private Object userOf(ChatMessage message) {
+    private @Nullable Object userOf(ChatMessage message) {
         Map<?, ?> metadata = mapper.readValue(message.metadata(), Map.class);
         return metadata.get(message.senderRole() == SenderRole.USER ? "user_id" : Replies.ANSWERED_USER);
     }

@@ -63,7 +63,7 @@ public enum ErrorCode {
         Map<String, Object> details = failure instanceof RetryLater later
                 ? Map.of("retry_after_ms", later.retryAfter().toMillis())
                 : Map.of();
-        return of(failure.code()).event(failure.getMessage(), details);
+        return of(failure.code()).event(String.valueOf(failure.getMessage()), details);
     }
 
     public ServerEvent.Error event(String message) {

@@ -3,6 +3,7 @@ package com.chatreview.conversation;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,7 +51,8 @@ class InProcessReplyQueue implements ReplyQueue {
 
     /** Runs the lane's work, head first; the head stays in the queue while it runs, so the chat shows busy. */
     private void drain(UUID chatId) {
-        Runnable current = lanes.get(chatId).peek();
+        // a lane is drained only by the one who created it, and removed only by its drain once empty
+        Runnable current = Objects.requireNonNull(lanes.get(chatId)).peek();
         while (current != null) {
             try {
                 current.run();

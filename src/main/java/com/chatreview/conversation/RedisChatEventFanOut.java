@@ -14,6 +14,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -146,8 +147,10 @@ final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
         for (StreamMessage<String, String> message : messages) {
             lastIds[shardOfKey(message.getStream())] = message.getId();
             Map<String, String> body = message.getBody();
-            UUID chatId = UUID.fromString(body.get("chat"));
-            ChatEvent event = new ChatEvent(Long.parseLong(body.get("seq")), body.get("event"));
+            // every entry is written by publish() with all three fields
+            UUID chatId = UUID.fromString(Objects.requireNonNull(body.get("chat")));
+            ChatEvent event = new ChatEvent(
+                    Long.parseLong(Objects.requireNonNull(body.get("seq"))), Objects.requireNonNull(body.get("event")));
             deliver(chatId, event);
         }
     }

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -224,7 +225,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
      * Waits until the turn is the lowest local ticket's (a lower one may arrive meanwhile: tickets are taken
      * before their frames join the lane) and returns it, holding the chat's lease.
      */
-    private Ticketed awaitTurn(UUID chatId) {
+    private @Nullable Ticketed awaitTurn(UUID chatId) {
         long wait = FIRST_WAIT_MILLIS;
         while (true) {
             Ticketed head = head(chatId);
@@ -286,7 +287,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
     }
 
     /** Drops the finished work and waits for the next one's turn; the lane is removed once empty. */
-    private Ticketed next(UUID chatId, Ticketed finished) {
+    private @Nullable Ticketed next(UUID chatId, Ticketed finished) {
         boolean[] more = {false};
         lanes.computeIfPresent(chatId, (chat, lane) -> {
             lane.remove(finished);

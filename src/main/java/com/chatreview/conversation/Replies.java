@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -141,7 +142,7 @@ class Replies {
      * Stores and announces the user message, whose reply is owed from then on; null when it was a repeat, answered
      * to the sender alone.
      */
-    private OwedReply store(Asker sender, Question asked) {
+    private @Nullable OwedReply store(Asker sender, Question asked) {
         Map<String, Object> metadata = new LinkedHashMap<>(asked.metadata());
         metadata.put("user_id", sender.userId());
         long seq = sequence.next(sender.chatId());

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -35,13 +36,14 @@ public sealed interface ServerEvent {
      * The event's place in its chat's sequence, which every connection on the chat receives in {@code seq} order;
      * null for an event to one connection outside it.
      */
+    @Nullable
     Long seq();
 
     @JsonPropertyOrder({"timestamp", "user_id", "chat_id", "tenant_id", "last_seq"})
     record ConnectionEstablished(Instant timestamp, String userId, UUID chatId, UUID tenantId, long lastSeq)
             implements ServerEvent {
         @Override
-        public Long seq() {
+        public @Nullable Long seq() {
             return null;
         }
     }
@@ -49,7 +51,7 @@ public sealed interface ServerEvent {
     @JsonPropertyOrder({"timestamp", "user_id"})
     record UserCreated(Instant timestamp, String userId) implements ServerEvent {
         @Override
-        public Long seq() {
+        public @Nullable Long seq() {
             return null;
         }
     }
@@ -62,8 +64,8 @@ public sealed interface ServerEvent {
             UUID chatId,
             String userId,
             String content,
-            String clientMessageId,
-            Long seq)
+            @Nullable String clientMessageId,
+            @Nullable Long seq)
             implements ServerEvent {}
 
     @JsonPropertyOrder({"timestamp", "chat_id", "user_id", "message_id", "seq"})
@@ -88,8 +90,8 @@ public sealed interface ServerEvent {
             String errorCode,
             String errorMessage,
             Map<String, Object> details,
-            UUID chatId,
-            Long seq)
+            @Nullable UUID chatId,
+            @Nullable Long seq)
             implements ServerEvent {
 
         /** This error as an event of the chat's sequence. */

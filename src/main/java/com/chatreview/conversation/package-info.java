@@ -11,5 +11,6 @@
  * a cluster, side by side in this package so that both stay package-private; {@code ConversationConfiguration}
  * picks them.
  */
+@org.jspecify.annotations.NullMarked
 @org.springframework.modulith.ApplicationModule(displayName = "Conversation")
 package com.chatreview.conversation;

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -87,7 +88,7 @@ public class IdempotentRequests {
             String key,
             String operation,
             byte[] request,
-            byte[] formerFingerprint,
+            byte @Nullable [] formerFingerprint,
             Supplier<Response> work) {
         if (key == null) {
             Response response = transaction.execute(status -> work.get());

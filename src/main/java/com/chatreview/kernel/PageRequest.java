@@ -2,6 +2,7 @@ package com.chatreview.kernel;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code offset}, {@code limit} and {@code order} of a list endpoint, checked once for every list: limit
@@ -23,7 +24,11 @@ public record PageRequest(int offset, int limit, boolean ascending) {
      * @throws InvalidInput naming every parameter that is wrong
      */
     public static PageRequest parse(
-            String offset, String limit, String order, int defaultLimit, boolean ascendingByDefault) {
+            @Nullable String offset,
+            @Nullable String limit,
+            @Nullable String order,
+            int defaultLimit,
+            boolean ascendingByDefault) {
         List<FieldProblem> problems = new ArrayList<>();
         int parsedOffset = parseInt("offset", offset, 0, 0, Integer.MAX_VALUE, problems);
         int parsedLimit = parseInt("limit", limit, defaultLimit, 1, MAX_LIMIT, problems);
@@ -42,7 +47,8 @@ public record PageRequest(int offset, int limit, boolean ascending) {
         return new PageRequest(parsedOffset, parsedLimit, ascending);
     }
 
-    private static int parseInt(String name, String raw, int fallback, int min, int max, List<FieldProblem> problems) {
+    private static int parseInt(
+            String name, @Nullable String raw, int fallback, int min, int max, List<FieldProblem> problems) {
         if (raw == null) {
             return fallback;
         }

@@ -5,5 +5,6 @@
  * ({@code FileNames}), text PostgreSQL can store ({@code StorableText}). Depends on nothing, knows no HTTP: the
  * {@code web} module gives each code its status, and {@code conversation} its WebSocket error.
  */
+@org.jspecify.annotations.NullMarked
 @org.springframework.modulith.ApplicationModule(displayName = "Kernel")
 package com.chatreview.kernel;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The spends of one quota by concurrent requests, combined: while one script for the quota is on its way to Redis
@@ -36,6 +37,8 @@ final class CombinedSpends {
     /** One quota's state: whether a batch is on its way, and the batch gathering meanwhile. */
     private static final class Lane {
         boolean inFlight;
+
+        @Nullable
         Batch next;
     }
 

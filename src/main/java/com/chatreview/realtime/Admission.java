@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /** What a {@link ChatAccess} decided about a new connection. */
 public sealed interface Admission {
@@ -21,10 +22,10 @@ public sealed interface Admission {
      */
     record Admitted(
             TenantId tenantId,
-            UUID apiKeyId,
+            @Nullable UUID apiKeyId,
             String userId,
             UUID chatId,
-            Instant validUntil,
+            @Nullable Instant validUntil,
             long latestEventSeq,
             boolean userCreated)
             implements Admission {
@@ -40,7 +41,7 @@ public sealed interface Admission {
      *
      * @param fix the advice of {@code details.fix}; {@code null} gives the reason's usual advice
      */
-    record Refused(Reason reason, String message, String fix) implements Admission {
+    record Refused(Reason reason, String message, @Nullable String fix) implements Admission {
         public Refused {
             Objects.requireNonNull(reason);
             Objects.requireNonNull(message);

@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
@@ -254,7 +255,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
         Frame.Result parsed = Frame.parse(message.getPayload());
         if (parsed.frame().isEmpty()) {
             metrics.frameRefused(connection.tenantId, ErrorCode.INVALID_MESSAGE);
-            connection.sendDirect(ErrorCode.INVALID_MESSAGE.event(parsed.problem()));
+            connection.sendDirect(ErrorCode.INVALID_MESSAGE.event(String.valueOf(parsed.problem())));
             return;
         }
         if (shuttingDown) {
@@ -374,7 +375,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     }
 
     /** {@code resume_from} (or {@code X-Resume-From}); a value that is not a number is ignored. */
-    private static Long resumeFrom(ConnectionRequest request) {
+    private static @Nullable Long resumeFrom(ConnectionRequest request) {
         String value = request.value("X-Resume-From", "resume_from");
         if (value == null) {
             return null;

@@ -10,11 +10,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.socket.CloseStatus;
@@ -44,11 +46,11 @@ final class Connection implements ChatListeners.Listener {
     final String id = UUID.randomUUID().toString();
     final WebSocketSession session;
     final TenantId tenantId;
-    final UUID apiKeyId;
+    final @Nullable UUID apiKeyId;
     final String userId;
     final UUID chatId;
     /** When what let the connection in expires (an embed token); {@code null}: never. */
-    final Instant validUntil;
+    final @Nullable Instant validUntil;
 
     private final EventJson json;
     private final Outbox outbox;
@@ -58,7 +60,7 @@ final class Connection implements ChatListeners.Listener {
 
     private long lastSentSeq;
     /** Events that wait, in seq order, until the connection has caught up; {@code null} once it has. */
-    private PriorityQueue<ChatEvent> waiting = new PriorityQueue<>(Comparator.comparingLong(ChatEvent::seq));
+    private @Nullable PriorityQueue<ChatEvent> waiting = new PriorityQueue<>(Comparator.comparingLong(ChatEvent::seq));
 
     Connection(
             WebSocketSession session,
@@ -116,8 +118,9 @@ final class Connection implements ChatListeners.Listener {
             return false;
         }
         synchronized (this) {
-            while (!waiting.isEmpty() && waiting.peek().seq() < missed.seq()) {
-                sendInOrder(waiting.poll());
+            PriorityQueue<ChatEvent> held = Objects.requireNonNull(waiting, "missed events come before goLive");
+            while (!held.isEmpty() && held.peek().seq() < missed.seq()) {
+                sendInOrder(held.poll());
             }
             sendInOrder(missed);
         }
@@ -126,8 +129,9 @@ final class Connection implements ChatListeners.Listener {
 
     /** Sends what is held and what arrived meanwhile, in seq order, then goes live. */
     synchronized void goLive() {
-        while (!waiting.isEmpty()) {
-            sendInOrder(waiting.poll());
+        PriorityQueue<ChatEvent> held = Objects.requireNonNull(waiting, "a connection goes live once");
+        while (!held.isEmpty()) {
+            sendInOrder(held.poll());
         }
         waiting = null;
     }
@@ -254,7 +258,7 @@ final class Connection implements ChatListeners.Listener {
         }
 
         /** No more sends; with a status, the connection is closed with it after what is queued. */
-        void finish(CloseStatus status) {
+        void finish(@Nullable CloseStatus status) {
             if (finished.compareAndSet(false, true)) {
                 queue.add(status == null ? Boolean.FALSE : status);
             }

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.web.socket.CloseStatus;
@@ -19,7 +20,7 @@ class ConnectionPings implements SmartLifecycle {
     private final ConnectionRegistry connections;
     private final RealtimeSettings settings;
     private final Clock clock;
-    private ScheduledExecutorService timer;
+    private @Nullable ScheduledExecutorService timer;
     private volatile boolean running;
 
     ConnectionPings(ConnectionRegistry connections, RealtimeSettings settings, Clock clock) {
@@ -52,7 +53,10 @@ class ConnectionPings implements SmartLifecycle {
 
     @Override
     public void stop() {
-        timer.shutdownNow();
+        ScheduledExecutorService started = timer;
+        if (started != null) {
+            started.shutdownNow();
+        }
         running = false;
     }
 

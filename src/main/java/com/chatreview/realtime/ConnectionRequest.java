@@ -4,6 +4,7 @@ import com.chatreview.web.QueryStrings;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.ServerHttpRequest;
 import org.springframework.http.server.ServerHttpResponse;
@@ -36,7 +37,7 @@ public record ConnectionRequest(Map<String, List<String>> query, HttpHeaders hea
     }
 
     /** A value given as header or query parameter; where both come, the header wins. Blank is absent. */
-    public String value(String header, String parameter) {
+    public @Nullable String value(@Nullable String header, String parameter) {
         String fromHeader = header == null ? null : headers.getFirst(header);
         if (fromHeader != null && !fromHeader.isBlank()) {
             return fromHeader.strip();
@@ -53,7 +54,7 @@ public record ConnectionRequest(Map<String, List<String>> query, HttpHeaders hea
      * Whether the value {@link #value} would take comes as a query parameter that is not percent-encoded UTF-8 (an
      * invalid escape, an overlong form, an encoded surrogate): the connection names something no one can have.
      */
-    public boolean undecodable(String header, String parameter) {
+    public boolean undecodable(@Nullable String header, String parameter) {
         String fromHeader = header == null ? null : headers.getFirst(header);
         if (fromHeader != null && !fromHeader.isBlank()) {
             return false;
@@ -63,7 +64,7 @@ public record ConnectionRequest(Map<String, List<String>> query, HttpHeaders hea
     }
 
     /** The {@code Origin} header a browser sends with every WebSocket handshake; {@code null} from other clients. */
-    public String origin() {
+    public @Nullable String origin() {
         return headers.getOrigin();
     }
 
@@ -95,6 +96,9 @@ public record ConnectionRequest(Map<String, List<String>> query, HttpHeaders hea
 
         @Override
         public void afterHandshake(
-                ServerHttpRequest request, ServerHttpResponse response, WebSocketHandler handler, Exception failure) {}
+                ServerHttpRequest request,
+                ServerHttpResponse response,
+                WebSocketHandler handler,
+                @Nullable Exception failure) {}
     }
 }

@@ -4,6 +4,7 @@ import com.chatreview.conversation.Question;
 import com.chatreview.kernel.StorableText;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
@@ -15,7 +16,10 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * @param clientMessageId the client's id for exactly-once sends, or {@code null}
  */
-record Frame(String content, Map<String, Object> metadata, String clientMessageId) {
+record Frame(
+        String content,
+        Map<String, Object> metadata,
+        @Nullable String clientMessageId) {
 
     static final int MAX_CLIENT_MESSAGE_ID = 128;
 
@@ -88,7 +92,7 @@ record Frame(String content, Map<String, Object> metadata, String clientMessageI
         return new Question(content, metadata, clientMessageId);
     }
 
-    record Result(Optional<Frame> frame, String problem) {
+    record Result(Optional<Frame> frame, @Nullable String problem) {
         static Result invalid(String problem) {
             return new Result(Optional.empty(), problem);
         }

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.stereotype.Component;
 
@@ -51,11 +52,11 @@ class RealtimeMetrics {
     }
 
     void connectionOpened(Connection connection) {
-        open.get(ConnectionKind.of(connection)).incrementAndGet();
+        openOf(connection).incrementAndGet();
     }
 
     void connectionClosed(Connection connection) {
-        open.get(ConnectionKind.of(connection)).decrementAndGet();
+        openOf(connection).decrementAndGet();
     }
 
     void frameReceived(TenantId tenant) {
@@ -78,5 +79,10 @@ class RealtimeMetrics {
 
     void frameRefused(TenantId tenant, ErrorCode code) {
         frameRefused(tenant, code.name().toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /** Every kind's count is registered at start. */
+    private AtomicInteger openOf(Connection connection) {
+        return Objects.requireNonNull(open.get(ConnectionKind.of(connection)));
     }
 }

@@ -6,5 +6,6 @@
  * {@code ChatListeners}). The registry comes in-process for a single node and on Redis for a cluster
  * ({@code RealtimeConfiguration.Parts}).
  */
+@org.jspecify.annotations.NullMarked
 @org.springframework.modulith.ApplicationModule(displayName = "Realtime")
 package com.chatreview.realtime;

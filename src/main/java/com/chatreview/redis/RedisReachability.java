@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
@@ -33,7 +34,7 @@ public final class RedisReachability implements HealthIndicator, AutoCloseable {
     private final Redis redis;
     private final ScheduledExecutorService pinger;
     private volatile boolean reachable = true;
-    private volatile Instant unreachableSince;
+    private volatile @Nullable Instant unreachableSince;
 
     public RedisReachability(Redis redis, MeterRegistry meters) {
         this.redis = redis;

@@ -16,6 +16,7 @@ import com.chatreview.tenancy.TenantId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
@@ -66,7 +67,7 @@ class ReviewChatContext implements ChatContextSource, ChatReviews {
     }
 
     /** The stored review as a verdict, or {@code null} before there is one. */
-    private static Verdict verdict(Submission submission) {
+    private static @Nullable Verdict verdict(Submission submission) {
         if (submission.review().state() != ReviewProgress.State.DONE
                 || submission.grade().isEmpty()) {
             return null;

@@ -1,6 +1,7 @@
 package com.chatreview.sealing;
 
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -13,5 +14,5 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("sealing")
 public record SealingSettings(
-        String key,
+        @Nullable String key,
         @DefaultValue("./data/webhook-secret.key") Path keyFile) {}

@@ -4,6 +4,7 @@ import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RequestQuotas;
 import java.time.Duration;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 
 /**
@@ -31,7 +32,7 @@ public class Authenticator {
          *
          * @param restQuota for a REST request, the tenant's quota after spending from it; {@code null} otherwise
          */
-        record Authenticated(Tenant tenant, RateLimitDecision restQuota) implements Result {
+        record Authenticated(Tenant tenant, @Nullable RateLimitDecision restQuota) implements Result {
             Authenticated(Tenant tenant) {
                 this(tenant, null);
             }
@@ -47,7 +48,7 @@ public class Authenticator {
         record Throttled(Duration retryAfter) implements Result {}
     }
 
-    public Result apiKey(String apiKey, String clientAddress) {
+    public Result apiKey(@Nullable String apiKey, String clientAddress) {
         Duration wait = throttled(clientAddress);
         // the budget refuses guesses, never a key the service knows: a school behind one address is not locked out
         // by one student's typo (docs/api.md, Rate limits)
@@ -106,7 +107,7 @@ public class Authenticator {
     }
 
     /** How long the address must wait before anything it sends is checked; null when it may be heard. */
-    public Duration throttled(String clientAddress) {
+    public @Nullable Duration throttled(String clientAddress) {
         return quotas.authenticationBlocked(clientAddress).orElse(null);
     }
 

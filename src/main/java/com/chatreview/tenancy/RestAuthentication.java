@@ -3,6 +3,7 @@ package com.chatreview.tenancy;
 import com.chatreview.ratelimit.RateLimitDecision;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.util.Objects;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
 
@@ -34,7 +35,7 @@ public class RestAuthentication {
      */
     public Optional<Tenant> admittedChatRequest(HttpServletRequest request, HttpServletResponse response) {
         if (check(request, CHAT_KEY_HEADER) instanceof Authenticator.Result.Authenticated known
-                && reportQuota(known.restQuota(), response)) {
+                && reportQuota(quotaOf(known), response)) {
             return Optional.of(known.tenant());
         }
         return Optional.empty();
@@ -51,6 +52,11 @@ public class RestAuthentication {
     }
 
     /** Writes the quota's headers; whether the quota allowed the request. */
+    /** A REST request's authentication spends from the tenant's quota and carries what is left. */
+    static RateLimitDecision quotaOf(Authenticator.Result.Authenticated rest) {
+        return Objects.requireNonNull(rest.restQuota(), "a REST request's authentication carries its quota");
+    }
+
     static boolean reportQuota(RateLimitDecision decision, HttpServletResponse response) {
         long resetSeconds = RateLimitDecision.seconds(decision.resetAfter());
         response.setHeader("X-RateLimit-Limit", Long.toString(decision.limit()));

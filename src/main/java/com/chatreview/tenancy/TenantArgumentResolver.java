@@ -2,6 +2,7 @@ package com.chatreview.tenancy;
 
 import com.chatreview.tenancy.TenancyErrors.ApiKeyMissing;
 import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.MethodParameter;
 import org.springframework.web.bind.support.WebDataBinderFactory;
 import org.springframework.web.context.request.NativeWebRequest;
@@ -22,9 +23,9 @@ final class TenantArgumentResolver implements HandlerMethodArgumentResolver {
     @Override
     public Object resolveArgument(
             MethodParameter parameter,
-            ModelAndViewContainer container,
+            @Nullable ModelAndViewContainer container,
             NativeWebRequest request,
-            WebDataBinderFactory binders) {
+            @Nullable WebDataBinderFactory binders) {
         HttpServletRequest servletRequest = request.getNativeRequest(HttpServletRequest.class);
         Object tenant =
                 servletRequest == null ? null : servletRequest.getAttribute(TenantAuthentication.TENANT_ATTRIBUTE);

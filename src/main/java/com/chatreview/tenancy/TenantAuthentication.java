@@ -34,7 +34,7 @@ class TenantAuthentication implements HandlerInterceptor {
             case Authenticator.Result.Throttled throttled -> throw TenancyErrors.tooManyFailedAuthentications();
         };
         request.setAttribute(TENANT_ATTRIBUTE, authenticated.tenant());
-        reportQuota(authenticated.restQuota(), response);
+        reportQuota(RestAuthentication.quotaOf(authenticated), response);
         return true;
     }
 

@@ -5,5 +5,6 @@
  * ({@link com.chatreview.usage.UsageBudgets}): the operator's monthly ones per tenant, the tenant's per-user daily
  * cap, checked before a reply or a review starts.
  */
+@org.jspecify.annotations.NullMarked
 @org.springframework.modulith.ApplicationModule(displayName = "Usage")
 package com.chatreview.usage;

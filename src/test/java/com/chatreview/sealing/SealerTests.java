@@ -34,13 +34,14 @@ class SealerTests {
 
     @Test
     void whatAnotherKeySealedDoesNotOpen() {
-        Sealer operators = new Sealer(new SealingSettings("MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", null));
+        Sealer operators = new Sealer(
+                new SealingSettings("MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", dataDir.resolve("unused.key")));
         Sealer another = new Sealer(new SealingSettings(null, dataDir.resolve("other.key")));
 
         assertThatThrownBy(() -> another.open(operators.seal(SECRET)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("SEALING_KEY");
-        assertThatThrownBy(() -> new Sealer(new SealingSettings("c2hvcnQ=", null)))
+        assertThatThrownBy(() -> new Sealer(new SealingSettings("c2hvcnQ=", dataDir.resolve("unused.key"))))
                 .hasMessageContaining("16, 24 or 32 bytes");
     }
 }
