@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import tools.jackson.databind.json.JsonMapper;
@@ -92,7 +93,7 @@ class Homeworks {
     record Found(List<Homework> page, long total) {}
 
     /** The page of assignments matching the query, newest first (then by id, descending). */
-    Found find(UUID tenantId, HomeworkQuery query, List<UUID> courseIds, PageRequest page) {
+    Found find(UUID tenantId, HomeworkQuery query, @Nullable List<UUID> courseIds, PageRequest page) {
         StringBuilder where = new StringBuilder(" WHERE h.tenant_id = :tenant");
         Map<String, Object> params = new HashMap<>();
         params.put("tenant", tenantId);
@@ -211,10 +212,10 @@ class Homeworks {
                 rubric(rs.getString("rubric")));
     }
 
-    /** The stored rubric, or {@code null} (the default applies) when the teacher gave none. */
-    private Rubric rubric(String stored) {
+    /** The stored rubric, or {@link Rubric#DEFAULT} when the teacher gave none. */
+    private Rubric rubric(@Nullable String stored) {
         return stored == null
-                ? null
+                ? Rubric.DEFAULT
                 : json.readValue(stored, StoredRubric.class).rubric();
     }
 
