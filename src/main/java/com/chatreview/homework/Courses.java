@@ -59,7 +59,7 @@ class Courses {
                 rs.getObject("tenant_id", UUID.class),
                 rs.getString("teacher_id"),
                 rs.getString("name"),
-                Sql.instant(rs, "created_at"),
-                Sql.instant(rs, "updated_at"));
+                Sql.instantNotNull(rs, "created_at"),
+                Sql.instantNotNull(rs, "updated_at"));
     }
 }

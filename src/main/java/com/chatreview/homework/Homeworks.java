@@ -196,8 +196,8 @@ class Homeworks {
                 rs.getObject("c_tenant_id", UUID.class),
                 rs.getString("c_teacher_id"),
                 rs.getString("c_name"),
-                Sql.instant(rs, "c_created_at"),
-                Sql.instant(rs, "c_updated_at"));
+                Sql.instantNotNull(rs, "c_created_at"),
+                Sql.instantNotNull(rs, "c_updated_at"));
         return new Homework(
                 rs.getObject("id", UUID.class),
                 rs.getObject("tenant_id", UUID.class),
@@ -205,8 +205,8 @@ class Homeworks {
                 rs.getString("assignment_id"),
                 rs.getString("subject"),
                 rs.getObject("course_id", UUID.class),
-                Sql.instant(rs, "created_at"),
-                Sql.instant(rs, "updated_at"),
+                Sql.instantNotNull(rs, "created_at"),
+                Sql.instantNotNull(rs, "updated_at"),
                 List.of(),
                 course,
                 rubric(rs.getString("rubric")));
@@ -227,7 +227,7 @@ class Homeworks {
                 rs.getString("file_name"),
                 rs.getString("file_path"),
                 rs.getString("content"),
-                Sql.instant(rs, "created_at"),
-                Sql.instant(rs, "updated_at"));
+                Sql.instantNotNull(rs, "created_at"),
+                Sql.instantNotNull(rs, "updated_at"));
     }
 }

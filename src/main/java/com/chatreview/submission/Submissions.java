@@ -311,7 +311,7 @@ class Submissions {
                                 SubmissionStatus.of(rs.getString("from_status")).orElseThrow(),
                                 SubmissionStatus.of(rs.getString("to_status")).orElseThrow(),
                                 rs.getString("decided_by"),
-                                Sql.instant(rs, "decided_at"))))
+                                Sql.instantNotNull(rs, "decided_at"))))
                 .list()
                 .stream()
                 .collect(Collectors.groupingBy(
@@ -351,8 +351,8 @@ class Submissions {
                         json.readValue(rs.getString("criteria"), CRITERIA),
                         json.readValue(rs.getString("findings"), FINDINGS),
                         json.readValue(rs.getString("flags"), FLAGS)),
-                Sql.instant(rs, "created_at"),
-                Sql.instant(rs, "updated_at"),
+                Sql.instantNotNull(rs, "created_at"),
+                Sql.instantNotNull(rs, "updated_at"),
                 List.of(),
                 new ReviewProgress(
                         ReviewProgress.State.of(rs.getString("review_state")).orElseThrow(),

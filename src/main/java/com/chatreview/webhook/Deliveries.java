@@ -149,7 +149,7 @@ class Deliveries {
                         rs.getString("last_error"),
                         (Integer) rs.getObject("last_latency_ms"),
                         rs.getTimestamp("next_attempt_at") == null ? null : Sql.instant(rs, "next_attempt_at"),
-                        Sql.instant(rs, "created_at"),
+                        Sql.instantNotNull(rs, "created_at"),
                         rs.getTimestamp("delivered_at") == null ? null : Sql.instant(rs, "delivered_at")))
                 .list();
     }
