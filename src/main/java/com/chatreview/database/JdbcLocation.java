@@ -1,6 +1,7 @@
 package com.chatreview.database;
 
 import java.net.URI;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /** Where the service connects: a JDBC URL, and the user and password when they are not part of it. */
@@ -18,7 +19,8 @@ record JdbcLocation(
                     embedded.server().user(),
                     embedded.server().password());
         }
-        JdbcLocation location = parse(settings.url());
+        JdbcLocation location =
+                parse(Objects.requireNonNull(settings.url(), "DATABASE_URL, the database is not embedded"));
         return new JdbcLocation(
                 location.jdbcUrl(),
                 firstNonBlank(settings.user(), location.user()),
