@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
@@ -49,10 +50,10 @@ public final class DatabaseReachability implements HealthIndicator, AutoCloseabl
     private final Properties credentials;
     private final ScheduledExecutorService pinger;
     private volatile boolean reachable = true;
-    private volatile Instant unreachableSince;
-    private Connection pingConnection;
+    private volatile @Nullable Instant unreachableSince;
+    private @Nullable Connection pingConnection;
 
-    DatabaseReachability(String jdbcUrl, String user, String password, MeterRegistry meters) {
+    DatabaseReachability(String jdbcUrl, @Nullable String user, @Nullable String password, MeterRegistry meters) {
         this.jdbcUrl = jdbcUrl;
         this.credentials = new Properties();
         if (user != null) {

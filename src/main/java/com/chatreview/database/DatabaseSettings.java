@@ -2,6 +2,7 @@ package com.chatreview.database;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -20,9 +21,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("database")
 public record DatabaseSettings(
-        String url,
-        String user,
-        String password,
+        @Nullable String url,
+        @Nullable String user,
+        @Nullable String password,
         @DefaultValue("./data") Path dataDir,
         @DefaultValue("10") int poolSize,
         @DefaultValue("3s") Duration connectionTimeout) {

@@ -1,9 +1,12 @@
 package com.chatreview.database;
 
 import java.net.URI;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** Where the service connects: a JDBC URL, and the user and password when they are not part of it. */
-record JdbcLocation(String jdbcUrl, String user, String password) {
+record JdbcLocation(
+        String jdbcUrl, @Nullable String user, @Nullable String password) {
 
     /**
      * The embedded server's location, or {@code DATABASE_URL}'s, with {@code DATABASE_USER} and
@@ -16,7 +19,8 @@ record JdbcLocation(String jdbcUrl, String user, String password) {
                     embedded.server().user(),
                     embedded.server().password());
         }
-        JdbcLocation location = parse(settings.url());
+        JdbcLocation location =
+                parse(Objects.requireNonNull(settings.url(), "DATABASE_URL, the database is not embedded"));
         return new JdbcLocation(
                 location.jdbcUrl(),
                 firstNonBlank(settings.user(), location.user()),
@@ -46,7 +50,7 @@ record JdbcLocation(String jdbcUrl, String user, String password) {
                 + " (jdbc:postgresql://host:5432/db) or postgres://user:password@host:5432/db, not " + url);
     }
 
-    private static String firstNonBlank(String first, String second) {
+    private static @Nullable String firstNonBlank(@Nullable String first, @Nullable String second) {
         return first != null && !first.isBlank() ? first : second;
     }
 }

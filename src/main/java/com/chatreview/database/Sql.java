@@ -7,6 +7,8 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** Moving timestamps between Java and {@code timestamptz} columns, one way for every repository. */
 public final class Sql {
@@ -22,18 +24,23 @@ public final class Sql {
     }
 
     /** A parameter value for a {@code timestamptz} column. */
-    public static OffsetDateTime at(Instant instant) {
+    public static @Nullable OffsetDateTime at(@Nullable Instant instant) {
         return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }
 
     /** A {@code timestamptz} column as an instant, {@code null} when the column is. */
-    public static Instant instant(ResultSet rs, String column) throws SQLException {
+    public static @Nullable Instant instant(ResultSet rs, String column) throws SQLException {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();
     }
 
+    /** A {@code timestamptz} column declared {@code NOT NULL}, as an instant. */
+    public static Instant instantNotNull(ResultSet rs, String column) throws SQLException {
+        return Objects.requireNonNull(instant(rs, column), () -> column + " is declared NOT NULL");
+    }
+
     /** A {@code timestamptz} column, by position, as an instant; {@code null} when the column is. */
-    public static Instant instant(ResultSet rs, int column) throws SQLException {
+    public static @Nullable Instant instant(ResultSet rs, int column) throws SQLException {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();
     }

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -42,7 +43,7 @@ class Courses {
                 .optional();
     }
 
-    List<Course> ofTeacher(UUID tenantId, String teacherId) {
+    List<Course> ofTeacher(UUID tenantId, @Nullable String teacherId) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM courses WHERE tenant_id = :tenant"
                         + " AND (CAST(:teacher AS text) IS NULL OR teacher_id = :teacher)"
                         + " ORDER BY created_at DESC, id DESC")
@@ -58,7 +59,7 @@ class Courses {
                 rs.getObject("tenant_id", UUID.class),
                 rs.getString("teacher_id"),
                 rs.getString("name"),
-                Sql.instant(rs, "created_at"),
-                Sql.instant(rs, "updated_at"));
+                Sql.instantNotNull(rs, "created_at"),
+                Sql.instantNotNull(rs, "updated_at"));
     }
 }

@@ -4,6 +4,7 @@ import com.chatreview.grading.Rubric;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An assignment with its files and course. {@code subject} may be {@code null}.
@@ -16,7 +17,7 @@ public record Homework(
         UUID tenantId,
         String teacherId,
         String assignmentId,
-        String subject,
+        @Nullable String subject,
         UUID courseId,
         Instant createdAt,
         Instant updatedAt,

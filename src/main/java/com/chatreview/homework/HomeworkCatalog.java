@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -57,7 +58,7 @@ public class HomeworkCatalog {
     }
 
     /** The tenant's courses, of one teacher when {@code teacherId} is given, newest first. */
-    public List<Course> courses(TenantId tenantId, String teacherId) {
+    public List<Course> courses(TenantId tenantId, @Nullable String teacherId) {
         return courses.ofTeacher(tenantId.value(), teacherId == null || teacherId.isBlank() ? null : teacherId);
     }
 
@@ -107,7 +108,7 @@ public class HomeworkCatalog {
                 now,
                 files,
                 course.get(),
-                rubric.orElse(null));
+                rubric.orElse(Rubric.DEFAULT));
         homeworks.insert(homework, rubric.isPresent());
         return homework;
     }
@@ -126,7 +127,7 @@ public class HomeworkCatalog {
      */
     @Transactional(readOnly = true)
     public Page<Homework> list(TenantId tenantId, HomeworkQuery query, PageRequest page) {
-        List<UUID> courseIds = null;
+        @Nullable List<UUID> courseIds = null;
         if (query.courseIds() != null && !query.courseIds().isEmpty()) {
             courseIds = query.courseIds().stream()
                     .map(String::strip)

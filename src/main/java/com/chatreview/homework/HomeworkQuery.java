@@ -1,6 +1,7 @@
 package com.chatreview.homework;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The filters of the assignment list; {@code null} or empty means "any".
@@ -8,4 +9,7 @@ import java.util.List;
  * @param courseIds the assignment's course is one of these
  * @param search a case-insensitive substring of the assignment id, subject, course name or a file name
  */
-public record HomeworkQuery(String teacherId, List<String> courseIds, String search) {}
+public record HomeworkQuery(
+        @Nullable String teacherId,
+        @Nullable List<String> courseIds,
+        @Nullable String search) {}

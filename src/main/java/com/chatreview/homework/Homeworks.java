@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import tools.jackson.databind.json.JsonMapper;
@@ -92,7 +93,7 @@ class Homeworks {
     record Found(List<Homework> page, long total) {}
 
     /** The page of assignments matching the query, newest first (then by id, descending). */
-    Found find(UUID tenantId, HomeworkQuery query, List<UUID> courseIds, PageRequest page) {
+    Found find(UUID tenantId, HomeworkQuery query, @Nullable List<UUID> courseIds, PageRequest page) {
         StringBuilder where = new StringBuilder(" WHERE h.tenant_id = :tenant");
         Map<String, Object> params = new HashMap<>();
         params.put("tenant", tenantId);
@@ -195,8 +196,8 @@ class Homeworks {
                 rs.getObject("c_tenant_id", UUID.class),
                 rs.getString("c_teacher_id"),
                 rs.getString("c_name"),
-                Sql.instant(rs, "c_created_at"),
-                Sql.instant(rs, "c_updated_at"));
+                Sql.instantNotNull(rs, "c_created_at"),
+                Sql.instantNotNull(rs, "c_updated_at"));
         return new Homework(
                 rs.getObject("id", UUID.class),
                 rs.getObject("tenant_id", UUID.class),
@@ -204,17 +205,17 @@ class Homeworks {
                 rs.getString("assignment_id"),
                 rs.getString("subject"),
                 rs.getObject("course_id", UUID.class),
-                Sql.instant(rs, "created_at"),
-                Sql.instant(rs, "updated_at"),
+                Sql.instantNotNull(rs, "created_at"),
+                Sql.instantNotNull(rs, "updated_at"),
                 List.of(),
                 course,
                 rubric(rs.getString("rubric")));
     }
 
-    /** The stored rubric, or {@code null} (the default applies) when the teacher gave none. */
-    private Rubric rubric(String stored) {
+    /** The stored rubric, or {@link Rubric#DEFAULT} when the teacher gave none. */
+    private Rubric rubric(@Nullable String stored) {
         return stored == null
-                ? null
+                ? Rubric.DEFAULT
                 : json.readValue(stored, StoredRubric.class).rubric();
     }
 
@@ -226,7 +227,7 @@ class Homeworks {
                 rs.getString("file_name"),
                 rs.getString("file_path"),
                 rs.getString("content"),
-                Sql.instant(rs, "created_at"),
-                Sql.instant(rs, "updated_at"));
+                Sql.instantNotNull(rs, "created_at"),
+                Sql.instantNotNull(rs, "updated_at"));
     }
 }

@@ -1,6 +1,7 @@
 package com.chatreview.homework;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -11,10 +12,16 @@ import tools.jackson.databind.JsonNode;
  *     given
  */
 public record NewHomework(
-        String teacherId, String courseId, String assignmentId, String subject, List<NewFile> files, JsonNode rubric) {
+        String teacherId,
+        String courseId,
+        String assignmentId,
+        @Nullable String subject,
+        List<NewFile> files,
+        @Nullable JsonNode rubric) {
 
     /** An assignment without a rubric of its own. */
-    public NewHomework(String teacherId, String courseId, String assignmentId, String subject, List<NewFile> files) {
+    public NewHomework(
+            String teacherId, String courseId, String assignmentId, @Nullable String subject, List<NewFile> files) {
         this(teacherId, courseId, assignmentId, subject, files, null);
     }
 

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -25,7 +26,7 @@ final class RubricInput {
      * The rubric, or empty when none was given (absent or JSON {@code null}) or when it is wrong: then each problem is
      * added to {@code problems}.
      */
-    static Optional<Rubric> read(JsonNode rubric, List<FieldProblem> problems) {
+    static Optional<Rubric> read(@Nullable JsonNode rubric, List<FieldProblem> problems) {
         if (rubric == null || rubric.isNull()) {
             return Optional.empty();
         }
@@ -83,7 +84,7 @@ final class RubricInput {
     }
 
     /** The id as given (it is not stripped: an id with spaces is wrong, not another id), or {@code null}. */
-    private static String id(JsonNode id, String field, List<FieldProblem> problems) {
+    private static @Nullable String id(@Nullable JsonNode id, String field, List<FieldProblem> problems) {
         String rule = "1 to 40 characters of a-z, 0-9, '_' and '-'";
         if (id == null || id.isNull()) {
             problems.add(new FieldProblem(field, "is required: " + rule));
@@ -101,7 +102,8 @@ final class RubricInput {
     }
 
     /** The text stripped, {@code null} when an optional one is absent, null or blank (or when it is wrong). */
-    private static String text(JsonNode text, String field, boolean required, int max, List<FieldProblem> problems) {
+    private static @Nullable String text(
+            @Nullable JsonNode text, String field, boolean required, int max, List<FieldProblem> problems) {
         if (text == null || text.isNull()) {
             if (required) {
                 problems.add(new FieldProblem(field, "is required and must not be blank"));
@@ -127,7 +129,7 @@ final class RubricInput {
     }
 
     /** The points, or 0 when they are wrong; a number with a fraction, a string or a boolean is wrong. */
-    private static int points(JsonNode points, String field, List<FieldProblem> problems) {
+    private static int points(@Nullable JsonNode points, String field, List<FieldProblem> problems) {
         String rule = "an integer from 1 to " + Rubric.MAX_POINTS;
         if (points == null || points.isNull()) {
             problems.add(new FieldProblem(field, "is required: " + rule));

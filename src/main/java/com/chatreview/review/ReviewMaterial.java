@@ -11,6 +11,7 @@ import com.chatreview.submission.SubmittedFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /** What the assistant is given: a homework and a submission's files, as the review and its chat read them. */
 final class ReviewMaterial {
@@ -28,7 +29,8 @@ final class ReviewMaterial {
         Budget students = new Budget(maxCharsTotal);
         List<ReviewDocument> submission = new ArrayList<>();
         for (FileText file : files) {
-            ExtractedText text = file.text();
+            // the files come from SubmissionsForReview.texts, which extracts the text of every file that had none
+            ExtractedText text = Objects.requireNonNull(file.text(), "extracted by SubmissionsForReview.texts");
             String content = students.take(text.text());
             submission.add(new ReviewDocument(
                     file.file().fileName(),
@@ -100,7 +102,7 @@ final class ReviewMaterial {
             }
         }
         for (FileText file : files) {
-            ExtractedText text = file.text();
+            ExtractedText text = Objects.requireNonNull(file.text(), "extracted by SubmissionsForReview.texts");
             String content = text.notOpened() != null ? "(" + text.notOpened() + ")" : text.text();
             context.add(new ContextDocument("submission", file.file().fileName(), content));
         }

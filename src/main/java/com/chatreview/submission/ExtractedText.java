@@ -1,6 +1,7 @@
 package com.chatreview.submission;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The text of one uploaded file, as the review reads it.
@@ -10,7 +11,8 @@ import java.util.Objects;
  * @param truncated the text stops at the size budget, before the end of the file
  * @param notOpened why there is no text, for a person to read ("an archive: not expanded"); {@code null} when read
  */
-public record ExtractedText(String text, boolean truncated, String notOpened) {
+public record ExtractedText(
+        String text, boolean truncated, @Nullable String notOpened) {
 
     public ExtractedText {
         Objects.requireNonNull(text, "text");

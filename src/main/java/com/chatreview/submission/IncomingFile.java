@@ -1,5 +1,6 @@
 package com.chatreview.submission;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.InputStreamSource;
 
 /**
@@ -8,4 +9,4 @@ import org.springframework.core.io.InputStreamSource;
  * @param originalName the name the client gave, cleaned before it is stored
  * @param content the bytes; read more than once (hash, type detection, storage)
  */
-public record IncomingFile(String originalName, long size, InputStreamSource content) {}
+public record IncomingFile(@Nullable String originalName, long size, InputStreamSource content) {}

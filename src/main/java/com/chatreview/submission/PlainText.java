@@ -11,6 +11,7 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Plain text and source code as written: the encoding is told from the first {@value #WINDOW} bytes (a byte order
@@ -32,7 +33,7 @@ final class PlainText {
      * @param charset {@code null} when they are not text
      * @param bom the length of the byte order mark to skip
      */
-    record Encoding(Charset charset, int bom) {
+    record Encoding(@Nullable Charset charset, int bom) {
 
         static final Encoding BINARY = new Encoding(null, 0);
 

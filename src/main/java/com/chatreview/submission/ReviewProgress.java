@@ -2,6 +2,7 @@ package com.chatreview.submission;
 
 import java.time.Instant;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where the AI review of a submission stands.
@@ -10,7 +11,11 @@ import java.util.Optional;
  * @param error why the latest attempt failed, or {@code null}
  * @param reviewedAt when analysis and grade were stored, or {@code null}
  */
-public record ReviewProgress(State state, int failedAttempts, String error, Instant reviewedAt) {
+public record ReviewProgress(
+        State state,
+        int failedAttempts,
+        @Nullable String error,
+        @Nullable Instant reviewedAt) {
 
     public static final ReviewProgress PENDING = new ReviewProgress(State.PENDING, 0, null, null);
 

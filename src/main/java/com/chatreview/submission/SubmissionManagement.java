@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -146,7 +147,8 @@ public class SubmissionManagement {
 
     /** The homework's submissions, of one student when {@code studentId} is given, newest first. */
     @Transactional(readOnly = true)
-    public Page<Submission> submissions(TenantId tenantId, UUID homeworkId, String studentId, PageRequest page) {
+    public Page<Submission> submissions(
+            TenantId tenantId, UUID homeworkId, @Nullable String studentId, PageRequest page) {
         homeworks.homework(tenantId, homeworkId);
         String student = studentId == null || studentId.isBlank() ? null : studentId;
         long total = submissions.count(tenantId.value(), homeworkId, student);

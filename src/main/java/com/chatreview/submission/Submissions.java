@@ -13,9 +13,11 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -109,7 +111,7 @@ class Submissions {
                 .map(found -> complete(List.of(found)).getFirst());
     }
 
-    long count(UUID tenantId, UUID homeworkId, String studentId) {
+    long count(UUID tenantId, UUID homeworkId, @Nullable String studentId) {
         return jdbc.sql("SELECT count(*) FROM submissions WHERE tenant_id = :tenant AND homework_id = :homework"
                         + " AND (CAST(:student AS text) IS NULL OR student_id = :student)")
                 .param("tenant", tenantId)
@@ -119,7 +121,7 @@ class Submissions {
                 .single();
     }
 
-    List<Submission> page(UUID tenantId, UUID homeworkId, String studentId, PageRequest page) {
+    List<Submission> page(UUID tenantId, UUID homeworkId, @Nullable String studentId, PageRequest page) {
         return complete(jdbc.sql("SELECT " + COLUMNS + " FROM submissions"
                         + " WHERE tenant_id = :tenant AND homework_id = :homework"
                         + " AND (CAST(:student AS text) IS NULL OR student_id = :student)"
@@ -263,10 +265,14 @@ class Submissions {
     }
 
     List<UUID> waitingForBudget(UUID tenantId) {
-        return jdbc.sql("SELECT id FROM submissions WHERE tenant_id = :tenant AND review_state = 'waiting_for_budget'")
+        return jdbc
+                .sql("SELECT id FROM submissions WHERE tenant_id = :tenant AND review_state = 'waiting_for_budget'")
                 .param("tenant", tenantId)
                 .query(UUID.class)
-                .list();
+                .list()
+                .stream()
+                .map(id -> Objects.requireNonNull(id, "the primary key"))
+                .toList();
     }
 
     /** A failed review goes back to pending for a new round; false when it had not failed. */
@@ -305,7 +311,7 @@ class Submissions {
                                 SubmissionStatus.of(rs.getString("from_status")).orElseThrow(),
                                 SubmissionStatus.of(rs.getString("to_status")).orElseThrow(),
                                 rs.getString("decided_by"),
-                                Sql.instant(rs, "decided_at"))))
+                                Sql.instantNotNull(rs, "decided_at"))))
                 .list()
                 .stream()
                 .collect(Collectors.groupingBy(
@@ -345,8 +351,8 @@ class Submissions {
                         json.readValue(rs.getString("criteria"), CRITERIA),
                         json.readValue(rs.getString("findings"), FINDINGS),
                         json.readValue(rs.getString("flags"), FLAGS)),
-                Sql.instant(rs, "created_at"),
-                Sql.instant(rs, "updated_at"),
+                Sql.instantNotNull(rs, "created_at"),
+                Sql.instantNotNull(rs, "updated_at"),
                 List.of(),
                 new ReviewProgress(
                         ReviewProgress.State.of(rs.getString("review_state")).orElseThrow(),

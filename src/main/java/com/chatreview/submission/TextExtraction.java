@@ -32,6 +32,7 @@ import org.apache.tika.parser.microsoft.rtf.RTFParser;
 import org.apache.tika.parser.odf.OpenDocumentParser;
 import org.apache.tika.parser.pdf.PDFParser;
 import org.apache.tika.parser.pdf.PDFParserConfig;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -151,7 +152,8 @@ class TextExtraction {
      * @param content the file's bytes; read, not closed
      * @param maxChars the budget: at most this many characters of text, {@code truncated} when there was more
      */
-    ExtractedText extract(UUID tenantId, String fileName, String contentType, InputStream content, int maxChars) {
+    ExtractedText extract(
+            UUID tenantId, String fileName, @Nullable String contentType, InputStream content, int maxChars) {
         if (maxChars < 1) {
             throw new IllegalArgumentException("maxChars must be at least 1, got " + maxChars);
         }
@@ -171,7 +173,7 @@ class TextExtraction {
         }
     }
 
-    private MediaType typeOf(String fileName, String contentType, TikaInputStream in) throws IOException {
+    private MediaType typeOf(String fileName, @Nullable String contentType, TikaInputStream in) throws IOException {
         MediaType declared = contentType == null ? null : MediaType.parse(contentType);
         if (declared != null && !VAGUE.contains(declared.getBaseType())) {
             return declared.getBaseType();
@@ -182,7 +184,7 @@ class TextExtraction {
     }
 
     /** The type, or its nearest supertype, that has a parser; {@code null} when it is not a document. */
-    private MediaType parsedAs(MediaType type) {
+    private @Nullable MediaType parsedAs(MediaType type) {
         for (MediaType t = types.normalize(type); t != null; t = types.getSupertype(t)) {
             if (documents.containsKey(t)) {
                 return t;

@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -94,7 +95,8 @@ final class TurnsByTenant {
     }
 
     private void remove(UUID tenant, Waiter waiter) {
-        ArrayDeque<Waiter> callers = waiting.get(tenant);
+        // a waiter not yet granted is still in its tenant's line, which therefore still exists
+        ArrayDeque<Waiter> callers = Objects.requireNonNull(waiting.get(tenant), "the waiter's line");
         callers.remove(waiter);
         if (callers.isEmpty()) {
             waiting.remove(tenant);

@@ -4,5 +4,6 @@
  * reads it ({@code TextExtraction}). Publishes
  * {@link com.chatreview.submission.SubmissionReceived} for the review.
  */
+@org.jspecify.annotations.NullMarked
 @org.springframework.modulith.ApplicationModule(displayName = "Submission")
 package com.chatreview.submission;

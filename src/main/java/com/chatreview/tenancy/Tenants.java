@@ -27,7 +27,7 @@ class Tenants {
     List<TenantRecord> all() {
         return jdbc.sql("SELECT id, name, created_at FROM tenants ORDER BY created_at, id")
                 .query((rs, n) -> new TenantRecord(
-                        rs.getObject("id", UUID.class), rs.getString("name"), Sql.instant(rs, "created_at")))
+                        rs.getObject("id", UUID.class), rs.getString("name"), Sql.instantNotNull(rs, "created_at")))
                 .list();
     }
 

@@ -15,6 +15,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
@@ -37,7 +38,7 @@ public class UsageReports {
      * The tenant's usage from {@code from} to {@code to} (days in UTC, both included; by default the current
      * calendar month), grouped.
      */
-    public UsageReport report(TenantId tenant, LocalDate from, LocalDate to, GroupBy groupBy) {
+    public UsageReport report(TenantId tenant, @Nullable LocalDate from, @Nullable LocalDate to, GroupBy groupBy) {
         LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
         LocalDate first = from != null ? from : today.withDayOfMonth(1);
         LocalDate last = to != null ? to : first.withDayOfMonth(first.lengthOfMonth());

@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.MediaType;
@@ -47,7 +48,7 @@ class BodySizeLimit extends OncePerRequestFilter {
 
     private static final class Limited extends HttpServletRequestWrapper {
         private final long maxBytes;
-        private ServletInputStream stream;
+        private @Nullable ServletInputStream stream;
 
         Limited(HttpServletRequest request, long maxBytes) {
             super(request);

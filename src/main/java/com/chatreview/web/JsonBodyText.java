@@ -10,6 +10,7 @@ import java.lang.reflect.Type;
 import java.nio.charset.Charset;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpInputMessage;
@@ -80,7 +81,7 @@ class JsonBodyText extends RequestBodyAdviceAdapter {
      * binding will read it: in the charset the request names (a body in ISO-8859-1 is decoded to characters first,
      * and a half pair that UTF-8 bytes cannot even spell passes as an escape then).
      */
-    private String firstUnstorable(byte[] body, Charset charset) {
+    private @Nullable String firstUnstorable(byte[] body, @Nullable Charset charset) {
         try (JsonParser parser = charset == null
                 ? mapper.createParser(body)
                 : mapper.createParser(new InputStreamReader(new ByteArrayInputStream(body), charset))) {

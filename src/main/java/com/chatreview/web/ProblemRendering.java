@@ -12,6 +12,8 @@ import java.net.URI;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.ConversionNotSupportedException;
@@ -52,7 +54,7 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
         return render(
                 ProblemStatus.of(error.code()),
                 error.code().name(),
-                error.getMessage(),
+                Objects.requireNonNull(error.getMessage(), "a ServiceError is made with its detail"),
                 error.fix(),
                 error.errors(),
                 headersOf(error),
@@ -224,7 +226,8 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleConversionNotSupported(
             ConversionNotSupportedException error, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         if (!(error instanceof MethodArgumentConversionNotSupportedException argument)) {
-            return super.handleConversionNotSupported(error, headers, status, request);
+            // handleExceptionInternal, overridden here, always renders a problem
+            return Objects.requireNonNull(super.handleConversionNotSupported(error, headers, status, request));
         }
         String field = argument.getName();
         boolean file = argument.getValue() instanceof MultipartFile
@@ -361,7 +364,7 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
     /** Every other exception Spring MVC knows (405, 406, 404 of an unknown path...). */
     @Override
     protected ResponseEntity<Object> handleExceptionInternal(
-            Exception error, Object body, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+            Exception error, @Nullable Object body, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         HttpStatus resolved = HttpStatus.resolve(status.value());
         HttpStatus effective = resolved != null ? resolved : HttpStatus.INTERNAL_SERVER_ERROR;
         String detail = body instanceof ProblemDetail problem && problem.getDetail() != null
@@ -443,7 +446,7 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
     }
 
     /** Jetty's refusal of what the handler asked it to decode, when it carries a 4xx status. */
-    private static org.eclipse.jetty.http.HttpException containerRefusal(Throwable error) {
+    private static org.eclipse.jetty.http.@Nullable HttpException containerRefusal(Throwable error) {
         for (Throwable cause = error; cause != null; cause = cause.getCause()) {
             if (cause instanceof org.eclipse.jetty.http.HttpException refused
                     && refused.getCode() >= 400
@@ -466,7 +469,7 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
         return false;
     }
 
-    private static <T extends Throwable> T causeOfType(Throwable error, Class<T> type) {
+    private static <T extends Throwable> @Nullable T causeOfType(Throwable error, Class<T> type) {
         for (Throwable cause = error; cause != null; cause = cause.getCause()) {
             if (type.isInstance(cause)) {
                 return type.cast(cause);

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Query strings read strictly, as the container reads them for REST: every {@code %} is followed by two hex
@@ -43,7 +44,7 @@ public final class QueryStrings {
     }
 
     /** Every pair of the raw (still percent-encoded) query, in order; {@code null} or blank is none. */
-    public static List<Parameter> parse(String rawQuery) {
+    public static List<Parameter> parse(@Nullable String rawQuery) {
         List<Parameter> parameters = new ArrayList<>();
         if (rawQuery == null || rawQuery.isBlank()) {
             return parameters;
@@ -64,7 +65,7 @@ public final class QueryStrings {
      * The decodable values of each decodable name, in order; names whose value does not decode map to a list
      * holding {@code null} for that value, so that a caller can tell "sent but undecodable" from "absent".
      */
-    public static Map<String, List<String>> values(String rawQuery) {
+    public static Map<String, List<String>> values(@Nullable String rawQuery) {
         Map<String, List<String>> values = new LinkedHashMap<>();
         for (Parameter parameter : parse(rawQuery)) {
             parameter

@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -64,7 +65,7 @@ class RequestHygiene extends OncePerRequestFilter {
         }
 
         @Override
-        public String getCharacterEncoding() {
+        public @Nullable String getCharacterEncoding() {
             return null;
         }
     }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** The {@code webhook_deliveries} table: the outbox, and each delivery's attempts. */
@@ -108,7 +109,12 @@ class Deliveries {
     }
 
     /** The attempt failed: tried again at {@code nextAttempt}, or given up ({@code nextAttempt} null). */
-    void attemptFailed(UUID id, Integer statusCode, String error, long latencyMillis, Instant nextAttempt) {
+    void attemptFailed(
+            UUID id,
+            @Nullable Integer statusCode,
+            @Nullable String error,
+            long latencyMillis,
+            @Nullable Instant nextAttempt) {
         jdbc.sql("""
                 UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = :code, last_error = :error,
                     last_latency_ms = :latency, locked_until = NULL,
@@ -143,7 +149,7 @@ class Deliveries {
                         rs.getString("last_error"),
                         (Integer) rs.getObject("last_latency_ms"),
                         rs.getTimestamp("next_attempt_at") == null ? null : Sql.instant(rs, "next_attempt_at"),
-                        Sql.instant(rs, "created_at"),
+                        Sql.instantNotNull(rs, "created_at"),
                         rs.getTimestamp("delivered_at") == null ? null : Sql.instant(rs, "delivered_at")))
                 .list();
     }

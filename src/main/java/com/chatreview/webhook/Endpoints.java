@@ -157,8 +157,8 @@ class Endpoints {
                 rs.getString("description"),
                 rs.getBoolean("enabled"),
                 rs.getString("disabled_reason"),
-                Sql.instant(rs, "created_at"),
-                Sql.instant(rs, "updated_at"));
+                Sql.instantNotNull(rs, "created_at"),
+                Sql.instantNotNull(rs, "updated_at"));
     }
 
     private static List<EventType> eventTypes(Array array) throws SQLException {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
@@ -26,6 +27,7 @@ import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -58,7 +60,7 @@ class WebhookDeliverer implements SmartLifecycle {
     private final HttpClient http;
     private final Semaphore sending = new Semaphore(IN_FLIGHT);
     private final Map<String, Counter> outcomes;
-    private volatile Thread loop;
+    private volatile @Nullable Thread loop;
     private volatile boolean running;
 
     WebhookDeliverer(
@@ -92,6 +94,11 @@ class WebhookDeliverer implements SmartLifecycle {
                         + " (the last attempt failed)")
                 .tag("outcome", outcome)
                 .register(meters);
+    }
+
+    /** Every outcome's counter is registered at start. */
+    private Counter outcome(String outcome) {
+        return Objects.requireNonNull(outcomes.get(outcome), outcome);
     }
 
     /** Something was recorded: look now rather than at the next poll. */
@@ -193,7 +200,7 @@ class WebhookDeliverer implements SmartLifecycle {
             listener.getInputStream().close();
             if (status >= 200 && status < 300) {
                 deliveries.delivered(delivery.id(), status, millisSince(started), Instant.now());
-                outcomes.get("delivered").increment();
+                outcome("delivered").increment();
                 return;
             }
             error = "answered " + status;
@@ -212,7 +219,7 @@ class WebhookDeliverer implements SmartLifecycle {
         failed(delivery, status, error, millisSince(started));
     }
 
-    private void failed(Deliveries.Claimed delivery, Integer status, String error, long latency) {
+    private void failed(Deliveries.Claimed delivery, @Nullable Integer status, @Nullable String error, long latency) {
         int attempt = delivery.attempts() + 1;
         if (attempt <= retries.size()) {
             Duration wait = retries.get(attempt - 1);
@@ -223,11 +230,11 @@ class WebhookDeliverer implements SmartLifecycle {
                     error,
                     latency,
                     Instant.now().plus(wait).plusMillis(jitter));
-            outcomes.get("retrying").increment();
+            outcome("retrying").increment();
             return;
         }
         deliveries.attemptFailed(delivery.id(), status, error, latency, null);
-        outcomes.get("failed").increment();
+        outcome("failed").increment();
         Instant firstTry = Instant.now().minus(retries.stream().reduce(Duration.ZERO, Duration::plus));
         if (!deliveries.anyDeliveredSince(delivery.endpointId(), firstTry)) {
             endpoints.disable(

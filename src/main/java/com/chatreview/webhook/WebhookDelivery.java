@@ -2,6 +2,7 @@ package com.chatreview.webhook;
 
 import java.time.Instant;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A delivery of an event to an endpoint, as it stands.
@@ -15,9 +16,9 @@ public record WebhookDelivery(
         String eventType,
         String status,
         int attempts,
-        Integer lastStatusCode,
-        String lastError,
-        Integer lastLatencyMs,
-        Instant nextAttemptAt,
+        @Nullable Integer lastStatusCode,
+        @Nullable String lastError,
+        @Nullable Integer lastLatencyMs,
+        @Nullable Instant nextAttemptAt,
         Instant createdAt,
-        Instant deliveredAt) {}
+        @Nullable Instant deliveredAt) {}

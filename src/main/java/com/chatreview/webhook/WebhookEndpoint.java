@@ -3,6 +3,7 @@ package com.chatreview.webhook;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An endpoint a tenant registered.
@@ -14,9 +15,9 @@ public record WebhookEndpoint(
         UUID tenantId,
         String url,
         List<EventType> eventTypes,
-        String description,
+        @Nullable String description,
         boolean enabled,
-        String disabledReason,
+        @Nullable String disabledReason,
         Instant createdAt,
         Instant updatedAt) {
 

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -49,7 +50,8 @@ public class WebhookManagement {
     }
 
     @Transactional
-    public WebhookWithSecret register(TenantId tenantId, String url, List<EventType> eventTypes, String description) {
+    public WebhookWithSecret register(
+            TenantId tenantId, String url, List<EventType> eventTypes, @Nullable String description) {
         String checked = destinations.checked(url).toString();
         if (endpoints.countLocked(tenantId.value()) >= MAX_ENDPOINTS) {
             throw new InvalidInput(

@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -537,7 +538,7 @@ class HomeworkApiIntegrationTests {
         return reply.json().get("id").asString();
     }
 
-    private String createHomework(String courseId, String assignmentId, String subject) {
+    private String createHomework(String courseId, String assignmentId, @Nullable String subject) {
         Reply reply = api.post("/v1/homeworks", """
                 {"teacherId": "teacher-1", "courseId": "%s", "assignmentId": "%s"%s}""".formatted(
                         courseId, assignmentId, subject == null ? "" : ", \"subject\": \"" + subject + "\""));
@@ -546,7 +547,7 @@ class HomeworkApiIntegrationTests {
     }
 
     /** Publishes in-process, so that tests that need many assignments stay far from the tenant's rate limit. */
-    private Homework publish(String courseId, String teacherId, String assignmentId, String subject) {
+    private Homework publish(String courseId, String teacherId, String assignmentId, @Nullable String subject) {
         return catalog.publish(
                 tenant.tenantId(),
                 new NewHomework(

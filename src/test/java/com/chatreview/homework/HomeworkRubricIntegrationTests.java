@@ -15,6 +15,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -261,7 +262,7 @@ class HomeworkRubricIntegrationTests {
         return document.get("components").get("schemas").get(name);
     }
 
-    private static Reply publish(Api api, String rubric) {
+    private static Reply publish(Api api, @Nullable String rubric) {
         String courseId = course(api);
         return api.post("/v1/homeworks", """
                 {"teacherId": "teacher-1", "courseId": "%s", "assignmentId": "fractions-1",
@@ -274,7 +275,7 @@ class HomeworkRubricIntegrationTests {
         return course.json().get("id").asString();
     }
 
-    private static String criterion(String id, String title, String description, int maxPoints) {
+    private static String criterion(String id, String title, @Nullable String description, int maxPoints) {
         return "{\"id\": \"%s\", \"title\": \"%s\",%s \"maxPoints\": %d}"
                 .formatted(
                         id, title, description == null ? "" : " \"description\": \"" + description + "\",", maxPoints);

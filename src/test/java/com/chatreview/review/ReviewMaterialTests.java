@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import com.chatreview.grading.ReviewRequest;
 import com.chatreview.grading.ReviewRequest.ReviewDocument;
+import com.chatreview.grading.Rubric;
+import com.chatreview.homework.Course;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkFile;
 import com.chatreview.homework.HomeworkFile.FileType;
@@ -50,18 +52,20 @@ class ReviewMaterialTests {
 
     private static Homework homework(HomeworkFile... files) {
         Instant now = Instant.now();
+        UUID tenantId = UUID.randomUUID();
+        UUID courseId = UUID.randomUUID();
         return new Homework(
                 UUID.randomUUID(),
-                UUID.randomUUID(),
+                tenantId,
                 "teacher",
                 "budget-1",
                 null,
-                UUID.randomUUID(),
+                courseId,
                 now,
                 now,
                 List.of(files),
-                null,
-                null);
+                new Course(courseId, tenantId, "teacher", "Course", now, now),
+                Rubric.DEFAULT);
     }
 
     private static HomeworkFile file(FileType type, String name, String content) {

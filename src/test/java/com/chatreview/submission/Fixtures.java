@@ -29,6 +29,7 @@ import org.apache.poi.poifs.crypt.EncryptionMode;
 import org.apache.poi.poifs.crypt.Encryptor;
 import org.apache.poi.poifs.filesystem.POIFSFileSystem;
 import org.apache.poi.xwpf.usermodel.XWPFDocument;
+import org.jspecify.annotations.Nullable;
 
 /** Files as students upload them, made here so that no binary is committed. */
 public final class Fixtures {
@@ -36,7 +37,7 @@ public final class Fixtures {
     private Fixtures() {}
 
     /** A one-page PDF with these lines, and a text file attached to it when {@code attachment} is not null. */
-    public static byte[] pdf(List<String> lines, String attachment) {
+    public static byte[] pdf(List<String> lines, @Nullable String attachment) {
         try (PDDocument document = new PDDocument()) {
             write(document, lines);
             if (attachment != null) {

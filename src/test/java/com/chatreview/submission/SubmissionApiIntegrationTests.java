@@ -22,6 +22,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -538,7 +539,7 @@ class SubmissionApiIntegrationTests {
                 .single();
     }
 
-    private void assertRejected(Reply reply, int status, String field) {
+    private void assertRejected(Reply reply, int status, @Nullable String field) {
         assertThat(reply.status()).as(reply.toString()).isEqualTo(status);
         assertThat(reply.header("Content-Type")).startsWith("application/problem+json");
         JsonNode problem = reply.json();

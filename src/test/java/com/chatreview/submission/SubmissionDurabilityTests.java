@@ -13,6 +13,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -77,7 +78,7 @@ class SubmissionDurabilityTests {
         JsonNode files = after.json().get("files");
         assertThat(files.size()).isEqualTo(3);
         for (int i = 0; i < order.size(); i++) {
-            byte[] content = sent.get(order.get(i));
+            byte[] content = Objects.requireNonNull(sent.get(order.get(i)), "every file in the order was sent");
             assertThat(files.get(i).get("fileName").asString()).isEqualTo(order.get(i));
             assertThat(files.get(i).get("size").asLong()).isEqualTo(content.length);
             assertThat(files.get(i).get("sha256").asString()).isEqualTo(sha256(content));

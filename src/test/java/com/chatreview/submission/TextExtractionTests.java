@@ -24,6 +24,7 @@ import org.apache.tika.mime.MediaType;
 import org.apache.tika.parser.AbstractParser;
 import org.apache.tika.parser.ParseContext;
 import org.apache.tika.parser.html.JSoupParser;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.xml.sax.ContentHandler;
 
@@ -235,7 +236,7 @@ class TextExtractionTests {
         assertThat(encryptedDocx)
                 .isEqualTo(ExtractedText.notRead("could not be read: it is encrypted (password protected)"));
         for (ExtractedText text : List.of(garbage, brokenDocx)) {
-            assertThat(text.notOpened().length()).isLessThan(160);
+            assertThat(text.notOpened()).hasSizeLessThan(160);
         }
     }
 
@@ -398,11 +399,11 @@ class TextExtractionTests {
         assertThat(closed[0]).isFalse();
     }
 
-    private ExtractedText extract(String fileName, String contentType, byte[] content) {
+    private ExtractedText extract(String fileName, @Nullable String contentType, byte[] content) {
         return extract(fileName, contentType, content, BUDGET);
     }
 
-    private ExtractedText extract(String fileName, String contentType, byte[] content, int maxChars) {
+    private ExtractedText extract(String fileName, @Nullable String contentType, byte[] content, int maxChars) {
         return extraction.extract(TENANT, fileName, contentType, new ByteArrayInputStream(content), maxChars);
     }
 

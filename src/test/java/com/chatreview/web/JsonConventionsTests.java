@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.annotation.JsonSerialize;
 import tools.jackson.databind.json.JsonMapper;
@@ -18,10 +19,10 @@ class JsonConventionsTests {
 
     private static final JsonMapper JACKSON = JsonMapper.builder().build();
 
-    record Plain(@JsonProperty("text") String text) {}
+    record Plain(@JsonProperty("text") @Nullable String text) {}
 
     record Fast(
-            @JsonProperty("text") @JsonSerialize(using = PlainTextSerializer.class)
+            @JsonProperty("text") @JsonSerialize(using = PlainTextSerializer.class) @Nullable
             String text) {}
 
     @Test

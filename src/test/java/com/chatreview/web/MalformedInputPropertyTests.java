@@ -34,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,6 +42,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -151,7 +153,7 @@ class MalformedInputPropertyTests {
     }
 
     /** One request, exactly as it goes over the wire, and what about it is odd. */
-    record RestCase(String operation, byte[] head, byte[] body, List<String> odd) {
+    record RestCase(String operation, byte[] head, byte @Nullable [] body, List<String> odd) {
 
         byte[] bytes() {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -359,7 +361,7 @@ class MalformedInputPropertyTests {
      * A body for an endpoint that takes one, with its Content-Type, well-formed unless it is the odd part; now and
      * then one for an endpoint that takes none.
      */
-    private static byte[] body(
+    private static byte @Nullable [] body(
             RandomnessSource in, Endpoint endpoint, boolean oddly, StringBuilder head, List<String> odd) {
         if (endpoint.bodyTypes().isEmpty()) {
             if (!oddly || !chance(in, 30)) {
@@ -825,7 +827,7 @@ class MalformedInputPropertyTests {
         }
 
         /** The frame's client_message_id, as a frame the model finds valid holds it; else {@code null}. */
-        static String clientMessageId(byte[] payload) {
+        static @Nullable String clientMessageId(byte[] payload) {
             try {
                 JsonNode id = STRICT.readTree(payload).get("client_message_id");
                 return id != null && id.isString() ? id.asString() : null;
@@ -1047,8 +1049,8 @@ class MalformedInputPropertyTests {
             List<Param> queryParams,
             List<Param> headerParams,
             List<String> bodyTypes,
-            JsonNode bodySchema,
-            String securityHeader) {
+            @Nullable JsonNode bodySchema,
+            @Nullable String securityHeader) {
 
         record Param(String name, String type) {}
 
@@ -1191,8 +1193,10 @@ class MalformedInputPropertyTests {
             return reply.json();
         }
 
+        /** The credential of a secured endpoint's header. */
         String credential(Endpoint endpoint) {
-            if (endpoint.securityHeader().equals("X-Admin-Token")) {
+            if (Objects.requireNonNull(endpoint.securityHeader(), "a secured endpoint")
+                    .equals("X-Admin-Token")) {
                 return ServiceProcess.ADMIN_TOKEN;
             }
             // the chat page's settings and the usage limits change what the other requests get
@@ -1227,6 +1231,7 @@ class MalformedInputPropertyTests {
             };
         }
 
+        @Nullable
         String upgradeValue(String name) {
             return switch (name) {
                 case "api_key" -> apiKey;
@@ -1237,7 +1242,7 @@ class MalformedInputPropertyTests {
         }
 
         /** A well-formed body of the schema, with real ids where a field names one. */
-        Obj example(JsonNode schema) {
+        Obj example(@Nullable JsonNode schema) {
             Json value = exampleOf("", schema == null ? Api.JSON.createObjectNode() : schema);
             return value instanceof Obj obj ? obj : new Obj(new ArrayList<>());
         }

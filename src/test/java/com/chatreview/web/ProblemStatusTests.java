@@ -10,6 +10,7 @@ import com.chatreview.ratelimit.RateLimited;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -58,7 +59,7 @@ class ProblemStatusTests {
 
         assertThat(response.getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
         assertThat(response.getHeaders().getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("7");
-        assertThat(((ProblemDetail) response.getBody()).getProperties())
+        assertThat(((ProblemDetail) Objects.requireNonNull(response.getBody(), "a problem body")).getProperties())
                 .containsEntry("code", "RATE_LIMITED")
                 .containsEntry("fix", "wait");
     }

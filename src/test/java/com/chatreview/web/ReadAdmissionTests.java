@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
@@ -115,7 +116,7 @@ class ReadAdmissionTests {
         });
     }
 
-    private void filter(ReadAdmission admission, String method, String path, CountDownLatch hold) {
+    private void filter(ReadAdmission admission, String method, String path, @Nullable CountDownLatch hold) {
         run(admission, method, path, (request, response) -> {
             entered.add(path);
             if (hold != null) {

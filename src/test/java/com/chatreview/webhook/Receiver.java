@@ -13,12 +13,13 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /** A webhook receiver for tests: records what it is sent, and answers with the statuses it is told (then 200). */
 public final class Receiver implements AutoCloseable {
 
     public record Received(Map<String, String> headers, String body, long nanoTime) {
-        public String header(String name) {
+        public @Nullable String header(String name) {
             return headers.get(name.toLowerCase());
         }
     }

@@ -1,6 +1,7 @@
 package com.chatreview.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
 
 import java.net.InetAddress;
 import java.time.Duration;
@@ -8,7 +9,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * A delivery's destination is checked as the client connects (its resolver is the check): a name that now resolves
@@ -16,14 +19,19 @@ import org.junit.jupiter.api.Test;
  */
 class WebhookDelivererTests {
 
-    record Failure(UUID id, Integer status, String error, Instant next) {}
+    record Failure(
+            UUID id,
+            @Nullable Integer status,
+            @Nullable String error,
+            @Nullable Instant next) {}
 
     @Test
     void aHostThatNowResolvesToAPrivateAddressIsNotCalled() {
         List<Failure> failures = new ArrayList<>();
-        Deliveries deliveries = new Deliveries(null) {
+        Deliveries deliveries = new Deliveries(mock(JdbcClient.class)) {
             @Override
-            void attemptFailed(UUID id, Integer status, String error, long latency, Instant next) {
+            void attemptFailed(
+                    UUID id, @Nullable Integer status, @Nullable String error, long latency, @Nullable Instant next) {
                 failures.add(new Failure(id, status, error, next));
             }
 
@@ -37,7 +45,7 @@ class WebhookDelivererTests {
                 return List.of();
             }
         };
-        Endpoints endpoints = new Endpoints(null) {
+        Endpoints endpoints = new Endpoints(mock(JdbcClient.class)) {
             @Override
             List<byte[]> sealedSecrets(UUID endpointId, Instant now) {
                 return List.of();
@@ -48,7 +56,7 @@ class WebhookDelivererTests {
         WebhookDeliverer deliverer = new WebhookDeliverer(
                 deliveries,
                 endpoints,
-                null,
+                mock(SigningSecrets.class),
                 rebound,
                 List.of(Duration.ofSeconds(5)),
                 new io.micrometer.core.instrument.simple.SimpleMeterRegistry());

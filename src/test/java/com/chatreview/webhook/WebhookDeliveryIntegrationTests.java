@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -274,7 +275,9 @@ class WebhookDeliveryIntegrationTests {
         Receiver.Received test = receiver.next(WAIT);
 
         assertThat(Api.JSON.readTree(test.body()).get("type").asString()).isEqualTo("webhook.test");
-        assertThat(test.header("webhook-signature").split(" ")).hasSize(2);
+        assertThat(Objects.requireNonNull(test.header("webhook-signature"), "every delivery is signed")
+                        .split(" "))
+                .hasSize(2);
         assertThat(verified(test, first))
                 .as("the previous secret signs during the overlap")
                 .isTrue();
@@ -406,7 +409,12 @@ class WebhookDeliveryIntegrationTests {
         java.util.Map<String, String> resigned = java.util.Map.of(
                 "webhook-id", delivery.header("webhook-id"),
                 "webhook-timestamp", Long.toString(stale),
-                "webhook-signature", signature(secret, delivery.header("webhook-id"), stale, delivery.body()));
+                "webhook-signature",
+                        signature(
+                                secret,
+                                Objects.requireNonNull(delivery.header("webhook-id"), "every delivery has an id"),
+                                stale,
+                                delivery.body()));
         StandardWebhooksVerifier.Verdict old = StandardWebhooksVerifier.verify(secret, resigned, delivery.body());
         assertThat(old.verified()).as("signed right, ten minutes ago").isFalse();
         assertThat(old.output()).containsIgnoringCase("timestamp");
@@ -522,6 +530,8 @@ class WebhookDeliveryIntegrationTests {
                         .encodeToString(mac.doFinal((delivery.header("webhook-id") + "."
                                         + delivery.header("webhook-timestamp") + "." + delivery.body())
                                 .getBytes(StandardCharsets.UTF_8)));
-        return List.of(delivery.header("webhook-signature").split(" ")).contains(expected);
+        return List.of(Objects.requireNonNull(delivery.header("webhook-signature"), "every delivery is signed")
+                        .split(" "))
+                .contains(expected);
     }
 }

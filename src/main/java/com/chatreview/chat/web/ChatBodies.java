@@ -10,6 +10,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.annotation.JsonSerialize;
 
 /** The JSON of the chat endpoints, field for field as the interface names them (snake_case). */
@@ -48,10 +49,10 @@ final class ChatBodies {
             @JsonProperty("updated_at") Instant updatedAt,
             @JsonProperty("last_message_at") Instant lastMessageAt,
 
-            @JsonProperty("message_count") @JsonInclude(JsonInclude.Include.NON_NULL)
+            @JsonProperty("message_count") @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
             Integer messageCount,
 
-            @JsonInclude(JsonInclude.Include.NON_NULL) @Schema(allowableValues = {"active", "closed"})
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Schema(allowableValues = {"active", "closed"}) @Nullable
             String status) {
 
         static ChatBody created(Chat chat) {

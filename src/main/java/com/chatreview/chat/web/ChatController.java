@@ -26,6 +26,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -101,6 +102,7 @@ class ChatController {
     /** Also served ahead of Spring MVC by {@link HotChatReads}: the same answer, by {@link ChatReads}. */
     @GetMapping("/{chat_id}")
     @Operation(summary = "Get a chat")
+    @Nullable
     ChatBody chat(Tenant tenant, @PathVariable("chat_id") UUID chatId, WebRequest request) {
         return reads.chat(tenant.id(), chatId, request);
     }
@@ -108,6 +110,7 @@ class ChatController {
     /** Also served ahead of Spring MVC by {@link HotChatReads}: the same answer, by {@link ChatReads}. */
     @GetMapping("/{chat_id}/messages")
     @Operation(summary = "Get a chat's messages, in the order they were stored")
+    @Nullable
     MessageList messages(
             Tenant tenant,
             @PathVariable("chat_id") UUID chatId,

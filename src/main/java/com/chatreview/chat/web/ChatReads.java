@@ -11,6 +11,7 @@ import com.chatreview.kernel.PageRequest;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.web.EntityTags;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.context.request.WebRequest;
@@ -31,6 +32,7 @@ class ChatReads {
     }
 
     /** The chat's body, or {@code null} when the request's tag is current (304). */
+    @Nullable
     ChatBody chat(TenantId tenantId, UUID chatId, WebRequest request) {
         Chat chat = chats.chat(tenantId, chatId);
         if (request.checkNotModified(EntityTags.of(chat))) {
@@ -40,6 +42,7 @@ class ChatReads {
     }
 
     /** The page's body, or {@code null} when the request's tag is current (304, and the page is not read). */
+    @Nullable
     MessageList messages(TenantId tenantId, UUID chatId, PageRequest page, WebRequest request) {
         if (request.getHeader(HttpHeaders.IF_NONE_MATCH) != null
                 && request.checkNotModified(
@@ -58,7 +61,7 @@ class ChatReads {
     }
 
     /** A page of messages as the query names it: the default 50, oldest first. */
-    static PageRequest page(String offset, String limit, String order) {
+    static PageRequest page(@Nullable String offset, @Nullable String limit, @Nullable String order) {
         return PageRequest.parse(offset, limit, order, 50, true);
     }
 

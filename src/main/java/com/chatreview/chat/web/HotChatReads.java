@@ -10,8 +10,10 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -77,7 +79,7 @@ class HotChatReads extends OncePerRequestFilter {
         if (!messages && path.length() != PREFIX.length() + ID_LENGTH) {
             return false;
         }
-        PageRequest page = null;
+        @Nullable PageRequest page = null;
         if (messages) {
             page = page(request.getQueryString());
             if (page == null) {
@@ -94,7 +96,11 @@ class HotChatReads extends OncePerRequestFilter {
             }
             ServletWebRequest web = new ServletWebRequest(request, response);
             body = messages
-                    ? reads.messages(tenant.get().id(), chatId, page, web)
+                    ? reads.messages(
+                            tenant.get().id(),
+                            chatId,
+                            Objects.requireNonNull(page, "a messages path has its page"),
+                            web)
                     : reads.chat(tenant.get().id(), chatId, web);
         } catch (RuntimeException e) {
             // not found, or the database unreachable: Spring MVC answers it as a problem (nothing is written yet)
@@ -117,10 +123,10 @@ class HotChatReads extends OncePerRequestFilter {
     }
 
     /** The page the query names, or null when the query is not one this path answers (Spring MVC does). */
-    private static PageRequest page(String query) {
-        String offset = null;
-        String limit = null;
-        String order = null;
+    private static @Nullable PageRequest page(@Nullable String query) {
+        @Nullable String offset = null;
+        @Nullable String limit = null;
+        @Nullable String order = null;
         for (QueryStrings.Parameter parameter : QueryStrings.parse(query)) {
             if (!parameter.decodable()) {
                 return null;
@@ -152,7 +158,7 @@ class HotChatReads extends OncePerRequestFilter {
     }
 
     /** The id at {@code start} when it is a UUID in its canonical lower-case form; null otherwise. */
-    private static UUID canonicalId(String path, int start) {
+    private static @Nullable UUID canonicalId(String path, int start) {
         if (path.length() < start + ID_LENGTH) {
             return null;
         }

@@ -13,6 +13,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.CacheControl;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -86,7 +87,7 @@ class ChatPageApiController {
             int offset,
             @JsonProperty("has_more") boolean hasMore,
 
-            @Schema(nullable = true, description = "The review this chat is about, once it is stored")
+            @Schema(nullable = true, description = "The review this chat is about, once it is stored") @Nullable
             PageReview review,
 
             @JsonProperty("review_pending") boolean reviewPending) {
@@ -105,10 +106,10 @@ class ChatPageApiController {
     }
 
     record PageReviewState(
-            @Schema(nullable = true) PageReview review,
+            @Schema(nullable = true) @Nullable PageReview review,
             @JsonProperty("review_pending") boolean reviewPending) {
 
-        static PageReviewState of(ChatReviews.ChatReview review) {
+        static PageReviewState of(ChatReviews.@Nullable ChatReview review) {
             if (review == null) {
                 return new PageReviewState(null, false);
             }

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -80,9 +81,9 @@ class EmbedController {
             @JsonProperty("chat_ui_url") String chatUiUrl) {}
 
     record SettingsBody(
-            @JsonProperty("require_embed_token") Boolean requireEmbedToken,
-            @JsonProperty("frame_ancestors") List<String> frameAncestors,
-            @JsonProperty("allowed_origins") List<String> allowedOrigins) {
+            @JsonProperty("require_embed_token") @Nullable Boolean requireEmbedToken,
+            @JsonProperty("frame_ancestors") @Nullable List<String> frameAncestors,
+            @JsonProperty("allowed_origins") @Nullable List<String> allowedOrigins) {
 
         static SettingsBody of(EmbedPolicy policy) {
             return new SettingsBody(policy.requireEmbedToken(), policy.frameAncestors(), policy.allowedOrigins());

@@ -21,6 +21,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -150,7 +151,10 @@ class HomeworkController {
             String tenantId,
             String teacherId,
             String assignmentId,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String subject,
+
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
+            String subject,
+
             String courseId,
             Instant createdAt,
             Instant updatedAt,

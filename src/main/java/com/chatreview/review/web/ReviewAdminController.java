@@ -9,6 +9,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -28,7 +29,9 @@ class ReviewAdminController {
     }
 
     record ReviewStateBody(
-            String state, @JsonProperty("failed_attempts") int failedAttempts, String error) {
+            String state,
+            @JsonProperty("failed_attempts") int failedAttempts,
+            @Nullable String error) {
         static ReviewStateBody of(ReviewProgress review) {
             return new ReviewStateBody(review.state().value(), review.failedAttempts(), review.error());
         }

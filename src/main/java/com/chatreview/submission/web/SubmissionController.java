@@ -28,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -171,10 +172,10 @@ class SubmissionController {
             @Schema(description = "Failed attempts of the current round")
             int failedAttempts,
 
-            @Schema(description = "Why the latest attempt failed", nullable = true)
+            @Schema(description = "Why the latest attempt failed", nullable = true) @Nullable
             String error,
 
-            @Schema(nullable = true) Instant reviewedAt) {}
+            @Schema(nullable = true) @Nullable Instant reviewedAt) {}
 
     /** The audit trail of the teacher's decisions, oldest first. */
     record DecisionBody(String fromStatus, String toStatus, String decidedBy, Instant decidedAt) {}

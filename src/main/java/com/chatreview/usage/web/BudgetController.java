@@ -8,6 +8,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -26,11 +27,11 @@ class BudgetController {
     }
 
     record BudgetBody(
-            @JsonProperty("monthly_tokens") Long monthlyTokens,
+            @JsonProperty("monthly_tokens") @Nullable Long monthlyTokens,
             @JsonProperty("used_tokens") long usedTokens,
-            @JsonProperty("monthly_reviews") Long monthlyReviews,
+            @JsonProperty("monthly_reviews") @Nullable Long monthlyReviews,
             @JsonProperty("used_reviews") long usedReviews,
-            @JsonProperty("per_user_daily_tokens") Long perUserDailyTokens,
+            @JsonProperty("per_user_daily_tokens") @Nullable Long perUserDailyTokens,
             @JsonProperty("resets_at") Instant resetsAt) {
         static BudgetBody of(Budget budget) {
             return new BudgetBody(
@@ -43,7 +44,8 @@ class BudgetController {
         }
     }
 
-    record LimitsBody(@JsonProperty("per_user_daily_tokens") Long perUserDailyTokens) {}
+    record LimitsBody(
+            @JsonProperty("per_user_daily_tokens") @Nullable Long perUserDailyTokens) {}
 
     @GetMapping("/api/v1/usage/budget")
     @Operation(

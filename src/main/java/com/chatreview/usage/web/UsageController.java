@@ -13,6 +13,7 @@ import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -48,9 +49,9 @@ class UsageController {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record GroupBody(
             @JsonProperty("period_start") String periodStart,
-            @JsonProperty("user_id") String userId,
-            @JsonProperty("chat_id") String chatId,
-            String kind,
+            @JsonProperty("user_id") @Nullable String userId,
+            @JsonProperty("chat_id") @Nullable String chatId,
+            @Nullable String kind,
             long replies,
             long reviews,
             @JsonProperty("prompt_tokens") long promptTokens,
@@ -91,7 +92,7 @@ class UsageController {
                 report.to().toString());
     }
 
-    private static LocalDate day(String name, String value) {
+    private static @Nullable LocalDate day(String name, @Nullable String value) {
         if (value == null) {
             return null;
         }

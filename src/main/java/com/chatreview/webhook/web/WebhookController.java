@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -65,13 +66,15 @@ class WebhookController {
             String id,
             String url,
             @JsonProperty("event_types") List<String> eventTypes,
-            String description,
+            @Nullable String description,
             boolean enabled,
-            @JsonProperty("disabled_reason") String disabledReason,
+            @JsonProperty("disabled_reason") @Nullable String disabledReason,
             @JsonProperty("created_at") Instant createdAt,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String secret) {
 
-        static WebhookBody of(WebhookEndpoint endpoint, String secret) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
+            String secret) {
+
+        static WebhookBody of(WebhookEndpoint endpoint, @Nullable String secret) {
             return new WebhookBody(
                     endpoint.id().toString(),
                     endpoint.url(),
@@ -161,12 +164,12 @@ class WebhookController {
             @JsonProperty("event_type") String eventType,
             String status,
             int attempts,
-            @JsonProperty("last_status_code") Integer lastStatusCode,
-            @JsonProperty("last_error") String lastError,
-            @JsonProperty("last_latency_ms") Integer lastLatencyMs,
-            @JsonProperty("next_attempt_at") Instant nextAttemptAt,
+            @JsonProperty("last_status_code") @Nullable Integer lastStatusCode,
+            @JsonProperty("last_error") @Nullable String lastError,
+            @JsonProperty("last_latency_ms") @Nullable Integer lastLatencyMs,
+            @JsonProperty("next_attempt_at") @Nullable Instant nextAttemptAt,
             @JsonProperty("created_at") Instant createdAt,
-            @JsonProperty("delivered_at") Instant deliveredAt) {
+            @JsonProperty("delivered_at") @Nullable Instant deliveredAt) {
 
         static DeliveryBody of(WebhookDelivery delivery) {
             return new DeliveryBody(

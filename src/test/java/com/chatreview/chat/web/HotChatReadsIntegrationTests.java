@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -233,7 +234,7 @@ class HotChatReadsIntegrationTests {
         return get(path, null, change);
     }
 
-    private MockHttpServletRequest get(String path, String query, Consumer<MockHttpServletRequest> change) {
+    private MockHttpServletRequest get(String path, @Nullable String query, Consumer<MockHttpServletRequest> change) {
         MockHttpServletRequest request = new MockHttpServletRequest("GET", path);
         request.setQueryString(query);
         if (query != null) {
