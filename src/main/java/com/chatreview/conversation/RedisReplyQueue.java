@@ -131,7 +131,8 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
     /** How long the next ticket's node has to take its turn before it is passed over. */
     private final Duration turnGrace;
 
-    private final Map<UUID, PriorityQueue<Ticketed>> lanes = new ConcurrentHashMap<>();
+    /** This node's frames of each chat, lowest ticket first. */
+    private final LocalLanes<Ticketed> lanes;
     /** The chats whose turn this node holds, with the ticket: their leases are renewed. */
     private final Map<UUID, Long> held = new ConcurrentHashMap<>();
 
@@ -139,7 +140,6 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
 
     private final ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofVirtual().name("reply-lease-renewer").factory());
-    private final Object idle = new Object();
 
     private record Ticketed(long ticket, Runnable work) {}
 
@@ -148,6 +148,18 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
         this.reachability = reachability;
         this.lease = lease;
         this.turnGrace = turnGrace;
+        this.lanes = new LocalLanes<>(
+                () -> new PriorityQueue<>((a, b) -> Long.compare(a.ticket(), b.ticket())), new LocalLanes.Turns<>() {
+                    @Override
+                    public @Nullable Ticketed awaitTurn(UUID chatId, LocalLanes<Ticketed> lanes) {
+                        return RedisReplyQueue.this.awaitTurn(chatId);
+                    }
+
+                    @Override
+                    public void run(UUID chatId, Ticketed work) {
+                        runHoldingTheLease(chatId, work);
+                    }
+                });
         long every = Math.max(1, lease.toMillis() / 3);
         renewer.scheduleWithFixedDelay(this::renewLeases, every, every, TimeUnit.MILLISECONDS);
     }
@@ -186,38 +198,18 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
         if (ticket == 0) {
             return false;
         }
-        Ticketed ticketed = new Ticketed(ticket, work);
-        boolean[] start = {false};
-        lanes.compute(chatId, (chat, lane) -> {
-            if (lane == null) {
-                lane = new PriorityQueue<>((a, b) -> Long.compare(a.ticket(), b.ticket()));
-                start[0] = true;
-            }
-            lane.add(ticketed);
-            return lane;
-        });
-        if (start[0]) {
-            Thread.ofVirtual().name("chat-" + chatId).start(() -> drain(chatId));
-        }
+        // the ticket bounded the waiting frames across the cluster already
+        lanes.add(chatId, new Ticketed(ticket, work), Integer.MAX_VALUE);
         return true;
     }
 
-    private void drain(UUID chatId) {
-        Ticketed current = awaitTurn(chatId);
-        while (current != null) {
-            held.put(chatId, current.ticket());
-            try {
-                current.work().run();
-            } catch (RuntimeException e) {
-                log.error("A reply of chat {} failed", chatId, e);
-            } finally {
-                held.remove(chatId);
-                release(chatId, current.ticket());
-            }
-            current = next(chatId, current);
-        }
-        synchronized (idle) {
-            idle.notifyAll();
+    private void runHoldingTheLease(UUID chatId, Ticketed current) {
+        held.put(chatId, current.ticket());
+        try {
+            current.work().run();
+        } finally {
+            held.remove(chatId);
+            release(chatId, current.ticket());
         }
     }
 
@@ -228,7 +220,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
     private @Nullable Ticketed awaitTurn(UUID chatId) {
         long wait = FIRST_WAIT_MILLIS;
         while (true) {
-            Ticketed head = head(chatId);
+            Ticketed head = lanes.head(chatId);
             if (head == null) {
                 return null;
             }
@@ -268,33 +260,8 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
         }
     }
 
-    private Ticketed head(UUID chatId) {
-        Ticketed[] head = {null};
-        lanes.computeIfPresent(chatId, (chat, lane) -> {
-            head[0] = lane.peek();
-            return lane;
-        });
-        return head[0];
-    }
-
     private void retake(UUID chatId, Ticketed passedOver) {
-        Ticketed again = new Ticketed(takeTicket(chatId, -1), passedOver.work());
-        lanes.computeIfPresent(chatId, (chat, lane) -> {
-            lane.remove(passedOver);
-            lane.add(again);
-            return lane;
-        });
-    }
-
-    /** Drops the finished work and waits for the next one's turn; the lane is removed once empty. */
-    private @Nullable Ticketed next(UUID chatId, Ticketed finished) {
-        boolean[] more = {false};
-        lanes.computeIfPresent(chatId, (chat, lane) -> {
-            lane.remove(finished);
-            more[0] = !lane.isEmpty();
-            return more[0] ? lane : null;
-        });
-        return more[0] ? awaitTurn(chatId) : null;
+        lanes.replace(chatId, passedOver, new Ticketed(takeTicket(chatId, -1), passedOver.work()));
     }
 
     /** The next ticket of the chat's lane, or 0 when {@code maxWaiting} (unless -1) tickets wait already. */
@@ -361,7 +328,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
      */
     @Override
     public boolean busy(UUID chatId) {
-        if (lanes.containsKey(chatId)) {
+        if (lanes.busy(chatId)) {
             return true;
         }
         if (!reachability.reachable()) {
@@ -386,17 +353,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
     /** Waits for this node's lanes only: another node's work is that node's to finish. */
     @Override
     public boolean awaitIdle(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (idle) {
-            while (!lanes.isEmpty()) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                idle.wait(Math.max(1, left / 1_000_000));
-            }
-        }
-        return true;
+        return lanes.awaitIdle(timeout);
     }
 
     @Override
