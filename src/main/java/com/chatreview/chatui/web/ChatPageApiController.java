@@ -161,10 +161,10 @@ class ChatPageApiController {
             String id,
             @JsonProperty("criterion_id") String criterionId,
             String severity,
-            String file,
-            Integer line,
-            @JsonProperty("end_line") Integer endLine,
-            String quote,
+            @Nullable String file,
+            @Nullable Integer line,
+            @JsonProperty("end_line") @Nullable Integer endLine,
+            @Nullable String quote,
             String message) {
 
         static PageFinding of(Verdict.Finding finding) {
