@@ -1,6 +1,7 @@
 package com.chatreview.assistant;
 
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /** The assistant could not produce a complete reply; nothing of it is to be stored. */
 public class AssistantFailure extends RuntimeException {
@@ -40,7 +41,7 @@ public class AssistantFailure extends RuntimeException {
         this(Kind.OTHER, message, cause);
     }
 
-    public AssistantFailure(Kind kind, String message, Throwable cause) {
+    public AssistantFailure(Kind kind, String message, @Nullable Throwable cause) {
         super(message, cause);
         this.kind = kind;
     }

@@ -1,6 +1,7 @@
 package com.chatreview.assistant;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -23,9 +24,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("assistant")
 public record AssistantSettings(
         @DefaultValue("offline") String provider,
-        String baseUrl,
-        String apiKey,
-        String model,
+        @Nullable String baseUrl,
+        @Nullable String apiKey,
+        @Nullable String model,
         @DefaultValue("5s") Duration connectTimeout,
         @DefaultValue("30s") Duration firstTokenTimeout,
         @DefaultValue("30s") Duration idleTimeout,

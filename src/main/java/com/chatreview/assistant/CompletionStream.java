@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionException;
@@ -15,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.messages.Message;
@@ -56,7 +58,7 @@ final class CompletionStream {
     }
 
     /** One attempt, and a second one if the first failed before anything reached {@code tokens}. */
-    AssistantReply stream(List<Message> prompt, ResponseFormat format, Consumer<String> tokens) {
+    AssistantReply stream(List<Message> prompt, @Nullable ResponseFormat format, Consumer<String> tokens) {
         Attempt first = new Attempt(tokens);
         try {
             return first.run(prompt, format);
@@ -80,10 +82,10 @@ final class CompletionStream {
         private final StringBuilder content = new StringBuilder();
         private boolean delivered;
         private boolean chunkSeen;
-        private String finishReason;
-        private String respondingModel;
+        private @Nullable String finishReason;
+        private @Nullable String respondingModel;
         /** What the provider reported; {@code null} until it does (some endpoints never do). */
-        private AssistantReply.Usage usage;
+        private AssistantReply.@Nullable Usage usage;
 
         private long promptChars;
 
@@ -91,7 +93,7 @@ final class CompletionStream {
             this.tokens = tokens;
         }
 
-        AssistantReply run(List<Message> messages, ResponseFormat format) {
+        AssistantReply run(List<Message> messages, @Nullable ResponseFormat format) {
             promptChars = messages.stream()
                     .mapToLong(message ->
                             message.getText() == null ? 0 : message.getText().length())
@@ -115,7 +117,7 @@ final class CompletionStream {
                     if (signal.done()) {
                         return complete();
                     }
-                    accept(signal.chunk());
+                    accept(Objects.requireNonNull(signal.chunk(), "a signal neither an error nor the end is a chunk"));
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -218,20 +220,21 @@ final class CompletionStream {
         }
     }
 
-    private record Signal(ChatResponse chunk, Throwable error, boolean done) {}
+    private record Signal(
+            @Nullable ChatResponse chunk, @Nullable Throwable error, boolean done) {}
 
     /** A failure before anything reached the caller that another attempt may not repeat. */
     private final class Retryable extends RuntimeException {
 
         private final AssistantFailure.Kind kind;
 
-        Retryable(AssistantFailure.Kind kind, String message, Throwable cause) {
+        Retryable(AssistantFailure.Kind kind, String message, @Nullable Throwable cause) {
             super(connection.redact(message), cause, false, false);
             this.kind = kind;
         }
 
         AssistantFailure asFailure() {
-            return new AssistantFailure(kind, getMessage(), getCause());
+            return new AssistantFailure(kind, Objects.requireNonNull(getMessage(), "made with a message"), getCause());
         }
     }
 

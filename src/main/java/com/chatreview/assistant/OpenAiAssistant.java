@@ -12,7 +12,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.messages.Message;
@@ -71,7 +73,10 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
         Answer last = first;
         if (first.proposal() == null) {
             log.warn("The AI provider's review did not validate ({}); asking once more", first.invalid());
-            last = answer(Prompts.againMessages(prompt, first.invalid()), request.rubric());
+            last = answer(
+                    Prompts.againMessages(
+                            prompt, Objects.requireNonNull(first.invalid(), "an answer without a proposal says why")),
+                    request.rubric());
             if (last.proposal() == null) {
                 throw new AssistantFailure(
                         AssistantFailure.Kind.INVALID_ANSWER,
@@ -79,7 +84,8 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
                         null);
             }
         }
-        Verdicts.Settled settled = Verdicts.settle(request, last.proposal());
+        Verdicts.Settled settled = Verdicts.settle(
+                request, Objects.requireNonNull(last.proposal(), "the first answer validated, or the second did"));
         droppedFindings.increment(settled.droppedFindings());
         Verdict verdict = settled.verdict();
         WordByWord.stream(verdict.analysis(), tokens, Duration.ZERO);
@@ -97,7 +103,10 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
     }
 
     /** A review's answer: the proposal it makes, or why it is not one. */
-    private record Answer(AssistantReply reply, Proposal proposal, String invalid) {}
+    private record Answer(
+            AssistantReply reply,
+            @Nullable Proposal proposal,
+            @Nullable String invalid) {}
 
     private Answer answer(List<Message> prompt, Rubric rubric) {
         AssistantReply reply = reviewReply(prompt, rubric);

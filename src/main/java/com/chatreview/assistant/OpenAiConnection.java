@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
 import okhttp3.Interceptor;
 import okhttp3.Request;
+import org.jspecify.annotations.Nullable;
 import org.springframework.ai.openai.OpenAiChatModel;
 import org.springframework.ai.openai.OpenAiChatModel.ResponseFormat;
 import org.springframework.ai.openai.OpenAiChatOptions;
@@ -87,7 +88,7 @@ final class OpenAiConnection implements AutoCloseable {
      * The request options: the model, usage in the stream, no overall time limit (Spring AI's default would end
      * every reply after 60 s) and, for a request, the tag of its attempt and the answer's format (a review's).
      */
-    OpenAiChatOptions options(String attempt, ResponseFormat format) {
+    OpenAiChatOptions options(@Nullable String attempt, @Nullable ResponseFormat format) {
         return OpenAiChatOptions.builder()
                 .model(model)
                 .streamUsage(true)
@@ -139,7 +140,7 @@ final class OpenAiConnection implements AutoCloseable {
                 .build();
     }
 
-    private static String baseUrl(String configured) {
+    private static String baseUrl(@Nullable String configured) {
         String url = required(
                 configured,
                 "AI_BASE_URL",
@@ -158,7 +159,7 @@ final class OpenAiConnection implements AutoCloseable {
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 
-    private static String required(String value, String variable, String what) {
+    private static String required(@Nullable String value, String variable, String what) {
         if (value == null || value.isBlank()) {
             throw new IllegalStateException("AI_PROVIDER=openai needs " + variable + ": " + what);
         }
@@ -168,7 +169,7 @@ final class OpenAiConnection implements AutoCloseable {
     /** The HTTP call of an attempt, cancelled when the attempt ends, even if it starts after that. */
     static final class CallHandle {
 
-        private Call call;
+        private @Nullable Call call;
         private boolean ended;
 
         synchronized void started(Call call) {

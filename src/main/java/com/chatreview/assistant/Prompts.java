@@ -8,6 +8,7 @@ import com.chatreview.grading.Rubric.Criterion;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.SystemMessage;
@@ -180,7 +181,8 @@ final class Prompts {
         return out.toString();
     }
 
-    private static void appendDocument(StringBuilder prompt, String kind, String name, String status, String text) {
+    private static void appendDocument(
+            StringBuilder prompt, String kind, String name, @Nullable String status, String text) {
         prompt.append("\n<document kind=\"")
                 .append(attribute(kind))
                 .append("\" name=\"")
@@ -240,7 +242,7 @@ final class Prompts {
     }
 
     /** A value that stays inside its quotes and its tag: no quote, line break or angle bracket. */
-    private static String attribute(String value) {
+    private static String attribute(@Nullable String value) {
         return value == null
                 ? ""
                 : value.replace("\"", "'")

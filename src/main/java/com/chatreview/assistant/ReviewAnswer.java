@@ -10,8 +10,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -104,7 +106,9 @@ final class ReviewAnswer {
         List<Observation> observations = observations(root, problems);
         String summary = string(root, "summary", "summary", problems);
         problems.throwIfAny();
-        return new Proposal(scores, observations, List.of(), "", summary);
+        // string gives null only with a problem, and there is none
+        return new Proposal(
+                scores, observations, List.of(), "", Objects.requireNonNull(summary, "a summary without a problem"));
     }
 
     private static List<Score> scores(JsonNode root, Rubric rubric, Problems problems) {
@@ -170,13 +174,20 @@ final class ReviewAnswer {
             Integer endLine = nullableInteger(entry, "endLine", at + ".endLine", problems);
             String message = string(entry, "message", at + ".message", problems);
             if (problems.count() == before) {
-                observations.add(new Observation(criterionId, Severity.of(severity), file, line, endLine, message));
+                // string gives null only with a problem, and this finding has none
+                observations.add(new Observation(
+                        Objects.requireNonNull(criterionId, "a criterion id without a problem"),
+                        Severity.of(severity),
+                        file,
+                        line,
+                        endLine,
+                        Objects.requireNonNull(message, "a message without a problem")));
             }
         }
         return observations;
     }
 
-    private static String string(JsonNode object, String name, String at, Problems problems) {
+    private static @Nullable String string(JsonNode object, String name, String at, Problems problems) {
         JsonNode value = object.get(name);
         if (value == null || !value.isString()) {
             problems.add(at + " must be a string" + described(value));
@@ -185,7 +196,7 @@ final class ReviewAnswer {
         return value.stringValue();
     }
 
-    private static String nullableString(JsonNode object, String name, String at, Problems problems) {
+    private static @Nullable String nullableString(JsonNode object, String name, String at, Problems problems) {
         JsonNode value = object.get(name);
         if (value == null || value.isNull()) {
             return null;
@@ -197,7 +208,7 @@ final class ReviewAnswer {
         return value.stringValue();
     }
 
-    private static Integer integer(JsonNode object, String name, String at, Problems problems) {
+    private static @Nullable Integer integer(JsonNode object, String name, String at, Problems problems) {
         JsonNode value = object.get(name);
         if (!whole(value)) {
             problems.add(at + " must be a whole number" + described(value));
@@ -206,7 +217,7 @@ final class ReviewAnswer {
         return value.intValue();
     }
 
-    private static Integer nullableInteger(JsonNode object, String name, String at, Problems problems) {
+    private static @Nullable Integer nullableInteger(JsonNode object, String name, String at, Problems problems) {
         JsonNode value = object.get(name);
         if (value == null || value.isNull()) {
             return null;
@@ -218,7 +229,7 @@ final class ReviewAnswer {
         return value.intValue();
     }
 
-    private static boolean whole(JsonNode value) {
+    private static boolean whole(@Nullable JsonNode value) {
         return value != null && value.isIntegralNumber() && value.canConvertToInt();
     }
 
@@ -232,7 +243,7 @@ final class ReviewAnswer {
         return text;
     }
 
-    private static String described(JsonNode value) {
+    private static String described(@Nullable JsonNode value) {
         return value == null ? ", and it is missing" : ", not " + shown(value.toString());
     }
 
@@ -245,7 +256,7 @@ final class ReviewAnswer {
         return line.length() <= MAX_SHOWN ? line : line.substring(0, MAX_SHOWN) + "…";
     }
 
-    private static String firstLine(String text) {
+    private static String firstLine(@Nullable String text) {
         return text == null ? "" : text.lines().findFirst().orElse("");
     }
 

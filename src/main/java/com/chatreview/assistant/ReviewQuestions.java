@@ -12,11 +12,13 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The offline assistant's answers in a review chat, taken from the review's verdict (docs/api.md, The review): why the grade
@@ -235,7 +237,7 @@ final class ReviewQuestions {
         List<Finding> there = review.findings().stream()
                 .filter(finding -> finding.line() != null
                         && finding.line() <= number
-                        && number <= finding.endLine()
+                        && number <= Objects.requireNonNull(finding.endLine(), "a finding with a line has its end line")
                         && candidates.stream().anyMatch(file -> file.name().equals(finding.file())))
                 .toList();
         List<Flag> flags = review.flags().stream()
@@ -359,7 +361,7 @@ final class ReviewQuestions {
                 + examples.stream().map(example -> "- “" + example + "”").collect(Collectors.joining("\n"));
     }
 
-    private static Integer line(String question) {
+    private static @Nullable Integer line(String question) {
         Matcher matcher = LINE.matcher(question);
         if (!matcher.find()) {
             return null;

@@ -4,5 +4,6 @@
  * module; {@code openai}, any OpenAI-compatible endpoint). Knows no feature module: callers hand it a
  * {@link com.chatreview.assistant.Conversation} or a homework to review ({@code grading.ReviewRequest}).
  */
+@org.jspecify.annotations.NullMarked
 @org.springframework.modulith.ApplicationModule(displayName = "Assistant")
 package com.chatreview.assistant;

@@ -2,6 +2,7 @@ package com.chatreview.chat;
 
 import java.time.Instant;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A chat as stored.
@@ -18,7 +19,7 @@ public record Chat(
         ChatStatus status,
         Instant createdAt,
         Instant updatedAt,
-        Instant lastMessageAt,
+        @Nullable Instant lastMessageAt,
         int messageCount) {
 
     public boolean closed() {

@@ -13,8 +13,10 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
@@ -81,7 +83,10 @@ public class ChatManagement {
                 UUID.randomUUID(),
                 tenantId.value(),
                 request.userId(),
-                titleGiven ? request.title().strip() : DEFAULT_TITLE,
+                titleGiven
+                        ? Objects.requireNonNull(request.title(), "a given title")
+                                .strip()
+                        : DEFAULT_TITLE,
                 json.writeValueAsString(config),
                 ChatStatus.ACTIVE,
                 now,
@@ -202,7 +207,7 @@ public class ChatManagement {
         return Sql.now(clock);
     }
 
-    private void requireBounded(Object metadata) {
+    private void requireBounded(@Nullable Object metadata) {
         if (metadata != null
                 && json.writeValueAsString(metadata).getBytes(java.nio.charset.StandardCharsets.UTF_8).length
                         > MAX_METADATA_BYTES) {

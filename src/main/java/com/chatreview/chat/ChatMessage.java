@@ -2,6 +2,7 @@ package com.chatreview.chat;
 
 import java.time.Instant;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A stored message.
@@ -16,9 +17,9 @@ public record ChatMessage(
         int position,
         SenderRole senderRole,
         String content,
-        String mediaType,
-        String mediaUrl,
+        @Nullable String mediaType,
+        @Nullable String mediaUrl,
         String metadata,
-        String clientMessageId,
+        @Nullable String clientMessageId,
         Instant createdAt,
-        Long eventSeq) {}
+        @Nullable Long eventSeq) {}

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -150,7 +151,7 @@ class Chats {
                 .update();
     }
 
-    void update(UUID chatId, ChatChanges changes, String metadataJson, Instant now) {
+    void update(UUID chatId, ChatChanges changes, @Nullable String metadataJson, Instant now) {
         jdbc.sql("""
                 UPDATE chats SET
                     title = COALESCE(:title, title),
@@ -186,8 +187,8 @@ class Chats {
                 rs.getString("title"),
                 rs.getString("config"),
                 ChatStatus.of(rs.getString("status")).orElseThrow(),
-                Sql.instant(rs, "created_at"),
-                Sql.instant(rs, "updated_at"),
+                Sql.instantNotNull(rs, "created_at"),
+                Sql.instantNotNull(rs, "updated_at"),
                 Sql.instant(rs, "last_message_at"),
                 rs.getInt("message_count"));
     }

@@ -7,8 +7,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -80,7 +82,7 @@ class Messages {
                 });
     }
 
-    Optional<ChatMessage> byClientMessageId(UUID chatId, String clientMessageId) {
+    Optional<ChatMessage> byClientMessageId(UUID chatId, @Nullable String clientMessageId) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat AND client_message_id = :client")
                 .param("chat", chatId)
                 .param("client", clientMessageId)
@@ -135,14 +137,14 @@ class Messages {
     }
 
     private static ChatMessage message(ResultSet rs, int row) throws SQLException {
-        return messageAt(rs, 1);
+        return Objects.requireNonNull(messageAt(rs, 1), "a row of messages has its id (NOT NULL)");
     }
 
     /**
      * The message in the {@link #COLUMNS} that start at column {@code first}, read by position (by name, the
      * driver's look-ups were a tenth of reading a page); {@code null} when its id is (an outer join's empty row).
      */
-    private static ChatMessage messageAt(ResultSet rs, int first) throws SQLException {
+    private static @Nullable ChatMessage messageAt(ResultSet rs, int first) throws SQLException {
         UUID id = rs.getObject(first, UUID.class);
         if (id == null) {
             return null;
@@ -157,7 +159,7 @@ class Messages {
                 rs.getString(first + 6),
                 rs.getString(first + 7),
                 rs.getString(first + 8),
-                Sql.instant(rs, first + 9),
+                Sql.instantNotNull(rs, first + 9),
                 rs.getObject(first + 10, Long.class));
     }
 }

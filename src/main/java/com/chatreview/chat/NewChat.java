@@ -2,6 +2,7 @@ package com.chatreview.chat;
 
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What it takes to create a chat.
@@ -12,7 +13,8 @@ import java.util.Objects;
  * @param settings service settings stored beside {@code metadata} in {@code config} (a review chat's
  *     {@code kind}, {@code homework_id}, {@code submission_id})
  */
-public record NewChat(String userId, String title, Map<String, Object> metadata, Map<String, Object> settings) {
+public record NewChat(
+        String userId, @Nullable String title, Map<String, Object> metadata, Map<String, Object> settings) {
 
     public NewChat {
         Objects.requireNonNull(userId, "userId");

@@ -3,6 +3,7 @@ package com.chatreview.chat;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A message to append to a chat.
@@ -17,12 +18,12 @@ import java.util.UUID;
 public record NewMessage(
         SenderRole role,
         String content,
-        String mediaType,
-        String mediaUrl,
+        @Nullable String mediaType,
+        @Nullable String mediaUrl,
         Map<String, Object> metadata,
-        String clientMessageId,
-        UUID id,
-        Long eventSeq) {
+        @Nullable String clientMessageId,
+        @Nullable UUID id,
+        @Nullable Long eventSeq) {
 
     public NewMessage {
         Objects.requireNonNull(role, "role");
@@ -30,7 +31,7 @@ public record NewMessage(
         metadata = metadata == null ? Map.of() : metadata;
     }
 
-    public static NewMessage fromUser(String content, Map<String, Object> metadata, String clientMessageId) {
+    public static NewMessage fromUser(String content, Map<String, Object> metadata, @Nullable String clientMessageId) {
         return new NewMessage(SenderRole.USER, content, null, null, metadata, clientMessageId, null, null);
     }
 

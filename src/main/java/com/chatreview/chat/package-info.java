@@ -3,5 +3,6 @@
  * position. The WebSocket side writes messages through {@link com.chatreview.chat.ChatManagement} and may
  * block a delete through {@link com.chatreview.chat.ChatDeletionGuard}.
  */
+@org.jspecify.annotations.NullMarked
 @org.springframework.modulith.ApplicationModule(displayName = "Chat")
 package com.chatreview.chat;

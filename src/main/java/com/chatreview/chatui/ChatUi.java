@@ -103,7 +103,7 @@ public class ChatUi {
      * @throws ChatNotFound when no chat has this id
      * @throws ServiceError the embed token failures, and {@link RateLimited}
      */
-    public History history(String chatId, String token, String clientAddress, Integer before) {
+    public History history(String chatId, @Nullable String token, String clientAddress, @Nullable Integer before) {
         if (before != null && before < 0) {
             throw new InvalidInput(
                     "before must be a message position, 0 or more",
@@ -136,7 +136,7 @@ public class ChatUi {
      * address past it is refused before any look-up, unless the link is one this node opened lately (the budget
      * refuses guesses, never links known to be valid: docs/api.md, Rate limits).
      */
-    private Chat openByLink(String chatId, String token, String clientAddress) {
+    private Chat openByLink(String chatId, @Nullable String token, String clientAddress) {
         if (authenticator.throttled(clientAddress) != null && !knowsLink(chatId)) {
             throw new RateLimited(
                     "Too many requests for chats that do not exist from this address in the last minute",
@@ -155,7 +155,7 @@ public class ChatUi {
     }
 
     /** Whether this node opened the chat by its link lately: no look-up. */
-    boolean knowsLink(String chatId) {
+    boolean knowsLink(@Nullable String chatId) {
         return chatId != null
                 && Ids.uuid(chatId)
                         .map(id -> knownLinks.getIfPresent(id) != null)
@@ -172,7 +172,7 @@ public class ChatUi {
      *
      * @return empty for a chat about no review
      */
-    public Optional<ChatReviews.ChatReview> review(String chatId, String token, String clientAddress) {
+    public Optional<ChatReviews.ChatReview> review(String chatId, @Nullable String token, String clientAddress) {
         Chat chat = openByLink(chatId, token, clientAddress);
         spendPageRequest(chat.id());
         return Optional.ofNullable(reviewOf(chat));
@@ -192,7 +192,7 @@ public class ChatUi {
      * The chat a page link names, if its tenant lets the link open it: the bare link, or the link with a valid
      * embed token when the tenant requires one (a token is not checked when it is not required).
      */
-    public Chat open(String chatId, String token) {
+    public Chat open(String chatId, @Nullable String token) {
         Chat chat = Ids.uuid(chatId).flatMap(byId::findByLink).orElseThrow(() -> new ChatNotFound(chatId));
         checkToken(chat, policy(TenantId.of(chat.tenantId())), token);
         return chat;
@@ -203,7 +203,7 @@ public class ChatUi {
      *
      * @return until when: the token's expiry when the tenant requires tokens, else empty (for good)
      */
-    Optional<Instant> checkToken(Chat chat, EmbedPolicy policy, String token) {
+    Optional<Instant> checkToken(Chat chat, EmbedPolicy policy, @Nullable String token) {
         if (!policy.requireEmbedToken()) {
             return Optional.empty();
         }
@@ -227,7 +227,7 @@ public class ChatUi {
      *
      * @param ttl how long it lasts; {@code null} takes {@code chat-ui.embed-token-ttl}
      */
-    public EmbedToken mintEmbedToken(TenantId tenantId, UUID chatId, Duration ttl) {
+    public EmbedToken mintEmbedToken(TenantId tenantId, UUID chatId, @Nullable Duration ttl) {
         chats.chat(tenantId, chatId);
         Duration lifetime = ttl == null ? settings.embedTokenTtl() : ttl;
         if (lifetime.compareTo(Duration.ofMinutes(1)) < 0 || lifetime.compareTo(settings.embedTokenMaxTtl()) > 0) {

@@ -13,7 +13,9 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
@@ -87,7 +89,10 @@ class ChatUiAccess implements ChatAccess {
             validUntil = ui.checkToken(chat, policy, request.value("X-Embed-Token", "token"));
         } catch (ServiceError refused) {
             authenticator.failed(request.clientAddress());
-            return new Admission.Refused(Reason.UNAUTHORIZED, refused.getMessage(), refused.fix());
+            return new Admission.Refused(
+                    Reason.UNAUTHORIZED,
+                    Objects.requireNonNull(refused.getMessage(), "a ServiceError is made with its detail"),
+                    refused.fix());
         }
         ui.opened(chat);
         return new Admission.Admitted(
@@ -105,7 +110,7 @@ class ChatUiAccess implements ChatAccess {
      * {@code CHAT_UI_URL}'s) and the listed ones. A client that sends no {@code Origin} is not a browser page, and
      * an origin check would not stop it: it is let through to the chat id (and token) check.
      */
-    private boolean originAllowed(EmbedPolicy policy, String origin, ConnectionRequest request) {
+    private boolean originAllowed(EmbedPolicy policy, @Nullable String origin, ConnectionRequest request) {
         if (policy.allowedOrigins() == null || origin == null) {
             return true;
         }
@@ -127,7 +132,7 @@ class ChatUiAccess implements ChatAccess {
                         .isPresent();
     }
 
-    private static String authority(String origin) {
+    private static @Nullable String authority(String origin) {
         try {
             return URI.create(origin).getRawAuthority();
         } catch (IllegalArgumentException e) {

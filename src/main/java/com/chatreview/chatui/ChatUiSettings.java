@@ -1,6 +1,7 @@
 package com.chatreview.chatui;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -19,9 +20,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("chat-ui")
 public record ChatUiSettings(
-        String url,
+        @Nullable String url,
         @DefaultValue("1h") Duration embedTokenTtl,
         @DefaultValue("24h") Duration embedTokenMaxTtl,
         @DefaultValue("60") int pageRequestsPerMinute,
-        String publicUrl,
+        @Nullable String publicUrl,
         @DefaultValue("localhost,127.0.0.1") java.util.List<String> allowedHosts) {}

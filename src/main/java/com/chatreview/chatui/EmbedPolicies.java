@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -55,7 +56,7 @@ class EmbedPolicies {
                 list(rs.getArray("allowed_origins")));
     }
 
-    private static List<String> list(Array array) throws SQLException {
+    private static @Nullable List<String> list(@Nullable Array array) throws SQLException {
         return array == null ? null : Arrays.asList((String[]) array.getArray());
     }
 
@@ -63,7 +64,7 @@ class EmbedPolicies {
      * A PostgreSQL array literal; the entries were checked ({@link PolicyChange}) to hold no quote, comma, brace,
      * backslash or space, so they need no escaping, but are quoted anyway.
      */
-    private static String arrayLiteral(List<String> values) {
+    private static @Nullable String arrayLiteral(@Nullable List<String> values) {
         if (values == null) {
             return null;
         }

@@ -2,6 +2,7 @@ package com.chatreview.chatui;
 
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A tenant's chat page settings. A {@code null} list means "anywhere" (the default); an empty list "nowhere but
@@ -12,7 +13,10 @@ import java.util.UUID;
  * @param allowedOrigins the origins (besides the page's own) that may open {@code /ws/chat-ui}
  */
 public record EmbedPolicy(
-        UUID tenantId, boolean requireEmbedToken, List<String> frameAncestors, List<String> allowedOrigins) {
+        UUID tenantId,
+        boolean requireEmbedToken,
+        @Nullable List<String> frameAncestors,
+        @Nullable List<String> allowedOrigins) {
 
     public EmbedPolicy {
         frameAncestors = frameAncestors == null ? null : List.copyOf(frameAncestors);

@@ -14,6 +14,7 @@ import java.util.Base64;
 import java.util.UUID;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -38,7 +39,7 @@ class EmbedTokens {
 
     private final JdbcClient jdbc;
     private final Sealer sealer;
-    private volatile SecretKeySpec key;
+    private volatile @Nullable SecretKeySpec key;
 
     EmbedTokens(JdbcClient jdbc, Sealer sealer) {
         this.jdbc = jdbc;

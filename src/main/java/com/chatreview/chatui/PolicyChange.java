@@ -6,12 +6,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A tenant's new chat page settings, replacing the old ones whole; an absent list is {@code null} ("anywhere").
  * Every entry is checked here, so that nothing but an origin ever reaches a CSP header or an origin comparison.
  */
-public record PolicyChange(Boolean requireEmbedToken, List<String> frameAncestors, List<String> allowedOrigins) {
+public record PolicyChange(
+        @Nullable Boolean requireEmbedToken,
+        @Nullable List<String> frameAncestors,
+        @Nullable List<String> allowedOrigins) {
 
     static final int MAX_ENTRIES = 20;
 
@@ -39,8 +43,8 @@ public record PolicyChange(Boolean requireEmbedToken, List<String> frameAncestor
         return new EmbedPolicy(tenantId, Boolean.TRUE.equals(requireEmbedToken), ancestors, origins);
     }
 
-    private static List<String> checked(
-            String field, List<String> values, boolean frameSources, List<FieldProblem> problems) {
+    private static @Nullable List<String> checked(
+            String field, @Nullable List<String> values, boolean frameSources, List<FieldProblem> problems) {
         if (values == null) {
             return null;
         }
@@ -71,7 +75,7 @@ public record PolicyChange(Boolean requireEmbedToken, List<String> frameAncestor
         return cleaned;
     }
 
-    private static String normal(String value) {
+    private static @Nullable String normal(@Nullable String value) {
         if (value == null || value.length() > 255) {
             return null;
         }

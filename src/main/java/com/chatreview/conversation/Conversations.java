@@ -6,6 +6,7 @@ import com.chatreview.chat.SenderRole;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
@@ -103,14 +104,16 @@ public class Conversations {
         while (true) {
             List<ChatMessage> batch = chats.messagesAnnouncedAfter(chatId, after, REPLAY_BATCH);
             for (ChatMessage message : batch) {
+                // read where event_seq > after, so each has its seq
+                long announced = Objects.requireNonNull(message.eventSeq(), "an announced message has its seq");
                 String userId = String.valueOf(userOf(message));
                 ServerEvent event = message.senderRole() == SenderRole.USER
-                        ? Replies.messageReceived(message, userId, message.createdAt(), message.eventSeq())
-                        : Replies.streamEnded(message, userId, message.createdAt(), message.eventSeq());
+                        ? Replies.messageReceived(message, userId, message.createdAt(), announced)
+                        : Replies.streamEnded(message, userId, message.createdAt(), announced);
                 if (!send.test(json.sequenced(event))) {
                     return false;
                 }
-                after = message.eventSeq();
+                after = announced;
             }
             if (batch.size() < REPLAY_BATCH) {
                 return true;

@@ -479,7 +479,8 @@ class Replies {
     }
 
     /** The announcement of a stored user message. */
-    static ServerEvent.MessageReceived messageReceived(ChatMessage message, String userId, Instant at, Long seq) {
+    static ServerEvent.MessageReceived messageReceived(
+            ChatMessage message, String userId, Instant at, @Nullable Long seq) {
         return new ServerEvent.MessageReceived(
                 at, message.id(), message.chatId(), userId, message.content(), message.clientMessageId(), seq);
     }

@@ -44,4 +44,9 @@ public final class Sql {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();
     }
+
+    /** A {@code timestamptz} column declared {@code NOT NULL}, by position, as an instant. */
+    public static Instant instantNotNull(ResultSet rs, int column) throws SQLException {
+        return Objects.requireNonNull(instant(rs, column), () -> "column " + column + " is declared NOT NULL");
+    }
 }

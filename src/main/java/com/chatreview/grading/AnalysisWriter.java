@@ -9,8 +9,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes the part of a review after its criteria and findings: what the task asks, which files were read, which
@@ -101,7 +103,9 @@ final class AnalysisWriter {
                         case NOT_OPENED -> document.name() + ": not opened (" + document.notOpened() + ").";
                         case EMPTY -> document.name() + ": empty.";
                         case READ -> {
-                            int count = student.source().lines().size();
+                            int count = Objects.requireNonNull(student.source(), "a file read has its source")
+                                    .lines()
+                                    .size();
                             String size = count + (count == 1 ? " line" : " lines");
                             yield document.truncated()
                                     ? document.name() + ": read up to the size budget (" + size
@@ -182,7 +186,10 @@ final class AnalysisWriter {
     }
 
     private static String similaritySection(
-            List<SourceFile> reference, Similarity.Result similarity, List<String> terms, boolean nothingRead) {
+            List<SourceFile> reference,
+            Similarity.@Nullable Result similarity,
+            List<String> terms,
+            boolean nothingRead) {
         if (reference.isEmpty()) {
             return "## Similarity to the reference solution\n\nThe assignment has no readable reference solution,"
                     + " so I cannot compare with one; "

@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rule-based review of a homework: what the task asks, which files there are, which restriction rules the
@@ -118,7 +119,10 @@ public final class Grader {
         NOT_OPENED
     }
 
-    record Student(ReviewDocument document, Status status, SourceFile source) {}
+    record Student(
+            ReviewDocument document,
+            Status status,
+            @Nullable SourceFile source) {}
 
     /** Reviews the homework against its rubric: points per criterion, the findings, and the letter they give. */
     public Verdict review(ReviewRequest request) {
@@ -144,7 +148,7 @@ public final class Grader {
                 scores.add(new Score(
                         criterion.id(),
                         (int) Math.round(used * criterion.maxPoints()),
-                        unknown
+                        assessment == null
                                 ? "I have no rule to judge “" + Place.shorten(criterion.title()) + "” by, so it gets"
                                         + " the share the criteria I can judge earned (" + Math.round(share * 100)
                                         + "%); the teacher's reading decides it."
@@ -210,7 +214,7 @@ public final class Grader {
             List<Outcome> outcomes,
             List<String> terms,
             List<String> covered,
-            Similarity.Result similarity,
+            Similarity.@Nullable Result similarity,
             List<String> namedFiles) {
 
         static Measures of(ReviewRequest request) {
@@ -281,10 +285,14 @@ public final class Grader {
      *
      * @param share 0 to 1 of a criterion's points; {@code null} when there is nothing to judge it by
      */
-    private record Assessment(Double share, String explanation, List<Finding> observations) {}
+    private record Assessment(@Nullable Double share, String explanation, List<Finding> observations) {}
 
     /** An observation before it is given to a criterion. */
-    private record Finding(Severity severity, String file, Integer line, String message) {
+    private record Finding(
+            Severity severity,
+            @Nullable String file,
+            @Nullable Integer line,
+            String message) {
 
         static Finding whole(Severity severity, String message) {
             return new Finding(severity, null, null, message);
@@ -317,6 +325,7 @@ public final class Grader {
             return other.share() < one.share() ? other : one;
         }
 
+        @Nullable
         Assessment of(Aspect aspect) {
             return switch (aspect) {
                 case CORRECTNESS -> correctness;
@@ -645,7 +654,7 @@ public final class Grader {
         return names.size() > MAX_NAMES ? shown + " and " + (names.size() - MAX_NAMES) + " more" : shown;
     }
 
-    static Student submittedAs(String name, List<Student> students) {
+    static @Nullable Student submittedAs(String name, List<Student> students) {
         return students.stream()
                 .filter(student -> baseName(student.document().name()).equalsIgnoreCase(name))
                 .findFirst()

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the English sentences of a homework's restriction files as {@link RestrictionRules}, line by line.
@@ -195,7 +196,7 @@ final class RestrictionParser {
         return new RestrictionRules(rules, uncheckable);
     }
 
-    private static Polarity polarity(String text) {
+    private static @Nullable Polarity polarity(String text) {
         Matcher forbidding = FORBIDDING.matcher(text);
         Matcher requiring = REQUIRING.matcher(text);
         boolean forbids = forbidding.find();
@@ -207,10 +208,10 @@ final class RestrictionParser {
     }
 
     /** What a heading ({@code Forbidden imports:}) says about the lines under it. */
-    private record Section(Polarity polarity, boolean imports) {}
+    private record Section(@Nullable Polarity polarity, boolean imports) {}
 
     /** The rule a clause states, or {@code null} when it states nothing that can be checked. */
-    private static Rule rule(Place source, Section section) {
+    private static @Nullable Rule rule(Place source, Section section) {
         String clause = source.text();
         Polarity polarity = polarity(clause);
         boolean inherited = polarity == null;
@@ -240,7 +241,7 @@ final class RestrictionParser {
      * What a clause is about: quoted terms, else the list after a colon, else the words after the marker (or,
      * for {@code X is forbidden}, before it). {@code null} when the words cannot be told apart from prose.
      */
-    private static List<String> terms(String clause, Polarity polarity, boolean inherited) {
+    private static @Nullable List<String> terms(String clause, Polarity polarity, boolean inherited) {
         Matcher marker = (polarity == Polarity.FORBIDDEN ? FORBIDDING : REQUIRING).matcher(clause);
         boolean marked = !inherited && marker.find();
         List<String> quotedBefore = new ArrayList<>();
@@ -294,7 +295,7 @@ final class RestrictionParser {
     }
 
     /** Whether what follows the marker is about using something (or names it at once), not about doing. */
-    private static boolean aboutUsing(String clause, Matcher marker) {
+    private static boolean aboutUsing(String clause, @Nullable Matcher marker) {
         if (marker == null || !NEEDS_VERB.matcher(marker.group()).matches()) {
             return true;
         }
@@ -344,7 +345,7 @@ final class RestrictionParser {
         return term;
     }
 
-    private static Check importCheck(String term) {
+    private static @Nullable Check importCheck(String term) {
         String module = IMPORT_FILLER
                 .matcher(term.toLowerCase(Locale.ROOT))
                 .replaceAll("")
@@ -358,7 +359,7 @@ final class RestrictionParser {
         return module.matches("[\\w.:/*-]+(?:\\.h|\\.hpp)?") ? new Import(module) : null;
     }
 
-    private static Check check(String term) {
+    private static @Nullable Check check(String term) {
         String lower = term.toLowerCase(Locale.ROOT);
         if (LOOP_WORDS.contains(lower)) {
             return new AnyWord(List.of("for", "while"), "loops");

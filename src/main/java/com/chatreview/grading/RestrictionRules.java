@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rules of a homework's restriction files, as {@link RestrictionParser} reads them, and where a submission
@@ -143,7 +144,7 @@ final class RestrictionRules {
     }
 
     /** An import statement of a module, or of any module when {@code module} is {@code null}. */
-    record Import(String module) implements Check {
+    record Import(@Nullable String module) implements Check {
 
         @Override
         public String describe() {
@@ -288,7 +289,7 @@ final class RestrictionRules {
             return hits;
         }
 
-        private static String definedName(String line) {
+        private static @Nullable String definedName(String line) {
             if (line.length() > MAX_DEFINITION_LINE) {
                 return null;
             }

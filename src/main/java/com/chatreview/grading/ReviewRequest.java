@@ -1,6 +1,7 @@
 package com.chatreview.grading;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a homework review is made from: the assignment as the teacher published it and the student's files, all as
@@ -15,8 +16,8 @@ import java.util.List;
  * @param rubric what the submission is graded against: the homework's, or {@link Rubric#DEFAULT}
  */
 public record ReviewRequest(
-        String assignment,
-        String subject,
+        @Nullable String assignment,
+        @Nullable String subject,
         List<ReviewDocument> task,
         List<ReviewDocument> solution,
         List<ReviewDocument> restrictions,
@@ -33,8 +34,8 @@ public record ReviewRequest(
 
     /** A homework graded by the default rubric. */
     public ReviewRequest(
-            String assignment,
-            String subject,
+            @Nullable String assignment,
+            @Nullable String subject,
             List<ReviewDocument> task,
             List<ReviewDocument> solution,
             List<ReviewDocument> restrictions,
@@ -55,7 +56,12 @@ public record ReviewRequest(
      * @param truncated whether {@code text} stops at the size budget before the file's end
      * @param notOpened why the file's text is not there, or {@code null} when it was read
      */
-    public record ReviewDocument(String name, String contentType, String text, boolean truncated, String notOpened) {
+    public record ReviewDocument(
+            String name,
+            String contentType,
+            String text,
+            boolean truncated,
+            @Nullable String notOpened) {
 
         public ReviewDocument {
             text = text == null ? "" : text;

@@ -2,6 +2,7 @@ package com.chatreview.grading;
 
 import java.util.List;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a homework is graded against: criteria, each worth some points. The letter follows from the share of the
@@ -53,5 +54,6 @@ public record Rubric(List<Criterion> criteria) {
      *
      * @param description what earns the points, or {@code null}
      */
-    public record Criterion(String id, String title, String description, int maxPoints) {}
+    public record Criterion(
+            String id, String title, @Nullable String description, int maxPoints) {}
 }

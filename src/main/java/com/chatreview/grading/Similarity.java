@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How close the student's files are to the reference solution: the Dice coefficient over token 3-grams.
@@ -222,7 +223,7 @@ final class Similarity {
             "count");
 
     /** The similarity of one student file to the reference file it is closest to. */
-    record FileScore(String file, int percent, String closestReference, boolean usesParticularNames) {}
+    record FileScore(String file, int percent, @Nullable String closestReference, boolean usesParticularNames) {}
 
     /**
      * @param percent the overall similarity, rounded to a whole percent: of the student files that together come

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A file of a review read as code: its tokens with the line each starts on, and its lines with the comments
@@ -96,7 +97,7 @@ final class SourceFile {
         return read(document.name(), document.contentType(), document.text());
     }
 
-    static SourceFile read(String name, String contentType, String text) {
+    static SourceFile read(String name, @Nullable String contentType, String text) {
         Syntax syntax = syntax(name, contentType);
         Scanner scanner = new Scanner(text, syntax);
         scanner.run();
@@ -130,7 +131,7 @@ final class SourceFile {
         return number >= 1 && number <= lines.size() ? lines.get(number - 1) : "";
     }
 
-    static Syntax syntax(String name, String contentType) {
+    static Syntax syntax(String name, @Nullable String contentType) {
         String lower = name == null ? "" : name.toLowerCase(Locale.ROOT);
         int dot = lower.lastIndexOf('.');
         String extension = dot < 0 ? lower.substring(lower.lastIndexOf('/') + 1) : lower.substring(dot + 1);

@@ -1,6 +1,7 @@
 package com.chatreview.grading;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A graded homework: points per criterion of the rubric, the findings they rest on, the flags for the teacher,
@@ -53,10 +54,10 @@ public record Verdict(
             String id,
             String criterionId,
             Severity severity,
-            String file,
-            Integer line,
-            Integer endLine,
-            String quote,
+            @Nullable String file,
+            @Nullable Integer line,
+            @Nullable Integer endLine,
+            @Nullable String quote,
             String message) {
 
         /** The same finding under this id. */
@@ -80,7 +81,7 @@ public record Verdict(
 
         /** The severity of {@link #value()}'s form, or {@code null} for any other text. */
         @com.fasterxml.jackson.annotation.JsonCreator
-        public static Severity of(String value) {
+        public static @Nullable Severity of(@Nullable String value) {
             for (Severity severity : values()) {
                 if (severity.value().equals(value)) {
                     return severity;
@@ -98,7 +99,8 @@ public record Verdict(
      * @param file the student's file it is about, or {@code null}
      * @param line 1-based, or {@code null}
      */
-    public record Flag(String kind, String file, Integer line, String message) {
+    public record Flag(
+            String kind, @Nullable String file, @Nullable Integer line, String message) {
 
         /** Text in the student's files that speaks to the reviewer instead of being part of the work. */
         public static final String ADDRESSED_TO_GRADER = "addressed_to_grader";

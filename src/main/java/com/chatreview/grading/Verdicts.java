@@ -12,7 +12,9 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a reviewer's proposal becomes a {@link Verdict} by the rules the service keeps whatever a reviewer says
@@ -29,6 +31,8 @@ public final class Verdicts {
     static final int MAX_FINDINGS = 50;
     static final int MAX_FLAGS = 50;
     private static final int MAX_PLACES_SHOWN = 8;
+    /** The id of a placed finding until {@link #settle} numbers the ones it keeps; no verdict holds it. */
+    private static final String UNNUMBERED = "";
 
     private Verdicts() {}
 
@@ -58,12 +62,18 @@ public final class Verdicts {
     /**
      * A finding as a reviewer proposes it, before the service checks its place and takes its quote.
      *
+     * @param severity how much it weighs, or {@code null} for {@link Severity#INFO}
      * @param file a student's file as named in the request, or {@code null} for the whole submission
      * @param line 1-based, or {@code null} for the whole file
      * @param endLine the last line, or {@code null} for {@code line} alone
      */
     public record Observation(
-            String criterionId, Severity severity, String file, Integer line, Integer endLine, String message) {}
+            String criterionId,
+            @Nullable Severity severity,
+            @Nullable String file,
+            @Nullable Integer line,
+            @Nullable Integer endLine,
+            String message) {}
 
     /**
      * @param droppedFindings proposed findings left out because their criterion, file or line does not exist
@@ -187,7 +197,7 @@ public final class Verdicts {
      * The observation as a finding (its id given later), with its quote; {@code null} when its criterion, file or
      * line does not exist.
      */
-    private static Finding place(
+    private static @Nullable Finding place(
             Observation observation, Rubric rubric, Map<String, SourceFile> files, boolean nothingReadable) {
         boolean known =
                 rubric.criteria().stream().anyMatch(criterion -> criterion.id().equals(observation.criterionId()));
@@ -197,14 +207,14 @@ public final class Verdicts {
         Severity severity = observation.severity() == null ? Severity.INFO : observation.severity();
         String message = observation.message().strip();
         if (observation.file() == null) {
-            return new Finding(null, observation.criterionId(), severity, null, null, null, null, message);
+            return new Finding(UNNUMBERED, observation.criterionId(), severity, null, null, null, null, message);
         }
         SourceFile file = files.get(observation.file());
         if (file == null || nothingReadable) {
             return null;
         }
         if (observation.line() == null) {
-            return new Finding(null, observation.criterionId(), severity, file.name(), null, null, null, message);
+            return new Finding(UNNUMBERED, observation.criterionId(), severity, file.name(), null, null, null, message);
         }
         int lines = file.lines().size();
         int line = observation.line();
@@ -220,7 +230,7 @@ public final class Verdicts {
             quote.append(file.line(number));
         }
         String text = quote.length() > MAX_QUOTE ? cut(quote) : quote.toString();
-        return new Finding(null, observation.criterionId(), severity, file.name(), line, endLine, text, message);
+        return new Finding(UNNUMBERED, observation.criterionId(), severity, file.name(), line, endLine, text, message);
     }
 
     /** The first {@link #MAX_QUOTE} characters, not splitting a surrogate pair. */
@@ -308,7 +318,8 @@ public final class Verdicts {
             line.append(", ").append(finding.file());
             if (finding.line() != null) {
                 line.append(":").append(finding.line());
-                if (!finding.endLine().equals(finding.line())) {
+                if (!Objects.requireNonNull(finding.endLine(), "a finding with a line has its end line")
+                        .equals(finding.line())) {
                     line.append("-").append(finding.endLine());
                 }
             }

@@ -7,5 +7,6 @@
  * randomness, no Spring beans. The offline assistant grades with it; the review module builds the
  * {@code ReviewRequest} every provider reviews.
  */
+@org.jspecify.annotations.NullMarked
 @org.springframework.modulith.ApplicationModule(displayName = "Grading")
 package com.chatreview.grading;

@@ -184,7 +184,8 @@ class Homeworks {
         }
     }
 
-    record StoredCriterion(String id, String title, String description, int maxPoints) {}
+    record StoredCriterion(
+            String id, String title, @Nullable String description, int maxPoints) {}
 
     static String likeEscaped(String term) {
         return term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -80,7 +81,12 @@ final class RubricInput {
         if (problems.size() > before) {
             return Optional.empty();
         }
-        return Optional.of(new Rubric.Criterion(id, title, description, maxPoints));
+        // id and title are null only with a problem of theirs, and there is none
+        return Optional.of(new Rubric.Criterion(
+                Objects.requireNonNull(id, "an id without a problem"),
+                Objects.requireNonNull(title, "a title without a problem"),
+                description,
+                maxPoints));
     }
 
     /** The id as given (it is not stripped: an id with spaces is wrong, not another id), or {@code null}. */

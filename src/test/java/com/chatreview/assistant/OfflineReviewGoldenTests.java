@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,8 +47,8 @@ class OfflineReviewGoldenTests {
 
     static Stream<Arguments> reviews() {
         Stream<Arguments> table = OfflineReviewerTests.cases().map(arguments -> {
-            OfflineReviewerTests.Case homework =
-                    (OfflineReviewerTests.Case) arguments.get()[0];
+            OfflineReviewerTests.Case homework = (OfflineReviewerTests.Case)
+                    Objects.requireNonNull(arguments.get()[0], "a case is its first argument");
             return Arguments.of(homework.name(), request(homework.submission()));
         });
         Stream<Arguments> more = Stream.of(
@@ -108,7 +109,9 @@ class OfflineReviewGoldenTests {
     @Test
     void everyGoldenFileIsTheReviewOfACase() throws IOException {
         List<String> cases = reviews()
-                .map(arguments -> slug((String) arguments.get()[0]) + ".md")
+                .map(arguments ->
+                        slug((String) Objects.requireNonNull(arguments.get()[0], "a case's name is its first argument"))
+                                + ".md")
                 .toList();
         try (Stream<Path> files = Files.list(GOLDEN)) {
             assertThat(files.map(file -> file.getFileName().toString()))

@@ -10,6 +10,7 @@ import com.chatreview.grading.ReviewRequest.ReviewDocument;
 import com.chatreview.grading.Rubric;
 import com.chatreview.grading.Rubric.Criterion;
 import java.util.List;
+import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.SystemMessage;
@@ -136,7 +137,7 @@ class OpenAiAssistantPromptTests {
                         new ReviewDocument("long.py", "text/x-python", "y = 2", true, null)));
 
         List<Message> messages = Prompts.reviewMessages(request);
-        String prompt = messages.get(1).getText();
+        String prompt = Objects.requireNonNull(messages.get(1).getText(), "the user message has its text");
 
         assertThat(messages.getFirst()).isInstanceOf(SystemMessage.class);
         assertThat(messages.getFirst().getText()).isEqualTo(Prompts.REVIEW_SYSTEM_PROMPT);

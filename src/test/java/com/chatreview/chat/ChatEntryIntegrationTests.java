@@ -30,7 +30,7 @@ class ChatEntryIntegrationTests {
     @Test
     void aNewUserIsCreatedOnceAndTheLatestSeqIsTheStoredMessagesHighest(TestTenant fresh) {
         TenantId tenant = fresh.tenantId();
-        Chat chat = chats.create(tenant, new NewChat("owner", null, Map.of(), null));
+        Chat chat = chats.create(tenant, new NewChat("owner", null, Map.of(), Map.of()));
         chats.append(
                 tenant, chat.id(), NewMessage.fromUser("one", Map.of(), null).withEventSeq(7L));
         chats.append(
@@ -52,7 +52,7 @@ class ChatEntryIntegrationTests {
     void anotherTenantsChatOrNoChatIsEmptyAndCreatesNoUser(TestTenant owner, TestTenant stranger) {
         TenantId tenant = owner.tenantId();
         TenantId other = stranger.tenantId();
-        Chat chat = chats.create(tenant, new NewChat("owner", null, Map.of(), null));
+        Chat chat = chats.create(tenant, new NewChat("owner", null, Map.of(), Map.of()));
 
         assertThat(chats.enter(other, chat.id(), "intruder")).isEmpty();
         assertThat(chats.enter(tenant, UUID.randomUUID(), "intruder")).isEmpty();

@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * axe-core, the accessibility engine most audits use (the npm package {@code axe-core}), run inside the page the
@@ -21,8 +23,12 @@ final class Axe {
     private static final Path SCRIPT =
             HOME.resolve("node_modules").resolve("axe-core").resolve("axe.min.js");
 
-    /** One rule the page breaks, and where. */
-    record Violation(String rule, String impact, String help, List<String> nodes) {
+    /** One rule the page breaks, and where, as the page's script gives them (axe-core may leave impact null). */
+    record Violation(
+            @Nullable String rule,
+            @Nullable String impact,
+            @Nullable String help,
+            List<String> nodes) {
 
         @Override
         public String toString() {
@@ -66,7 +72,7 @@ final class Axe {
                 .stream()
                         .map(v -> new Violation(
                                 (String) v.get("rule"), (String) v.get("impact"), (String) v.get("help"), (List<String>)
-                                        v.get("nodes")))
+                                        Objects.requireNonNull(v.get("nodes"), "the script maps every node")))
                         .toList();
     }
 }

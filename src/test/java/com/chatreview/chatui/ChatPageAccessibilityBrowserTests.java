@@ -16,7 +16,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -163,13 +165,16 @@ class ChatPageAccessibilityBrowserTests {
                         border_to_fill: ratio(field.borderTopColor, field.backgroundColor),
                         placeholder: ratio(getComputedStyle(input, '::placeholder').color, field.backgroundColor)};
                     """);
-            assertThat(ratios.get("border_to_page").doubleValue())
+            assertThat(Objects.requireNonNull(ratios.get("border_to_page"), "the script returns it")
+                            .doubleValue())
                     .as(scheme + ": border against the page")
                     .isGreaterThanOrEqualTo(3);
-            assertThat(ratios.get("border_to_fill").doubleValue())
+            assertThat(Objects.requireNonNull(ratios.get("border_to_fill"), "the script returns it")
+                            .doubleValue())
                     .as(scheme + ": border against the fill")
                     .isGreaterThanOrEqualTo(3);
-            assertThat(ratios.get("placeholder").doubleValue())
+            assertThat(Objects.requireNonNull(ratios.get("placeholder"), "the script returns it")
+                            .doubleValue())
                     .as(scheme + ": placeholder")
                     .isGreaterThanOrEqualTo(4.5);
         }
@@ -332,7 +337,7 @@ class ChatPageAccessibilityBrowserTests {
         return uploaded.json().get("chatIframeUrl").asString();
     }
 
-    private String createChat(String userId, String title) {
+    private String createChat(String userId, @Nullable String title) {
         Map<String, String> body =
                 title == null ? Map.of("user_id", userId) : Map.of("user_id", userId, "title", title);
         Api.Reply created = api.post("/api/v1/chats", Api.JSON.writeValueAsString(body));

@@ -47,7 +47,7 @@ final class ChatBodies {
 
             @JsonProperty("created_at") Instant createdAt,
             @JsonProperty("updated_at") Instant updatedAt,
-            @JsonProperty("last_message_at") Instant lastMessageAt,
+            @JsonProperty("last_message_at") @Nullable Instant lastMessageAt,
 
             @JsonProperty("message_count") @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
             Integer messageCount,
@@ -98,8 +98,8 @@ final class ChatBodies {
             @JsonProperty("sender_role") @Schema(allowableValues = {"user", "assistant"})
             String senderRole,
 
-            @JsonProperty("media_type") String mediaType,
-            @JsonProperty("media_url") String mediaUrl,
+            @JsonProperty("media_type") @Nullable String mediaType,
+            @JsonProperty("media_url") @Nullable String mediaUrl,
             @JsonProperty("created_at") Instant createdAt,
             @JsonRawValue @Schema(type = "object") String metadata) {
 

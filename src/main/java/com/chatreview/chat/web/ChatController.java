@@ -25,6 +25,7 @@ import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
@@ -152,7 +153,7 @@ class ChatController {
             throw InvalidInput.fields(
                     problems, "Send {\"user_id\": \"...\"} with an optional title and a metadata object.");
         }
-        return new NewChat(request.userId(), request.title(), request.metadata(), null);
+        return new NewChat(request.userId(), request.title(), request.metadata(), Map.of());
     }
 
     private static ChatChanges validated(UpdateChatRequest request) {

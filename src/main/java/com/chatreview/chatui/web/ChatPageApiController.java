@@ -161,10 +161,10 @@ class ChatPageApiController {
             String id,
             @JsonProperty("criterion_id") String criterionId,
             String severity,
-            String file,
-            Integer line,
-            @JsonProperty("end_line") Integer endLine,
-            String quote,
+            @Nullable String file,
+            @Nullable Integer line,
+            @JsonProperty("end_line") @Nullable Integer endLine,
+            @Nullable String quote,
             String message) {
 
         static PageFinding of(Verdict.Finding finding) {
@@ -186,7 +186,7 @@ class ChatPageApiController {
             String title,
             String status,
             @JsonProperty("created_at") Instant createdAt,
-            @JsonProperty("last_message_at") Instant lastMessageAt,
+            @JsonProperty("last_message_at") @Nullable Instant lastMessageAt,
             @JsonProperty("message_count") int messageCount) {
 
         static ChatSummary of(Chat chat) {
@@ -206,11 +206,11 @@ class ChatPageApiController {
             String id,
             String content,
             @JsonProperty("sender_role") String senderRole,
-            @JsonProperty("media_type") String mediaType,
-            @JsonProperty("media_url") String mediaUrl,
+            @JsonProperty("media_type") @Nullable String mediaType,
+            @JsonProperty("media_url") @Nullable String mediaUrl,
             @JsonProperty("created_at") Instant createdAt,
-            @JsonProperty("client_message_id") String clientMessageId,
-            Long seq) {
+            @JsonProperty("client_message_id") @Nullable String clientMessageId,
+            @Nullable Long seq) {
 
         static MessageSummary of(ChatMessage message) {
             return new MessageSummary(

@@ -118,6 +118,7 @@ class HomeworkController {
                     description = "What earns the points; optional when sent, null when not given",
                     maxLength = Rubric.MAX_DESCRIPTION,
                     nullable = true)
+            @Nullable
             String description,
 
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "1", maximum = "" + Rubric.MAX_POINTS)

@@ -121,13 +121,13 @@ class SubmissionController {
             @Schema(allowableValues = {"info", "minor", "major", "critical"})
             String severity,
 
-            @Schema(nullable = true, description = "The student's file; null for the whole submission")
+            @Schema(nullable = true, description = "The student's file; null for the whole submission") @Nullable
             String file,
 
-            @Schema(nullable = true) Integer line,
-            @Schema(nullable = true) Integer endLine,
+            @Schema(nullable = true) @Nullable Integer line,
+            @Schema(nullable = true) @Nullable Integer endLine,
 
-            @Schema(nullable = true, description = "The student's text at those lines, verbatim")
+            @Schema(nullable = true, description = "The student's text at those lines, verbatim") @Nullable
             String quote,
 
             String message) {
@@ -155,8 +155,8 @@ class SubmissionController {
                     })
             String kind,
 
-            @Schema(nullable = true) String file,
-            @Schema(nullable = true) Integer line,
+            @Schema(nullable = true) @Nullable String file,
+            @Schema(nullable = true) @Nullable Integer line,
             String message) {
 
         static FlagBody of(Flag flag) {
