@@ -66,8 +66,11 @@ public class SharedTestConfiguration {
             properties.put("webhook.allow-http", "true");
             properties.put("webhook.allow-private-networks", "true");
             properties.put("sealing.key", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
-            // three attempts: a retry after 5 s, a last one a second later
-            properties.put("webhook.retry-delays", "5s,1s");
+            // three attempts: a retry after 1 s, a last one a second later
+            properties.put("webhook.retry-delays", "1s,1s");
+            // replies stream at once (a test that acts mid-reply asks for a slow one: SLOW_MARKER); the suite's time
+            // is not spent watching the offline assistant type
+            properties.put("assistant.offline-token-delay", "1ms");
             context.getEnvironment()
                     .getPropertySources()
                     .addFirst(new MapPropertySource("integration-test", properties));
