@@ -39,7 +39,9 @@ class AcrossNodesClusterTests {
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = Cluster.start("across-nodes", 2, Map.of());
+        // a key issued on the other node is known within 2 s, not the default 30 s (a spent address's test waits for
+        // it)
+        cluster = Cluster.start("across-nodes", 2, Map.of("TENANCY_KNOWNKEYSREFRESH", "2s"));
     }
 
     @AfterAll

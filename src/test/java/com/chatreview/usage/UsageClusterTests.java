@@ -32,7 +32,11 @@ class UsageClusterTests {
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = Cluster.start("usage-cluster", 2, Map.of("RATE_LIMIT_REST_PER_MINUTE", "10000"));
+        // the replies are counted, not watched: the offline assistant types at 1 ms a word
+        cluster = Cluster.start(
+                "usage-cluster",
+                2,
+                Map.of("RATE_LIMIT_REST_PER_MINUTE", "10000", "ASSISTANT_OFFLINETOKENDELAY", "1ms"));
     }
 
     @AfterAll
