@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * @param messageCount how many messages the chat holds; also the position of its latest message
  */
 public record Chat(
-        UUID id,
+        ChatId id,
         UUID tenantId,
         String userId,
         String title,

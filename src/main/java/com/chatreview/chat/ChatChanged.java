@@ -7,11 +7,11 @@ public sealed interface ChatChanged {
 
     UUID tenantId();
 
-    UUID chatId();
+    ChatId chatId();
 
     /** A user or assistant message was stored. */
-    record MessageStored(UUID tenantId, UUID chatId, ChatMessage message) implements ChatChanged {}
+    record MessageStored(UUID tenantId, ChatId chatId, ChatMessage message) implements ChatChanged {}
 
     /** The chat and its messages were deleted. */
-    record Deleted(UUID tenantId, UUID chatId) implements ChatChanged {}
+    record Deleted(UUID tenantId, ChatId chatId) implements ChatChanged {}
 }

@@ -178,7 +178,7 @@ class SubmissionReviewer {
             AssistantReply.Usage used = review.reply().usage();
             usage.record(
                     TenantId.of(submission.tenantId()),
-                    submission.chatId(),
+                    submission.chatId().value(),
                     submission.id(),
                     submission.studentId(),
                     REVIEW,

@@ -1,5 +1,6 @@
 package com.chatreview.submission;
 
+import com.chatreview.chat.ChatId;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -17,7 +18,7 @@ public record Submission(
         UUID tenantId,
         UUID homeworkId,
         String studentId,
-        UUID chatId,
+        ChatId chatId,
         SubmissionStatus status,
         String analysis,
         String grade,

@@ -1,5 +1,6 @@
 package com.chatreview.submission;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.database.Sql;
 import com.chatreview.grading.Verdict.CriterionScore;
 import com.chatreview.grading.Verdict.Finding;
@@ -55,7 +56,7 @@ class Submissions {
                 .param("tenant", submission.tenantId())
                 .param("homework", submission.homeworkId())
                 .param("student", submission.studentId())
-                .param("chat", submission.chatId())
+                .param("chat", submission.chatId().value())
                 .param("status", submission.status().value())
                 .param("created", Sql.at(submission.createdAt()))
                 .param("updated", Sql.at(submission.updatedAt()))
@@ -93,9 +94,9 @@ class Submissions {
     }
 
     /** The submission a chat was created for, of the chat's tenant. */
-    Optional<Submission> findByChat(UUID tenantId, UUID chatId) {
+    Optional<Submission> findByChat(UUID tenantId, ChatId chatId) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM submissions WHERE chat_id = :chat AND tenant_id = :tenant")
-                .param("chat", chatId)
+                .param("chat", chatId.value())
                 .param("tenant", tenantId)
                 .query(this::submission)
                 .optional()
@@ -343,7 +344,7 @@ class Submissions {
                 rs.getObject("tenant_id", UUID.class),
                 rs.getObject("homework_id", UUID.class),
                 rs.getString("student_id"),
-                rs.getObject("chat_id", UUID.class),
+                ChatId.of(rs.getObject("chat_id", UUID.class)),
                 SubmissionStatus.of(rs.getString("status")).orElseThrow(),
                 rs.getString("analysis"),
                 rs.getString("grade"),

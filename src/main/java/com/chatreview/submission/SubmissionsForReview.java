@@ -1,5 +1,6 @@
 package com.chatreview.submission;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.database.Sql;
 import com.chatreview.tenancy.TenantId;
 import java.io.ByteArrayInputStream;
@@ -100,7 +101,7 @@ public class SubmissionsForReview {
     }
 
     /** The submission whose review chat this is, if it is one (of the tenant's). */
-    public Optional<Submission> reviewedIn(TenantId tenant, UUID chatId) {
+    public Optional<Submission> reviewedIn(TenantId tenant, ChatId chatId) {
         return submissions.findByChat(tenant.value(), chatId);
     }
 
