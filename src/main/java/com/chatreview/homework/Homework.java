@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  *     gave none; never {@code null}
  */
 public record Homework(
-        UUID id,
+        HomeworkId id,
         UUID tenantId,
         String teacherId,
         String assignmentId,

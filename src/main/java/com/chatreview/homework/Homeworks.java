@@ -52,7 +52,7 @@ class Homeworks {
                                        updated_at, rubric)
                 VALUES (:id, :tenant, :teacher, :assignment, :subject, :course, :created, :updated,
                         CAST(:rubric AS jsonb))""")
-                .param("id", homework.id())
+                .param("id", homework.id().value())
                 .param("tenant", homework.tenantId())
                 .param("teacher", homework.teacherId())
                 .param("assignment", homework.assignmentId())
@@ -69,7 +69,7 @@ class Homeworks {
                                                 created_at, updated_at)
                     VALUES (:id, :homework, :position, :type, :name, :path, :content, :created, :updated)""")
                     .param("id", file.id())
-                    .param("homework", homework.id())
+                    .param("homework", homework.id().value())
                     .param("position", ++position)
                     .param("type", file.fileType().value())
                     .param("name", file.fileName())
@@ -81,9 +81,9 @@ class Homeworks {
         }
     }
 
-    Optional<Homework> find(UUID tenantId, UUID homeworkId) {
+    Optional<Homework> find(UUID tenantId, HomeworkId homeworkId) {
         List<Homework> found = withFiles(jdbc.sql(SELECT + " WHERE h.id = :id AND h.tenant_id = :tenant")
-                .param("id", homeworkId)
+                .param("id", homeworkId.value())
                 .param("tenant", tenantId)
                 .query(this::homework)
                 .list());
@@ -138,11 +138,15 @@ class Homeworks {
         if (homeworks.isEmpty()) {
             return homeworks;
         }
-        Map<UUID, List<HomeworkFile>> files = jdbc
+        Map<HomeworkId, List<HomeworkFile>> files = jdbc
                 .sql("""
                         SELECT id, homework_id, file_type, file_name, file_path, content, created_at, updated_at
                         FROM homework_files WHERE homework_id IN (:ids) ORDER BY homework_id, position""")
-                .param("ids", homeworks.stream().map(Homework::id).toList())
+                .param(
+                        "ids",
+                        homeworks.stream()
+                                .map(homework -> homework.id().value())
+                                .toList())
                 .query(Homeworks::file)
                 .list()
                 .stream()
@@ -200,7 +204,7 @@ class Homeworks {
                 Sql.instantNotNull(rs, "c_created_at"),
                 Sql.instantNotNull(rs, "c_updated_at"));
         return new Homework(
-                rs.getObject("id", UUID.class),
+                HomeworkId.of(rs.getObject("id", UUID.class)),
                 rs.getObject("tenant_id", UUID.class),
                 rs.getString("teacher_id"),
                 rs.getString("assignment_id"),
@@ -223,7 +227,7 @@ class Homeworks {
     private static HomeworkFile file(ResultSet rs, int row) throws SQLException {
         return new HomeworkFile(
                 rs.getObject("id", UUID.class),
-                rs.getObject("homework_id", UUID.class),
+                HomeworkId.of(rs.getObject("homework_id", UUID.class)),
                 HomeworkFile.FileType.of(rs.getString("file_type")).orElseThrow(),
                 rs.getString("file_name"),
                 rs.getString("file_path"),

@@ -1,6 +1,7 @@
 package com.chatreview.submission;
 
 import com.chatreview.chat.ChatId;
+import com.chatreview.homework.HomeworkId;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -14,9 +15,9 @@ import java.util.UUID;
  * @param decisions the teacher's decisions, oldest first
  */
 public record Submission(
-        UUID id,
+        SubmissionId id,
         UUID tenantId,
-        UUID homeworkId,
+        HomeworkId homeworkId,
         String studentId,
         ChatId chatId,
         SubmissionStatus status,

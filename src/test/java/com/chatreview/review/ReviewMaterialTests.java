@@ -10,6 +10,7 @@ import com.chatreview.homework.Course;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkFile;
 import com.chatreview.homework.HomeworkFile.FileType;
+import com.chatreview.homework.HomeworkId;
 import com.chatreview.submission.ExtractedText;
 import com.chatreview.submission.FileText;
 import com.chatreview.submission.SubmittedFile;
@@ -55,7 +56,7 @@ class ReviewMaterialTests {
         UUID tenantId = UUID.randomUUID();
         UUID courseId = UUID.randomUUID();
         return new Homework(
-                UUID.randomUUID(),
+                HomeworkId.random(),
                 tenantId,
                 "teacher",
                 "budget-1",
@@ -71,7 +72,7 @@ class ReviewMaterialTests {
     private static HomeworkFile file(FileType type, String name, String content) {
         Instant now = Instant.now();
         return new HomeworkFile(
-                UUID.randomUUID(), UUID.randomUUID(), type, name, "homeworks/x/" + name, content, now, now);
+                UUID.randomUUID(), HomeworkId.random(), type, name, "homeworks/x/" + name, content, now, now);
     }
 
     private static FileText text(int position, String name, ExtractedText text) {
