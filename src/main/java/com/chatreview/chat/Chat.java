@@ -1,7 +1,7 @@
 package com.chatreview.chat;
 
+import com.chatreview.tenancy.TenantId;
 import java.time.Instant;
-import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record Chat(
         ChatId id,
-        UUID tenantId,
+        TenantId tenantId,
         String userId,
         String title,
         String config,

@@ -81,7 +81,7 @@ public class ChatManagement {
         boolean titleGiven = request.title() != null && !request.title().isBlank();
         Chat chat = new Chat(
                 ChatId.random(),
-                tenantId.value(),
+                tenantId,
                 request.userId(),
                 titleGiven
                         ? Objects.requireNonNull(request.title(), "a given title")
@@ -154,7 +154,7 @@ public class ChatManagement {
         if (!chats.delete(tenantId.value(), chatId)) {
             throw new ChatNotFound(chatId);
         }
-        events.publishEvent(new ChatChanged.Deleted(tenantId.value(), chatId));
+        events.publishEvent(new ChatChanged.Deleted(tenantId, chatId));
         return now();
     }
 
@@ -199,7 +199,7 @@ public class ChatManagement {
         if (message.role() == SenderRole.USER && !messages.anyFromUser(chatId, position)) {
             chats.titleFromFirstMessage(chatId, Titles.fromMessage(message.content()), now);
         }
-        events.publishEvent(new ChatChanged.MessageStored(tenantId.value(), chatId, stored));
+        events.publishEvent(new ChatChanged.MessageStored(tenantId, chatId, stored));
         return stored;
     }
 

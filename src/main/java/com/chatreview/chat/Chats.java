@@ -2,6 +2,7 @@ package com.chatreview.chat;
 
 import com.chatreview.database.Sql;
 import com.chatreview.kernel.PageRequest;
+import com.chatreview.tenancy.TenantId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -34,7 +35,7 @@ class Chats {
                 VALUES (:id, :tenant, :user, :title, :titleGiven, :config::jsonb, :status, :created, :updated,
                         NULL, 0)""")
                 .param("id", chat.id().value())
-                .param("tenant", chat.tenantId())
+                .param("tenant", chat.tenantId().value())
                 .param("user", chat.userId())
                 .param("title", chat.title())
                 .param("titleGiven", titleGiven)
@@ -182,7 +183,7 @@ class Chats {
     private static Chat chat(ResultSet rs, int row) throws SQLException {
         return new Chat(
                 ChatId.of(rs.getObject("id", UUID.class)),
-                rs.getObject("tenant_id", UUID.class),
+                TenantId.of(rs.getObject("tenant_id", UUID.class)),
                 rs.getString("user_id"),
                 rs.getString("title"),
                 rs.getString("config"),

@@ -121,8 +121,8 @@ public class ChatUi {
         List<ChatMessage> messages = new ArrayList<>();
         while (offset + messages.size() < end) {
             int limit = (int) Math.min(HISTORY_PAGE, (long) end - offset - messages.size());
-            Page<ChatMessage> page = chats.messages(
-                    TenantId.of(chat.tenantId()), chat.id(), new PageRequest(offset + messages.size(), limit, true));
+            Page<ChatMessage> page =
+                    chats.messages(chat.tenantId(), chat.id(), new PageRequest(offset + messages.size(), limit, true));
             messages.addAll(page.items());
             if (page.items().size() < limit) {
                 break;
@@ -195,7 +195,7 @@ public class ChatUi {
     public Chat open(String chatId, @Nullable String token) {
         Chat chat =
                 Ids.uuid(chatId).map(ChatId::of).flatMap(byId::findByLink).orElseThrow(() -> new ChatNotFound(chatId));
-        checkToken(chat, policy(TenantId.of(chat.tenantId())), token);
+        checkToken(chat, policy(chat.tenantId()), token);
         return chat;
     }
 
@@ -211,7 +211,7 @@ public class ChatUi {
         if (token == null || token.isBlank()) {
             throw new EmbedTokenRequired();
         }
-        return Optional.of(tokens.verify(token.strip(), chat.tenantId(), chat.id(), clock.instant()));
+        return Optional.of(tokens.verify(token.strip(), chat.tenantId().value(), chat.id(), clock.instant()));
     }
 
     Optional<Chat> findByLink(String chatId) {
@@ -256,7 +256,7 @@ public class ChatUi {
     /** The page's {@code frame-ancestors}: its chat's tenant's setting; anywhere for a link to no chat. */
     public String frameAncestors(String chatId) {
         return findByLink(chatId)
-                .map(chat -> policy(TenantId.of(chat.tenantId())).frameAncestorsDirective())
+                .map(chat -> policy(chat.tenantId()).frameAncestorsDirective())
                 .orElse("*");
     }
 

@@ -1,6 +1,7 @@
 package com.chatreview.homework;
 
 import com.chatreview.grading.Rubric;
+import com.chatreview.tenancy.TenantId;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -14,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record Homework(
         HomeworkId id,
-        UUID tenantId,
+        TenantId tenantId,
         String teacherId,
         String assignmentId,
         @Nullable String subject,

@@ -52,7 +52,7 @@ public class HomeworkCatalog {
             throw InvalidInput.fields(problems, "Send {\"teacherId\": \"...\", \"name\": \"...\"}.");
         }
         Instant now = now();
-        Course course = new Course(UUID.randomUUID(), tenantId.value(), teacherId.strip(), name.strip(), now, now);
+        Course course = new Course(UUID.randomUUID(), tenantId, teacherId.strip(), name.strip(), now, now);
         courses.insert(course);
         return course;
     }
@@ -97,7 +97,7 @@ public class HomeworkCatalog {
         }
         Homework homework = new Homework(
                 homeworkId,
-                tenantId.value(),
+                tenantId,
                 request.teacherId().strip(),
                 request.assignmentId().strip(),
                 request.subject() == null || request.subject().isBlank()

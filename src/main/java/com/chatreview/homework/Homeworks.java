@@ -3,6 +3,7 @@ package com.chatreview.homework;
 import com.chatreview.database.Sql;
 import com.chatreview.grading.Rubric;
 import com.chatreview.kernel.PageRequest;
+import com.chatreview.tenancy.TenantId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ class Homeworks {
                 VALUES (:id, :tenant, :teacher, :assignment, :subject, :course, :created, :updated,
                         CAST(:rubric AS jsonb))""")
                 .param("id", homework.id().value())
-                .param("tenant", homework.tenantId())
+                .param("tenant", homework.tenantId().value())
                 .param("teacher", homework.teacherId())
                 .param("assignment", homework.assignmentId())
                 .param("subject", homework.subject())
@@ -198,14 +199,14 @@ class Homeworks {
     private Homework homework(ResultSet rs, int row) throws SQLException {
         Course course = new Course(
                 rs.getObject("c_id", UUID.class),
-                rs.getObject("c_tenant_id", UUID.class),
+                TenantId.of(rs.getObject("c_tenant_id", UUID.class)),
                 rs.getString("c_teacher_id"),
                 rs.getString("c_name"),
                 Sql.instantNotNull(rs, "c_created_at"),
                 Sql.instantNotNull(rs, "c_updated_at"));
         return new Homework(
                 HomeworkId.of(rs.getObject("id", UUID.class)),
-                rs.getObject("tenant_id", UUID.class),
+                TenantId.of(rs.getObject("tenant_id", UUID.class)),
                 rs.getString("teacher_id"),
                 rs.getString("assignment_id"),
                 rs.getString("subject"),

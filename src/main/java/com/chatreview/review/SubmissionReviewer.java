@@ -101,7 +101,7 @@ class SubmissionReviewer {
             return;
         }
         Submission submission = pending.get();
-        TenantId tenant = TenantId.of(submission.tenantId());
+        TenantId tenant = submission.tenantId();
         Optional<Homework> homework = homeworks.find(tenant, submission.homeworkId());
         if (homework.isEmpty()) {
             return;
@@ -132,8 +132,8 @@ class SubmissionReviewer {
         metadata.put("submission_id", submission.id().toString());
         NewMessage question =
                 NewMessage.fromUser(ReviewMaterial.question(homework, files), metadata, questionId(submission.id()));
-        ServiceTurn turn = new ServiceTurn(
-                TenantId.of(submission.tenantId()), submission.chatId(), submission.studentId(), question, REVIEW);
+        ServiceTurn turn =
+                new ServiceTurn(submission.tenantId(), submission.chatId(), submission.studentId(), question, REVIEW);
         Optional<OpenTurn> opened;
         try {
             opened = turns.open(turn);
@@ -177,7 +177,7 @@ class SubmissionReviewer {
             record(submission.id(), review);
             AssistantReply.Usage used = review.reply().usage();
             usage.record(
-                    TenantId.of(submission.tenantId()),
+                    submission.tenantId(),
                     submission.chatId().value(),
                     submission.id().value(),
                     submission.studentId(),

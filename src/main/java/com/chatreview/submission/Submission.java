@@ -2,9 +2,9 @@ package com.chatreview.submission;
 
 import com.chatreview.chat.ChatId;
 import com.chatreview.homework.HomeworkId;
+import com.chatreview.tenancy.TenantId;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * A submission as stored.
@@ -16,7 +16,7 @@ import java.util.UUID;
  */
 public record Submission(
         SubmissionId id,
-        UUID tenantId,
+        TenantId tenantId,
         HomeworkId homeworkId,
         String studentId,
         ChatId chatId,

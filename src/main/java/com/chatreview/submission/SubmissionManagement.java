@@ -91,7 +91,7 @@ public class SubmissionManagement {
         Instant now = now();
         Submission submission = new Submission(
                 submissionId,
-                tenantId.value(),
+                tenantId,
                 homeworkId,
                 upload.studentId(),
                 chat.id(),
@@ -117,7 +117,7 @@ public class SubmissionManagement {
             }
             stored.add(record);
         }
-        events.publishEvent(new SubmissionReceived(tenantId.value(), submissionId, homeworkId, chat.id()));
+        events.publishEvent(new SubmissionReceived(tenantId, submissionId, homeworkId, chat.id()));
         events.publishEvent(new SubmissionChanged.Created(submissionId));
         return submission.withFiles(stored);
     }
@@ -193,7 +193,7 @@ public class SubmissionManagement {
     public Submission reopenReview(TenantId tenantId, SubmissionId submissionId) {
         Submission submission = submissions
                 .find(submissionId)
-                .filter(found -> found.tenantId().equals(tenantId.value()))
+                .filter(found -> found.tenantId().equals(tenantId))
                 .orElseThrow(() -> new SubmissionNotFound(submissionId));
         if (!submissions.reopenReview(submissionId, now())) {
             throw new ReviewNotFailed(submission.review().state());

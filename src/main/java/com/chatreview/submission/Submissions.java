@@ -7,6 +7,7 @@ import com.chatreview.grading.Verdict.Finding;
 import com.chatreview.grading.Verdict.Flag;
 import com.chatreview.homework.HomeworkId;
 import com.chatreview.kernel.PageRequest;
+import com.chatreview.tenancy.TenantId;
 import java.io.InputStream;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -54,7 +55,7 @@ class Submissions {
                                          created_at, updated_at)
                 VALUES (:id, :tenant, :homework, :student, :chat, :status, '', '', :created, :updated)""")
                 .param("id", submission.id().value())
-                .param("tenant", submission.tenantId())
+                .param("tenant", submission.tenantId().value())
                 .param("homework", submission.homeworkId().value())
                 .param("student", submission.studentId())
                 .param("chat", submission.chatId().value())
@@ -353,7 +354,7 @@ class Submissions {
     private Submission submission(ResultSet rs, int row) throws SQLException {
         return new Submission(
                 SubmissionId.of(rs.getObject("id", UUID.class)),
-                rs.getObject("tenant_id", UUID.class),
+                TenantId.of(rs.getObject("tenant_id", UUID.class)),
                 HomeworkId.of(rs.getObject("homework_id", UUID.class)),
                 rs.getString("student_id"),
                 ChatId.of(rs.getObject("chat_id", UUID.class)),

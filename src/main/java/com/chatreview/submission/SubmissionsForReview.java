@@ -53,7 +53,7 @@ public class SubmissionsForReview {
             }
             SubmittedFile file = stored.file();
             ExtractedText text = extraction.extract(
-                    submission.tenantId(),
+                    submission.tenantId().value(),
                     file.fileName(),
                     file.contentType(),
                     new ByteArrayInputStream(submissions.content(file.id())),

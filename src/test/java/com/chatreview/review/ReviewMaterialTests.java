@@ -14,6 +14,7 @@ import com.chatreview.homework.HomeworkId;
 import com.chatreview.submission.ExtractedText;
 import com.chatreview.submission.FileText;
 import com.chatreview.submission.SubmittedFile;
+import com.chatreview.tenancy.TenantId;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -53,7 +54,7 @@ class ReviewMaterialTests {
 
     private static Homework homework(HomeworkFile... files) {
         Instant now = Instant.now();
-        UUID tenantId = UUID.randomUUID();
+        TenantId tenantId = TenantId.of(UUID.randomUUID());
         UUID courseId = UUID.randomUUID();
         return new Homework(
                 HomeworkId.random(),
