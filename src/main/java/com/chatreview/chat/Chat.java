@@ -1,7 +1,7 @@
 package com.chatreview.chat;
 
+import com.chatreview.tenancy.TenantId;
 import java.time.Instant;
-import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
  * @param messageCount how many messages the chat holds; also the position of its latest message
  */
 public record Chat(
-        UUID id,
-        UUID tenantId,
+        ChatId id,
+        TenantId tenantId,
         String userId,
         String title,
         String config,

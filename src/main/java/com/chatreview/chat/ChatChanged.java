@@ -1,17 +1,17 @@
 package com.chatreview.chat;
 
-import java.util.UUID;
+import com.chatreview.tenancy.TenantId;
 
 /** What happened to a chat, published in the transaction that did it (its listeners write in that transaction). */
 public sealed interface ChatChanged {
 
-    UUID tenantId();
+    TenantId tenantId();
 
-    UUID chatId();
+    ChatId chatId();
 
     /** A user or assistant message was stored. */
-    record MessageStored(UUID tenantId, UUID chatId, ChatMessage message) implements ChatChanged {}
+    record MessageStored(TenantId tenantId, ChatId chatId, ChatMessage message) implements ChatChanged {}
 
     /** The chat and its messages were deleted. */
-    record Deleted(UUID tenantId, UUID chatId) implements ChatChanged {}
+    record Deleted(TenantId tenantId, ChatId chatId) implements ChatChanged {}
 }

@@ -1,7 +1,6 @@
 package com.chatreview.chat;
 
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * Something that may hold a chat open and so forbid deleting it (a WebSocket connection, a reply being
@@ -10,5 +9,5 @@ import java.util.UUID;
 public interface ChatDeletionGuard {
 
     /** Why the chat cannot be deleted now, or empty when this guard has no objection. */
-    Optional<String> blockingReason(UUID chatId);
+    Optional<String> blockingReason(ChatId chatId);
 }

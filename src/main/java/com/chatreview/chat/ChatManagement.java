@@ -80,8 +80,8 @@ public class ChatManagement {
         config.putAll(request.settings());
         boolean titleGiven = request.title() != null && !request.title().isBlank();
         Chat chat = new Chat(
-                UUID.randomUUID(),
-                tenantId.value(),
+                ChatId.random(),
+                tenantId,
                 request.userId(),
                 titleGiven
                         ? Objects.requireNonNull(request.title(), "a given title")
@@ -101,15 +101,15 @@ public class ChatManagement {
      * A connection of the user opens on the tenant's chat: the chat, its latest event seq, and the user created if
      * new, in one database round trip; empty when the tenant has no such chat (and nothing is created).
      */
-    public Optional<ChatEntry> enter(TenantId tenantId, UUID chatId, String userId) {
+    public Optional<ChatEntry> enter(TenantId tenantId, ChatId chatId, String userId) {
         return chats.enter(tenantId.value(), chatId, userId, now());
     }
 
-    public Optional<Chat> find(TenantId tenantId, UUID chatId) {
+    public Optional<Chat> find(TenantId tenantId, ChatId chatId) {
         return chats.find(tenantId.value(), chatId);
     }
 
-    public Chat chat(TenantId tenantId, UUID chatId) {
+    public Chat chat(TenantId tenantId, ChatId chatId) {
         return find(tenantId, chatId).orElseThrow(() -> new ChatNotFound(chatId));
     }
 
@@ -124,12 +124,12 @@ public class ChatManagement {
     }
 
     /** A page of the chat's messages in the order they were stored (or the reverse). */
-    public Page<ChatMessage> messages(TenantId tenantId, UUID chatId, PageRequest page) {
+    public Page<ChatMessage> messages(TenantId tenantId, ChatId chatId, PageRequest page) {
         return messages.page(tenantId.value(), chatId, page).orElseThrow(() -> new ChatNotFound(chatId));
     }
 
     @Transactional
-    public Chat update(TenantId tenantId, UUID chatId, ChatChanges changes) {
+    public Chat update(TenantId tenantId, ChatId chatId, ChatChanges changes) {
         requireBounded(changes.metadata());
         chat(tenantId, chatId);
         String metadata = changes.metadata() == null ? null : json.writeValueAsString(changes.metadata());
@@ -143,7 +143,7 @@ public class ChatManagement {
      * @return when it was deleted
      */
     @Transactional
-    public Instant delete(TenantId tenantId, UUID chatId) {
+    public Instant delete(TenantId tenantId, ChatId chatId) {
         chat(tenantId, chatId);
         for (ChatDeletionGuard guard : deletionGuards) {
             Optional<String> reason = guard.blockingReason(chatId);
@@ -154,7 +154,7 @@ public class ChatManagement {
         if (!chats.delete(tenantId.value(), chatId)) {
             throw new ChatNotFound(chatId);
         }
-        events.publishEvent(new ChatChanged.Deleted(tenantId.value(), chatId));
+        events.publishEvent(new ChatChanged.Deleted(tenantId, chatId));
         return now();
     }
 
@@ -163,7 +163,7 @@ public class ChatManagement {
      * holds is not stored again: the original comes back, marked duplicate. The first user message of a chat
      * whose title the service chose gives the chat its title.
      */
-    public AppendedMessage append(TenantId tenantId, UUID chatId, NewMessage message) {
+    public AppendedMessage append(TenantId tenantId, ChatId chatId, NewMessage message) {
         if (message.clientMessageId() != null) {
             Optional<ChatMessage> original = messages.byClientMessageId(chatId, message.clientMessageId());
             if (original.isPresent()) {
@@ -180,7 +180,7 @@ public class ChatManagement {
         }
     }
 
-    private ChatMessage store(TenantId tenantId, UUID chatId, NewMessage message) {
+    private ChatMessage store(TenantId tenantId, ChatId chatId, NewMessage message) {
         Instant now = now();
         int position = chats.nextPosition(tenantId.value(), chatId, now).orElseThrow(() -> new ChatNotFound(chatId));
         ChatMessage stored = new ChatMessage(
@@ -199,7 +199,7 @@ public class ChatManagement {
         if (message.role() == SenderRole.USER && !messages.anyFromUser(chatId, position)) {
             chats.titleFromFirstMessage(chatId, Titles.fromMessage(message.content()), now);
         }
-        events.publishEvent(new ChatChanged.MessageStored(tenantId.value(), chatId, stored));
+        events.publishEvent(new ChatChanged.MessageStored(tenantId, chatId, stored));
         return stored;
     }
 

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record ChatMessage(
         UUID id,
-        UUID chatId,
+        ChatId chatId,
         int position,
         SenderRole senderRole,
         String content,

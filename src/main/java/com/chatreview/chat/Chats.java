@@ -2,6 +2,7 @@ package com.chatreview.chat;
 
 import com.chatreview.database.Sql;
 import com.chatreview.kernel.PageRequest;
+import com.chatreview.tenancy.TenantId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -33,8 +34,8 @@ class Chats {
                                    updated_at, last_message_at, message_count)
                 VALUES (:id, :tenant, :user, :title, :titleGiven, :config::jsonb, :status, :created, :updated,
                         NULL, 0)""")
-                .param("id", chat.id())
-                .param("tenant", chat.tenantId())
+                .param("id", chat.id().value())
+                .param("tenant", chat.tenantId().value())
                 .param("user", chat.userId())
                 .param("title", chat.title())
                 .param("titleGiven", titleGiven)
@@ -45,9 +46,9 @@ class Chats {
                 .update();
     }
 
-    Optional<Chat> find(UUID tenantId, UUID chatId) {
+    Optional<Chat> find(UUID tenantId, ChatId chatId) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM chats WHERE id = :id AND tenant_id = :tenant")
-                .param("id", chatId)
+                .param("id", chatId.value())
                 .param("tenant", tenantId)
                 .query(Chats::chat)
                 .optional();
@@ -57,14 +58,14 @@ class Chats {
      * The tenant's chat, its latest event seq, and its user created if new (only when the chat exists): one
      * statement, so that a WebSocket handshake costs the database one round trip.
      */
-    Optional<ChatEntry> enter(UUID tenantId, UUID chatId, String userId, Instant now) {
+    Optional<ChatEntry> enter(UUID tenantId, ChatId chatId, String userId, Instant now) {
         return jdbc.sql("WITH chat AS (SELECT " + COLUMNS + " FROM chats WHERE id = :id AND tenant_id = :tenant),"
                         + " created AS (INSERT INTO users (tenant_id, user_id, created_at)"
                         + " SELECT :tenant, :user, :now WHERE EXISTS (SELECT 1 FROM chat)"
                         + " ON CONFLICT DO NOTHING RETURNING 1)"
                         + " SELECT chat.*, (SELECT COALESCE(max(event_seq), 0) FROM messages WHERE chat_id = :id)"
                         + " AS latest_seq, EXISTS (SELECT 1 FROM created) AS user_created FROM chat")
-                .param("id", chatId)
+                .param("id", chatId.value())
                 .param("tenant", tenantId)
                 .param("user", userId)
                 .param("now", Sql.at(now))
@@ -74,18 +75,18 @@ class Chats {
     }
 
     /** The chat whatever its tenant, and its latest event seq, for its owner's chat page: one statement. */
-    Optional<ChatEntry> enterByLink(UUID chatId) {
+    Optional<ChatEntry> enterByLink(ChatId chatId) {
         return jdbc.sql("SELECT " + COLUMNS + ", (SELECT COALESCE(max(event_seq), 0) FROM messages"
                         + " WHERE chat_id = :id) AS latest_seq FROM chats WHERE id = :id")
-                .param("id", chatId)
+                .param("id", chatId.value())
                 .query((rs, row) -> new ChatEntry(chat(rs, row), rs.getLong("latest_seq"), false))
                 .optional();
     }
 
     /** The chat whatever its tenant: only for a caller whose credential is the chat's id itself (the chat page). */
-    Optional<Chat> findAnyTenant(UUID chatId) {
+    Optional<Chat> findAnyTenant(ChatId chatId) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM chats WHERE id = :id")
-                .param("id", chatId)
+                .param("id", chatId.value())
                 .query(Chats::chat)
                 .optional();
     }
@@ -115,13 +116,13 @@ class Chats {
      * Takes the next message position of the chat, locking its row until the transaction ends, so that
      * messages of one chat are numbered 1, 2, 3... without gaps whoever appends them.
      */
-    OptionalInt nextPosition(UUID tenantId, UUID chatId, Instant now) {
+    OptionalInt nextPosition(UUID tenantId, ChatId chatId, Instant now) {
         return jdbc.sql("""
                 UPDATE chats SET message_count = message_count + 1, last_message_at = :now
                 WHERE id = :id AND tenant_id = :tenant
                 RETURNING message_count""")
                 .param("now", Sql.at(now))
-                .param("id", chatId)
+                .param("id", chatId.value())
                 .param("tenant", tenantId)
                 .query(Integer.class)
                 .optional()
@@ -129,29 +130,29 @@ class Chats {
                 .orElse(OptionalInt.empty());
     }
 
-    long reserveEventSequence(UUID chatId, int size) {
+    long reserveEventSequence(ChatId chatId, int size) {
         return jdbc.sql("""
                 UPDATE chats SET event_seq_reserved = event_seq_reserved + :size WHERE id = :id
                 RETURNING event_seq_reserved""")
                 .param("size", size)
-                .param("id", chatId)
+                .param("id", chatId.value())
                 .query(Long.class)
                 .optional()
                 .orElseThrow(() -> new ChatErrors.ChatNotFound(chatId));
     }
 
     /** Replaces the service's title by one made from the first user message; a given title is kept. */
-    void titleFromFirstMessage(UUID chatId, String title, Instant now) {
+    void titleFromFirstMessage(ChatId chatId, String title, Instant now) {
         jdbc.sql("""
                 UPDATE chats SET title = :title, updated_at = :now
                 WHERE id = :id AND NOT title_given""")
                 .param("title", title)
                 .param("now", Sql.at(now))
-                .param("id", chatId)
+                .param("id", chatId.value())
                 .update();
     }
 
-    void update(UUID chatId, ChatChanges changes, @Nullable String metadataJson, Instant now) {
+    void update(ChatId chatId, ChatChanges changes, @Nullable String metadataJson, Instant now) {
         jdbc.sql("""
                 UPDATE chats SET
                     title = COALESCE(:title, title),
@@ -167,13 +168,13 @@ class Chats {
                         "status",
                         changes.status() == null ? null : changes.status().value())
                 .param("now", Sql.at(now))
-                .param("id", chatId)
+                .param("id", chatId.value())
                 .update();
     }
 
-    boolean delete(UUID tenantId, UUID chatId) {
+    boolean delete(UUID tenantId, ChatId chatId) {
         return jdbc.sql("DELETE FROM chats WHERE id = :id AND tenant_id = :tenant")
-                        .param("id", chatId)
+                        .param("id", chatId.value())
                         .param("tenant", tenantId)
                         .update()
                 == 1;
@@ -181,8 +182,8 @@ class Chats {
 
     private static Chat chat(ResultSet rs, int row) throws SQLException {
         return new Chat(
-                rs.getObject("id", UUID.class),
-                rs.getObject("tenant_id", UUID.class),
+                ChatId.of(rs.getObject("id", UUID.class)),
+                TenantId.of(rs.getObject("tenant_id", UUID.class)),
                 rs.getString("user_id"),
                 rs.getString("title"),
                 rs.getString("config"),

@@ -24,7 +24,7 @@ public class ChatsById {
     }
 
     /** The chat page's connection, as the chat's owner (who exists with the chat): one round trip. */
-    public Optional<ChatEntry> enterByLink(UUID chatId) {
+    public Optional<ChatEntry> enterByLink(ChatId chatId) {
         return chats.enterByLink(chatId);
     }
 
@@ -32,27 +32,27 @@ public class ChatsById {
      * The chat with this id, of whichever tenant: for the chat page, whose link (a random UUID) is the credential
      * (docs/chat-ui.md). Every other caller names its tenant with {@link ChatManagement#find}.
      */
-    public Optional<Chat> findByLink(UUID chatId) {
+    public Optional<Chat> findByLink(ChatId chatId) {
         return chats.findAnyTenant(chatId);
     }
 
     /** Messages announced by an event after {@code seq}, in event order, at most {@code limit}. */
-    public List<ChatMessage> messagesAnnouncedAfter(UUID chatId, long seq, int limit) {
+    public List<ChatMessage> messagesAnnouncedAfter(ChatId chatId, long seq, int limit) {
         return messages.announcedAfter(chatId, seq, limit);
     }
 
     /** Whether the chat holds the message: a reply whose node died may have been stored before it did. */
-    public boolean hasMessage(UUID chatId, UUID messageId) {
+    public boolean hasMessage(ChatId chatId, UUID messageId) {
         return messages.exists(chatId, messageId);
     }
 
     /** The highest event {@code seq} a stored message of the chat carries, 0 when none does. */
-    public long latestEventSeq(UUID chatId) {
+    public long latestEventSeq(ChatId chatId) {
         return messages.latestEventSeq(chatId);
     }
 
     /** The chat's latest {@code count} messages, oldest first: the history a reply is generated from. */
-    public List<ChatMessage> latestMessages(UUID chatId, int count) {
+    public List<ChatMessage> latestMessages(ChatId chatId, int count) {
         return messages.latest(chatId, count);
     }
 
@@ -61,7 +61,7 @@ public class ChatsById {
      * every number reserved before, on any node, before or after a restart.
      */
     @Transactional
-    public long reserveEventSequence(UUID chatId, int size) {
+    public long reserveEventSequence(ChatId chatId, int size) {
         return chats.reserveEventSequence(chatId, size);
     }
 }

@@ -37,7 +37,7 @@ class Messages {
                                       client_message_id, created_at, event_seq)
                 VALUES (:chat, :position, :id, :role, :content, :mediaType, :mediaUrl, :metadata::jsonb,
                         :clientMessageId, :created, :eventSeq)""")
-                .param("chat", message.chatId())
+                .param("chat", message.chatId().value())
                 .param("position", message.position())
                 .param("id", message.id())
                 .param("role", message.senderRole().value())
@@ -55,14 +55,14 @@ class Messages {
      * The chat's page and its message count, in one statement (no transaction, one round trip); empty when the
      * tenant has no such chat.
      */
-    Optional<Page<ChatMessage>> page(UUID tenantId, UUID chatId, PageRequest page) {
+    Optional<Page<ChatMessage>> page(UUID tenantId, ChatId chatId, PageRequest page) {
         String range = page.ascending()
                 ? "m.position > :offset ORDER BY m.position"
                 : "m.position <= c.message_count - :offset ORDER BY m.position DESC";
         return jdbc.sql("SELECT c.message_count AS total, m.* FROM chats c LEFT JOIN LATERAL (SELECT " + COLUMNS
                         + " FROM messages m WHERE m.chat_id = c.id AND " + range + " LIMIT :limit) m ON true"
                         + " WHERE c.id = :chat AND c.tenant_id = :tenant")
-                .param("chat", chatId)
+                .param("chat", chatId.value())
                 .param("tenant", tenantId)
                 .param("offset", page.offset())
                 .param("limit", page.limit())
@@ -82,54 +82,54 @@ class Messages {
                 });
     }
 
-    Optional<ChatMessage> byClientMessageId(UUID chatId, @Nullable String clientMessageId) {
+    Optional<ChatMessage> byClientMessageId(ChatId chatId, @Nullable String clientMessageId) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat AND client_message_id = :client")
-                .param("chat", chatId)
+                .param("chat", chatId.value())
                 .param("client", clientMessageId)
                 .query(Messages::message)
                 .optional();
     }
 
-    boolean exists(UUID chatId, UUID messageId) {
+    boolean exists(ChatId chatId, UUID messageId) {
         return jdbc.sql("SELECT EXISTS (SELECT 1 FROM messages WHERE chat_id = :chat AND id = :id)")
-                .param("chat", chatId)
+                .param("chat", chatId.value())
                 .param("id", messageId)
                 .query(Boolean.class)
                 .single();
     }
 
     /** Messages announced after event {@code seq}, in that order: what a client that saw {@code seq} missed. */
-    List<ChatMessage> announcedAfter(UUID chatId, long seq, int limit) {
+    List<ChatMessage> announcedAfter(ChatId chatId, long seq, int limit) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat AND event_seq > :seq"
                         + " ORDER BY event_seq LIMIT :limit")
-                .param("chat", chatId)
+                .param("chat", chatId.value())
                 .param("seq", seq)
                 .param("limit", limit)
                 .query(Messages::message)
                 .list();
     }
 
-    long latestEventSeq(UUID chatId) {
+    long latestEventSeq(ChatId chatId) {
         return jdbc.sql("SELECT COALESCE(max(event_seq), 0) FROM messages WHERE chat_id = :chat")
-                .param("chat", chatId)
+                .param("chat", chatId.value())
                 .query(Long.class)
                 .single();
     }
 
     /** The chat's latest messages, oldest first. */
-    List<ChatMessage> latest(UUID chatId, int count) {
+    List<ChatMessage> latest(ChatId chatId, int count) {
         return jdbc.sql("SELECT * FROM (SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat"
                         + " ORDER BY position DESC LIMIT :count) latest ORDER BY position")
-                .param("chat", chatId)
+                .param("chat", chatId.value())
                 .param("count", count)
                 .query(Messages::message)
                 .list();
     }
 
-    boolean anyFromUser(UUID chatId, int beforePosition) {
+    boolean anyFromUser(ChatId chatId, int beforePosition) {
         return jdbc.sql("SELECT 1 FROM messages WHERE chat_id = :chat AND position < :before AND sender_role = 'user'"
                         + " LIMIT 1")
-                .param("chat", chatId)
+                .param("chat", chatId.value())
                 .param("before", beforePosition)
                 .query()
                 .optionalValue()
@@ -151,7 +151,7 @@ class Messages {
         }
         return new ChatMessage(
                 id,
-                rs.getObject(first + 1, UUID.class),
+                ChatId.of(rs.getObject(first + 1, UUID.class)),
                 rs.getInt(first + 2),
                 SenderRole.of(rs.getString(first + 3)),
                 rs.getString(first + 4),

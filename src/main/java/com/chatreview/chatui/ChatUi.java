@@ -3,6 +3,7 @@ package com.chatreview.chatui;
 import com.chatreview.chat.Chat;
 import com.chatreview.chat.ChatEntry;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.ChatsById;
@@ -28,7 +29,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -55,7 +55,7 @@ public class ChatUi {
     private final ChatUiSettings settings;
     private final List<ChatReviews> reviews;
     /** Chats opened by their link lately on this node: links known to be valid, heard past the failure budget. */
-    private final Cache<UUID, Boolean> knownLinks = Caffeine.newBuilder()
+    private final Cache<ChatId, Boolean> knownLinks = Caffeine.newBuilder()
             .maximumSize(KNOWN_LINKS)
             .expireAfterAccess(Duration.ofDays(1))
             .build();
@@ -121,8 +121,8 @@ public class ChatUi {
         List<ChatMessage> messages = new ArrayList<>();
         while (offset + messages.size() < end) {
             int limit = (int) Math.min(HISTORY_PAGE, (long) end - offset - messages.size());
-            Page<ChatMessage> page = chats.messages(
-                    TenantId.of(chat.tenantId()), chat.id(), new PageRequest(offset + messages.size(), limit, true));
+            Page<ChatMessage> page =
+                    chats.messages(chat.tenantId(), chat.id(), new PageRequest(offset + messages.size(), limit, true));
             messages.addAll(page.items());
             if (page.items().size() < limit) {
                 break;
@@ -158,7 +158,7 @@ public class ChatUi {
     boolean knowsLink(@Nullable String chatId) {
         return chatId != null
                 && Ids.uuid(chatId)
-                        .map(id -> knownLinks.getIfPresent(id) != null)
+                        .map(id -> knownLinks.getIfPresent(ChatId.of(id)) != null)
                         .orElse(false);
     }
 
@@ -193,8 +193,9 @@ public class ChatUi {
      * embed token when the tenant requires one (a token is not checked when it is not required).
      */
     public Chat open(String chatId, @Nullable String token) {
-        Chat chat = Ids.uuid(chatId).flatMap(byId::findByLink).orElseThrow(() -> new ChatNotFound(chatId));
-        checkToken(chat, policy(TenantId.of(chat.tenantId())), token);
+        Chat chat =
+                Ids.uuid(chatId).map(ChatId::of).flatMap(byId::findByLink).orElseThrow(() -> new ChatNotFound(chatId));
+        checkToken(chat, policy(chat.tenantId()), token);
         return chat;
     }
 
@@ -210,16 +211,16 @@ public class ChatUi {
         if (token == null || token.isBlank()) {
             throw new EmbedTokenRequired();
         }
-        return Optional.of(tokens.verify(token.strip(), chat.tenantId(), chat.id(), clock.instant()));
+        return Optional.of(tokens.verify(token.strip(), chat.tenantId().value(), chat.id(), clock.instant()));
     }
 
     Optional<Chat> findByLink(String chatId) {
-        return Ids.uuid(chatId).flatMap(byId::findByLink);
+        return Ids.uuid(chatId).map(ChatId::of).flatMap(byId::findByLink);
     }
 
     /** The chat of a link with its latest event seq, for the page's WebSocket: one round trip. */
     Optional<ChatEntry> enterByLink(String chatId) {
-        return Ids.uuid(chatId).flatMap(byId::enterByLink);
+        return Ids.uuid(chatId).map(ChatId::of).flatMap(byId::enterByLink);
     }
 
     /**
@@ -227,7 +228,7 @@ public class ChatUi {
      *
      * @param ttl how long it lasts; {@code null} takes {@code chat-ui.embed-token-ttl}
      */
-    public EmbedToken mintEmbedToken(TenantId tenantId, UUID chatId, @Nullable Duration ttl) {
+    public EmbedToken mintEmbedToken(TenantId tenantId, ChatId chatId, @Nullable Duration ttl) {
         chats.chat(tenantId, chatId);
         Duration lifetime = ttl == null ? settings.embedTokenTtl() : ttl;
         if (lifetime.compareTo(Duration.ofMinutes(1)) < 0 || lifetime.compareTo(settings.embedTokenMaxTtl()) > 0) {
@@ -255,7 +256,7 @@ public class ChatUi {
     /** The page's {@code frame-ancestors}: its chat's tenant's setting; anywhere for a link to no chat. */
     public String frameAncestors(String chatId) {
         return findByLink(chatId)
-                .map(chat -> policy(TenantId.of(chat.tenantId())).frameAncestorsDirective())
+                .map(chat -> policy(chat.tenantId()).frameAncestorsDirective())
                 .orElse("*");
     }
 
@@ -296,7 +297,7 @@ public class ChatUi {
         return allowed ? base.path("/chat").toUriString() : "/chat";
     }
 
-    private void spendPageRequest(UUID chatId) {
+    private void spendPageRequest(ChatId chatId) {
         RateLimitDecision decision =
                 limiter.tryConsume("chat-ui-page:" + chatId, Quota.perMinute(settings.pageRequestsPerMinute()));
         if (!decision.allowed()) {

@@ -77,7 +77,7 @@ class ChatUiAccess implements ChatAccess {
                     "Check the link: the chat may have been deleted.");
         }
         Chat chat = found.get().chat();
-        TenantId tenant = TenantId.of(chat.tenantId());
+        TenantId tenant = chat.tenantId();
         EmbedPolicy policy = ui.policy(tenant);
         String origin = request.origin();
         if (!originAllowed(policy, origin, request)) {

@@ -1,5 +1,6 @@
 package com.chatreview.chatui;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.chatui.ChatUiErrors.EmbedTokenExpired;
 import com.chatreview.chatui.ChatUiErrors.EmbedTokenInvalid;
 import com.chatreview.database.Sql;
@@ -46,10 +47,11 @@ class EmbedTokens {
         this.sealer = sealer;
     }
 
-    EmbedToken mint(UUID tenantId, UUID chatId, Instant expiresAt) {
+    EmbedToken mint(UUID tenantId, ChatId chatId, Instant expiresAt) {
         ByteBuffer payload = ByteBuffer.allocate(PAYLOAD_BYTES);
         payload.putLong(tenantId.getMostSignificantBits()).putLong(tenantId.getLeastSignificantBits());
-        payload.putLong(chatId.getMostSignificantBits()).putLong(chatId.getLeastSignificantBits());
+        payload.putLong(chatId.value().getMostSignificantBits())
+                .putLong(chatId.value().getLeastSignificantBits());
         payload.putLong(expiresAt.getEpochSecond());
         String encoded = ENCODER.encodeToString(payload.array());
         return new EmbedToken(
@@ -64,7 +66,7 @@ class EmbedTokens {
      * @throws EmbedTokenInvalid when it is malformed, forged, or for another chat
      * @throws EmbedTokenExpired when it was good until a moment now past
      */
-    Instant verify(String token, UUID tenantId, UUID chatId, Instant now) {
+    Instant verify(String token, UUID tenantId, ChatId chatId, Instant now) {
         int dot = token == null ? -1 : token.indexOf('.');
         if (dot < 1 || token.length() > 200) {
             throw new EmbedTokenInvalid("The embed token is malformed");
@@ -83,7 +85,7 @@ class EmbedTokens {
         }
         ByteBuffer fields = ByteBuffer.wrap(payload);
         UUID tokenTenant = new UUID(fields.getLong(), fields.getLong());
-        UUID tokenChat = new UUID(fields.getLong(), fields.getLong());
+        ChatId tokenChat = ChatId.of(new UUID(fields.getLong(), fields.getLong()));
         Instant expiresAt = Instant.ofEpochSecond(fields.getLong());
         if (!tokenTenant.equals(tenantId) || !tokenChat.equals(chatId)) {
             throw new EmbedTokenInvalid("The embed token was minted for another chat");

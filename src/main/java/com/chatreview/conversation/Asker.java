@@ -1,7 +1,7 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.tenancy.TenantId;
-import java.util.UUID;
 
 /**
  * Who asked a question of a chat: a client's connection, as the conversation sees it. What concerns the asker
@@ -11,7 +11,7 @@ public interface Asker {
 
     TenantId tenantId();
 
-    UUID chatId();
+    ChatId chatId();
 
     String userId();
 

@@ -1,6 +1,6 @@
 package com.chatreview.conversation;
 
-import java.util.UUID;
+import com.chatreview.chat.ChatId;
 
 /**
  * Delivers a chat's events to every connection open on the chat. In-process, that is this node's connections;
@@ -9,7 +9,7 @@ import java.util.UUID;
 interface ChatEventFanOut {
 
     /** Sends the event, in the order publish is called for the chat, to every connection on the chat. */
-    void publish(UUID chatId, ChatEvent event);
+    void publish(ChatId chatId, ChatEvent event);
 
     /**
      * Where a connection just registered on the chat starts: it receives every event of the chat after the seq
@@ -18,5 +18,5 @@ interface ChatEventFanOut {
      * @return the seq of the latest event of the chat this node has handed to its connections; 0 when the fan-out
      *     keeps none (the caller knows better then)
      */
-    long watch(UUID chatId);
+    long watch(ChatId chatId);
 }

@@ -1,7 +1,7 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * Who listens to a chat on this node: the connections open on it. The fan-out hands each of them every event of
@@ -10,7 +10,7 @@ import java.util.UUID;
 public interface ChatListeners {
 
     /** This node's listeners on the chat. */
-    List<? extends Listener> onChat(UUID chatId);
+    List<? extends Listener> onChat(ChatId chatId);
 
     /** One listener: takes the chat's events in order, however fast it reads them (it buffers or leaves). */
     interface Listener {

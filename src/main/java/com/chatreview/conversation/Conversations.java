@@ -1,5 +1,6 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.ChatsById;
 import com.chatreview.chat.SenderRole;
@@ -7,7 +8,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
@@ -74,7 +74,7 @@ public class Conversations {
      *
      * @param latestStoredSeq the {@code seq} of the chat's latest stored message, as the caller read it
      */
-    public Watch watch(UUID chatId, long latestStoredSeq) {
+    public Watch watch(ChatId chatId, long latestStoredSeq) {
         long published = fanOut.watch(chatId);
         List<ChatEvent> replyInProgress = streams.of(chatId);
         long lastSeq = Math.max(
@@ -99,7 +99,7 @@ public class Conversations {
      *
      * @return false when {@code send} refused one (the listener went away)
      */
-    public boolean replayStoredAfter(UUID chatId, long seq, Predicate<ChatEvent> send) {
+    public boolean replayStoredAfter(ChatId chatId, long seq, Predicate<ChatEvent> send) {
         long after = seq;
         while (true) {
             List<ChatMessage> batch = chats.messagesAnnouncedAfter(chatId, after, REPLAY_BATCH);

@@ -1,10 +1,10 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatsById;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
-import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,7 +19,7 @@ class EventSequence {
 
     private final ChatsById chats;
     /** Chats quiet for an hour are forgotten; their next frame starts a fresh block anyway. */
-    private final Cache<UUID, Block> blocks =
+    private final Cache<ChatId, Block> blocks =
             Caffeine.newBuilder().expireAfterAccess(Duration.ofHours(1)).build();
 
     EventSequence(ChatsById chats) {
@@ -32,7 +32,7 @@ class EventSequence {
         long published;
     }
 
-    long next(UUID chatId) {
+    long next(ChatId chatId) {
         Block block = blocks.get(chatId, chat -> new Block());
         synchronized (block) {
             if (block.next == 0 || block.next > block.end) {
@@ -48,7 +48,7 @@ class EventSequence {
      * frame's tokens then cost no database write, and whichever node answers the chat's next frame numbers its
      * events above these (the chat's frames are answered one at a time, cluster-wide).
      */
-    void freshBlock(UUID chatId) {
+    void freshBlock(ChatId chatId) {
         Block block = blocks.get(chatId, chat -> new Block());
         synchronized (block) {
             block.end = chats.reserveEventSequence(chatId, BLOCK);
@@ -57,7 +57,7 @@ class EventSequence {
     }
 
     /** Records that the event numbered {@code seq} is being sent to the chat's connections. */
-    void published(UUID chatId, long seq) {
+    void published(ChatId chatId, long seq) {
         Block block = blocks.get(chatId, chat -> new Block());
         synchronized (block) {
             block.published = Math.max(block.published, seq);
@@ -68,7 +68,7 @@ class EventSequence {
      * The latest seq of an event this node has sent to the chat's connections, or the latest a stored message
      * carries. A number taken but not yet sent does not count: a connection opened meanwhile receives that event.
      */
-    long latest(UUID chatId, long latestStored) {
+    long latest(ChatId chatId, long latestStored) {
         Block block = blocks.getIfPresent(chatId);
         if (block == null) {
             return latestStored;

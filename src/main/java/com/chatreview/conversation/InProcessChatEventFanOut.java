@@ -1,6 +1,6 @@
 package com.chatreview.conversation;
 
-import java.util.UUID;
+import com.chatreview.chat.ChatId;
 
 /** The connections of this node on the chat get the event, each in the order the chat's events come. */
 class InProcessChatEventFanOut implements ChatEventFanOut {
@@ -12,7 +12,7 @@ class InProcessChatEventFanOut implements ChatEventFanOut {
     }
 
     @Override
-    public void publish(UUID chatId, ChatEvent event) {
+    public void publish(ChatId chatId, ChatEvent event) {
         for (ChatListeners.Listener listener : listeners.onChat(chatId)) {
             listener.deliver(event);
         }
@@ -20,7 +20,7 @@ class InProcessChatEventFanOut implements ChatEventFanOut {
 
     /** Every event goes to the chat's connections as it is published; what came before is the sequence's to say. */
     @Override
-    public long watch(UUID chatId) {
+    public long watch(ChatId chatId) {
         return 0;
     }
 }

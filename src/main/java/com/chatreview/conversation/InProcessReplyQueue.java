@@ -1,8 +1,8 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /** One lane per chat, on this node alone: a chat's works run in the order they arrived, each as soon as it is first. */
@@ -10,28 +10,28 @@ class InProcessReplyQueue implements ReplyQueue {
 
     private final LocalLanes<Runnable> lanes = new LocalLanes<>(ArrayDeque::new, new LocalLanes.Turns<>() {
         @Override
-        public @Nullable Runnable awaitTurn(UUID chatId, LocalLanes<Runnable> lanes) {
+        public @Nullable Runnable awaitTurn(ChatId chatId, LocalLanes<Runnable> lanes) {
             return lanes.head(chatId);
         }
 
         @Override
-        public void run(UUID chatId, Runnable work) {
+        public void run(ChatId chatId, Runnable work) {
             work.run();
         }
     });
 
     @Override
-    public void submit(UUID chatId, Runnable work) {
+    public void submit(ChatId chatId, Runnable work) {
         lanes.add(chatId, work, Integer.MAX_VALUE);
     }
 
     @Override
-    public boolean offer(UUID chatId, int maxWaiting, Runnable work) {
+    public boolean offer(ChatId chatId, int maxWaiting, Runnable work) {
         return lanes.add(chatId, work, maxWaiting);
     }
 
     @Override
-    public boolean busy(UUID chatId) {
+    public boolean busy(ChatId chatId) {
         return lanes.busy(chatId);
     }
 

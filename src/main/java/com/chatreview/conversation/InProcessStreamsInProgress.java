@@ -1,25 +1,25 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** The replies in progress of this node's chats, in its memory: a single node's, and a cluster node's fallback. */
 final class InProcessStreamsInProgress implements StreamsInProgress {
 
-    private final Map<UUID, List<ChatEvent>> byChat = new ConcurrentHashMap<>();
+    private final Map<ChatId, List<ChatEvent>> byChat = new ConcurrentHashMap<>();
 
     @Override
-    public void started(UUID chatId, ChatEvent started) {
+    public void started(ChatId chatId, ChatEvent started) {
         List<ChatEvent> events = new ArrayList<>();
         events.add(started);
         byChat.put(chatId, events);
     }
 
     @Override
-    public void token(UUID chatId, ChatEvent token) {
+    public void token(ChatId chatId, ChatEvent token) {
         List<ChatEvent> events = byChat.get(chatId);
         if (events != null) {
             synchronized (events) {
@@ -29,12 +29,12 @@ final class InProcessStreamsInProgress implements StreamsInProgress {
     }
 
     @Override
-    public void ended(UUID chatId) {
+    public void ended(ChatId chatId) {
         byChat.remove(chatId);
     }
 
     @Override
-    public List<ChatEvent> of(UUID chatId) {
+    public List<ChatEvent> of(ChatId chatId) {
         List<ChatEvent> events = byChat.get(chatId);
         if (events == null) {
             return List.of();

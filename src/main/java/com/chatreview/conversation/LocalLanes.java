@@ -1,9 +1,9 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Queue;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -29,13 +29,13 @@ final class LocalLanes<W> {
 
         /** The work of the chat's lane whose turn it is, waited for; null when the lane has emptied meanwhile. */
         @Nullable
-        W awaitTurn(UUID chatId, LocalLanes<W> lanes);
+        W awaitTurn(ChatId chatId, LocalLanes<W> lanes);
 
         /** Runs the work whose turn it is. */
-        void run(UUID chatId, W work);
+        void run(ChatId chatId, W work);
     }
 
-    private final Map<UUID, Queue<W>> lanes = new ConcurrentHashMap<>();
+    private final Map<ChatId, Queue<W>> lanes = new ConcurrentHashMap<>();
     private final Supplier<Queue<W>> newLane;
     private final Turns<W> turns;
     private final Object idle = new Object();
@@ -52,7 +52,7 @@ final class LocalLanes<W> {
      *
      * @return false when refused: nothing was added
      */
-    boolean add(UUID chatId, W work, int maxWaiting) {
+    boolean add(ChatId chatId, W work, int maxWaiting) {
         boolean[] opened = {false};
         boolean[] added = {true};
         lanes.compute(chatId, (chat, lane) -> {
@@ -74,7 +74,7 @@ final class LocalLanes<W> {
 
     /** The work first in the chat's lane, or null when the chat has none. */
     @Nullable
-    W head(UUID chatId) {
+    W head(ChatId chatId) {
         @SuppressWarnings("unchecked")
         W[] head = (W[]) new Object[1];
         lanes.computeIfPresent(chatId, (chat, lane) -> {
@@ -85,7 +85,7 @@ final class LocalLanes<W> {
     }
 
     /** Puts {@code again} in the place the lane's order gives it, instead of {@code before}. */
-    void replace(UUID chatId, W before, W again) {
+    void replace(ChatId chatId, W before, W again) {
         lanes.computeIfPresent(chatId, (chat, lane) -> {
             lane.remove(before);
             lane.add(again);
@@ -93,7 +93,7 @@ final class LocalLanes<W> {
         });
     }
 
-    boolean busy(UUID chatId) {
+    boolean busy(ChatId chatId) {
         return lanes.containsKey(chatId);
     }
 
@@ -112,7 +112,7 @@ final class LocalLanes<W> {
         return true;
     }
 
-    private void drain(UUID chatId) {
+    private void drain(ChatId chatId) {
         W current = turns.awaitTurn(chatId, this);
         while (current != null) {
             try {
@@ -128,7 +128,7 @@ final class LocalLanes<W> {
     }
 
     /** Drops the finished work; true when more wait, else the lane is removed in the same step. */
-    private boolean finished(UUID chatId, W work) {
+    private boolean finished(ChatId chatId, W work) {
         boolean[] more = {false};
         lanes.computeIfPresent(chatId, (chat, lane) -> {
             lane.remove(work);

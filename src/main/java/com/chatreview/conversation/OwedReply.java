@@ -1,5 +1,6 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.tenancy.TenantId;
 import java.util.UUID;
 
@@ -7,7 +8,7 @@ import java.util.UUID;
  * A reply the service owes: the frame's question is stored and acknowledged ({@code message_received}), its reply
  * ({@code replyId}) is not stored yet.
  */
-record OwedReply(TenantId tenantId, UUID chatId, String userId, UUID questionId, UUID replyId) {
+record OwedReply(TenantId tenantId, ChatId chatId, String userId, UUID questionId, UUID replyId) {
 
     /** The same question answered again, under a new message id. */
     OwedReply answeredAgain() {

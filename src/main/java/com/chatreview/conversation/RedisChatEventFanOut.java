@@ -1,5 +1,6 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
 import com.github.benmanes.caffeine.cache.Cache;
@@ -46,7 +47,7 @@ final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
     /** The id of the last entry read from each shard. */
     private final String[] lastIds = new String[SHARDS];
     /** The seq of the last event read of each chat, to tell a new connection where its events start. */
-    private final Cache<UUID, Long> lastRead = Caffeine.newBuilder()
+    private final Cache<ChatId, Long> lastRead = Caffeine.newBuilder()
             .expireAfterWrite(Duration.ofHours(1))
             .maximumSize(1_000_000)
             .build();
@@ -74,7 +75,7 @@ final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
      * up from the database when they resume (stored messages never depend on Redis).
      */
     @Override
-    public void publish(UUID chatId, ChatEvent event) {
+    public void publish(ChatId chatId, ChatEvent event) {
         if (reachability.reachable()) {
             try {
                 redis.commands()
@@ -98,7 +99,7 @@ final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
         deliver(chatId, event);
     }
 
-    private void deliver(UUID chatId, ChatEvent event) {
+    private void deliver(ChatId chatId, ChatEvent event) {
         lastRead.asMap().merge(chatId, event.seq(), Math::max);
         for (ChatListeners.Listener listener : listeners.onChat(chatId)) {
             listener.deliver(event);
@@ -110,7 +111,7 @@ final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
      * connection registered before this call receives every event after the seq returned.
      */
     @Override
-    public long watch(UUID chatId) {
+    public long watch(ChatId chatId) {
         Long seq = lastRead.getIfPresent(chatId);
         return seq == null ? 0 : seq;
     }
@@ -148,7 +149,7 @@ final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
             lastIds[shardOfKey(message.getStream())] = message.getId();
             Map<String, String> body = message.getBody();
             // every entry is written by publish() with all three fields
-            UUID chatId = UUID.fromString(Objects.requireNonNull(body.get("chat")));
+            ChatId chatId = ChatId.of(UUID.fromString(Objects.requireNonNull(body.get("chat"))));
             ChatEvent event = new ChatEvent(
                     Long.parseLong(Objects.requireNonNull(body.get("seq"))), Objects.requireNonNull(body.get("event")));
             deliver(chatId, event);
@@ -163,7 +164,7 @@ final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
         reader.close();
     }
 
-    static int shardOf(UUID chatId) {
+    static int shardOf(ChatId chatId) {
         return Math.floorMod(chatId.hashCode(), SHARDS);
     }
 

@@ -1,5 +1,6 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
 import com.chatreview.tenancy.TenantId;
@@ -218,7 +219,7 @@ final class RedisOwedReplies implements OwedReplies, AutoCloseable {
         for (int i = 0; i + 4 < claimed.size(); i += 5) {
             OwedReply reply = new OwedReply(
                     TenantId.of(UUID.fromString((String) claimed.get(i + 1))),
-                    UUID.fromString((String) claimed.get(i + 2)),
+                    ChatId.of(UUID.fromString((String) claimed.get(i + 2))),
                     (String) claimed.get(i + 3),
                     UUID.fromString((String) claimed.get(i)),
                     UUID.fromString((String) claimed.get(i + 4)));

@@ -1,5 +1,6 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.kernel.ServiceUnavailable;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
@@ -10,7 +11,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -134,7 +134,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
     /** This node's frames of each chat, lowest ticket first. */
     private final LocalLanes<Ticketed> lanes;
     /** The chats whose turn this node holds, with the ticket: their leases are renewed. */
-    private final Map<UUID, Long> held = new ConcurrentHashMap<>();
+    private final Map<ChatId, Long> held = new ConcurrentHashMap<>();
 
     private final RedisReachability reachability;
 
@@ -151,12 +151,12 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
         this.lanes = new LocalLanes<>(
                 () -> new PriorityQueue<>((a, b) -> Long.compare(a.ticket(), b.ticket())), new LocalLanes.Turns<>() {
                     @Override
-                    public @Nullable Ticketed awaitTurn(UUID chatId, LocalLanes<Ticketed> lanes) {
+                    public @Nullable Ticketed awaitTurn(ChatId chatId, LocalLanes<Ticketed> lanes) {
                         return RedisReplyQueue.this.awaitTurn(chatId);
                     }
 
                     @Override
-                    public void run(UUID chatId, Ticketed work) {
+                    public void run(ChatId chatId, Ticketed work) {
                         runHoldingTheLease(chatId, work);
                     }
                 });
@@ -170,7 +170,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
      * @throws ServiceUnavailable while Redis is unreachable: no frame may skip the cluster's order
      */
     @Override
-    public void submit(UUID chatId, Runnable work) {
+    public void submit(ChatId chatId, Runnable work) {
         enqueue(chatId, -1, work);
     }
 
@@ -180,11 +180,11 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
      * @throws ServiceUnavailable while Redis is unreachable
      */
     @Override
-    public boolean offer(UUID chatId, int maxWaiting, Runnable work) {
+    public boolean offer(ChatId chatId, int maxWaiting, Runnable work) {
         return enqueue(chatId, Math.max(0, maxWaiting), work);
     }
 
-    private boolean enqueue(UUID chatId, int maxWaiting, Runnable work) {
+    private boolean enqueue(ChatId chatId, int maxWaiting, Runnable work) {
         if (!reachability.reachable()) {
             throw laneUnavailable();
         }
@@ -203,7 +203,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
         return true;
     }
 
-    private void runHoldingTheLease(UUID chatId, Ticketed current) {
+    private void runHoldingTheLease(ChatId chatId, Ticketed current) {
         held.put(chatId, current.ticket());
         try {
             current.work().run();
@@ -217,7 +217,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
      * Waits until the turn is the lowest local ticket's (a lower one may arrive meanwhile: tickets are taken
      * before their frames join the lane) and returns it, holding the chat's lease.
      */
-    private @Nullable Ticketed awaitTurn(UUID chatId) {
+    private @Nullable Ticketed awaitTurn(ChatId chatId) {
         long wait = FIRST_WAIT_MILLIS;
         while (true) {
             Ticketed head = lanes.head(chatId);
@@ -260,12 +260,12 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
         }
     }
 
-    private void retake(UUID chatId, Ticketed passedOver) {
+    private void retake(ChatId chatId, Ticketed passedOver) {
         lanes.replace(chatId, passedOver, new Ticketed(takeTicket(chatId, -1), passedOver.work()));
     }
 
     /** The next ticket of the chat's lane, or 0 when {@code maxWaiting} (unless -1) tickets wait already. */
-    private long takeTicket(UUID chatId, int maxWaiting) {
+    private long takeTicket(ChatId chatId, int maxWaiting) {
         return (Long) redis.commands()
                 .eval(
                         TAKE_TICKET,
@@ -276,7 +276,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
                         Integer.toString(maxWaiting));
     }
 
-    private void release(UUID chatId, long ticket) {
+    private void release(ChatId chatId, long ticket) {
         try {
             redis.commands()
                     .eval(
@@ -327,7 +327,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
      * @throws ServiceUnavailable while Redis is unreachable
      */
     @Override
-    public boolean busy(UUID chatId) {
+    public boolean busy(ChatId chatId) {
         if (lanes.busy(chatId)) {
             return true;
         }
@@ -342,7 +342,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
         }
     }
 
-    private boolean busyElsewhere(UUID chatId) {
+    private boolean busyElsewhere(ChatId chatId) {
         String[] keys = keys(chatId);
         List<KeyValue<String, String>> values = redis.commands().mget(keys[0], keys[1]);
         long tickets = values.get(0).hasValue() ? Long.parseLong(values.get(0).getValue()) : 0;
@@ -361,7 +361,7 @@ final class RedisReplyQueue implements ReplyQueue, AutoCloseable {
         renewer.shutdownNow();
     }
 
-    private static String[] keys(UUID chatId) {
+    private static String[] keys(ChatId chatId) {
         // one hash slot for the three, so that the scripts also run on a Redis Cluster
         String lane = "crs:chat:{" + chatId + "}:lane:";
         return new String[] {lane + "tickets", lane + "serving", lane + "lease"};

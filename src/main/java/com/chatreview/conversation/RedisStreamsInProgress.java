@@ -1,12 +1,12 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
 import io.lettuce.core.RedisFuture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * A cluster's replies in progress: each chat's in a Redis list that every node reads, so that a client resumes on
@@ -30,7 +30,7 @@ final class RedisStreamsInProgress implements StreamsInProgress {
     }
 
     @Override
-    public void started(UUID chatId, ChatEvent started) {
+    public void started(ChatId chatId, ChatEvent started) {
         local.started(chatId, started);
         if (reachability.reachable()) {
             String key = key(chatId);
@@ -41,7 +41,7 @@ final class RedisStreamsInProgress implements StreamsInProgress {
     }
 
     @Override
-    public void token(UUID chatId, ChatEvent token) {
+    public void token(ChatId chatId, ChatEvent token) {
         local.token(chatId, token);
         if (reachability.reachable()) {
             watch(redis.async().rpush(key(chatId), encode(token)));
@@ -49,7 +49,7 @@ final class RedisStreamsInProgress implements StreamsInProgress {
     }
 
     @Override
-    public void ended(UUID chatId) {
+    public void ended(ChatId chatId) {
         local.ended(chatId);
         if (reachability.reachable()) {
             watch(redis.async().del(key(chatId)));
@@ -57,7 +57,7 @@ final class RedisStreamsInProgress implements StreamsInProgress {
     }
 
     @Override
-    public List<ChatEvent> of(UUID chatId) {
+    public List<ChatEvent> of(ChatId chatId) {
         if (reachability.reachable()) {
             try {
                 List<String> encoded = redis.commands().lrange(key(chatId), 0, -1);
@@ -81,7 +81,7 @@ final class RedisStreamsInProgress implements StreamsInProgress {
         });
     }
 
-    static String key(UUID chatId) {
+    static String key(ChatId chatId) {
         // the chat's hash tag, as its lane's keys
         return "crs:chat:{" + chatId + "}:reply";
     }

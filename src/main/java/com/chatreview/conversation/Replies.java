@@ -9,6 +9,7 @@ import com.chatreview.assistant.Conversation.Turn;
 import com.chatreview.chat.AppendedMessage;
 import com.chatreview.chat.Chat;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.ChatsById;
@@ -296,7 +297,7 @@ class Replies {
     final class Streaming {
 
         private final TenantId tenantId;
-        private final UUID chatId;
+        private final ChatId chatId;
         private final UUID questionId;
         private final String userId;
         private final UUID replyId;
@@ -308,7 +309,7 @@ class Replies {
 
         private Streaming(
                 TenantId tenantId,
-                UUID chatId,
+                ChatId chatId,
                 UUID questionId,
                 String userId,
                 UUID replyId,
@@ -361,7 +362,7 @@ class Replies {
             AssistantReply.Usage used = reply.usage();
             usage.record(
                     tenantId,
-                    chatId,
+                    chatId.value(),
                     appended.id(),
                     userId,
                     kind,
@@ -456,11 +457,11 @@ class Replies {
         return new Conversation(turns, context, review);
     }
 
-    private void publish(UUID chatId, ServerEvent event) {
+    private void publish(ChatId chatId, ServerEvent event) {
         publish(chatId, json.sequenced(event));
     }
 
-    private void publish(UUID chatId, ChatEvent event) {
+    private void publish(ChatId chatId, ChatEvent event) {
         sequence.published(chatId, event.seq());
         fanOut.publish(chatId, event);
     }

@@ -1,8 +1,8 @@
 package com.chatreview.conversation;
 
 import com.chatreview.chat.ChatDeletionGuard;
+import com.chatreview.chat.ChatId;
 import java.util.Optional;
-import java.util.UUID;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
@@ -21,7 +21,7 @@ class ReplyInProgressGuard implements ChatDeletionGuard {
     }
 
     @Override
-    public Optional<String> blockingReason(UUID chatId) {
+    public Optional<String> blockingReason(ChatId chatId) {
         if (queue.busy(chatId)) {
             return Optional.of("a reply is being generated");
         }

@@ -1,7 +1,7 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import java.time.Duration;
-import java.util.UUID;
 
 /**
  * Runs the work of a chat's frames one at a time, in the order they arrived, so that replies of one chat never
@@ -10,7 +10,7 @@ import java.util.UUID;
 interface ReplyQueue {
 
     /** Queues the work however much waits: the service's own (a review, a reply taken over), never refused. */
-    void submit(UUID chatId, Runnable work);
+    void submit(ChatId chatId, Runnable work);
 
     /**
      * Queues a client's frame unless {@code maxWaiting} works already wait for their turn in the chat (on every
@@ -18,10 +18,10 @@ interface ReplyQueue {
      *
      * @return false when refused: nothing was queued
      */
-    boolean offer(UUID chatId, int maxWaiting, Runnable work);
+    boolean offer(ChatId chatId, int maxWaiting, Runnable work);
 
     /** Whether the chat has work running or waiting. */
-    boolean busy(UUID chatId);
+    boolean busy(ChatId chatId);
 
     /** Waits until no chat has work, at most {@code timeout}; true when all is done. */
     boolean awaitIdle(Duration timeout) throws InterruptedException;

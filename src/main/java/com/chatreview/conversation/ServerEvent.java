@@ -1,5 +1,6 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
@@ -40,7 +41,7 @@ public sealed interface ServerEvent {
     Long seq();
 
     @JsonPropertyOrder({"timestamp", "user_id", "chat_id", "tenant_id", "last_seq"})
-    record ConnectionEstablished(Instant timestamp, String userId, UUID chatId, UUID tenantId, long lastSeq)
+    record ConnectionEstablished(Instant timestamp, String userId, ChatId chatId, UUID tenantId, long lastSeq)
             implements ServerEvent {
         @Override
         public @Nullable Long seq() {
@@ -61,7 +62,7 @@ public sealed interface ServerEvent {
     record MessageReceived(
             Instant timestamp,
             UUID messageId,
-            UUID chatId,
+            ChatId chatId,
             String userId,
             String content,
             @Nullable String clientMessageId,
@@ -69,15 +70,16 @@ public sealed interface ServerEvent {
             implements ServerEvent {}
 
     @JsonPropertyOrder({"timestamp", "chat_id", "user_id", "message_id", "seq"})
-    record StreamStarted(Instant timestamp, UUID chatId, String userId, UUID messageId, Long seq)
+    record StreamStarted(Instant timestamp, ChatId chatId, String userId, UUID messageId, Long seq)
             implements ServerEvent {}
 
     @JsonPropertyOrder({"timestamp", "chat_id", "message_id", "token", "seq"})
-    record StreamToken(Instant timestamp, UUID chatId, UUID messageId, String token, Long seq) implements ServerEvent {}
+    record StreamToken(Instant timestamp, ChatId chatId, UUID messageId, String token, Long seq)
+            implements ServerEvent {}
 
     /** The assistant's reply, stored: its whole content. */
     @JsonPropertyOrder({"timestamp", "message_id", "chat_id", "user_id", "content", "seq"})
-    record StreamEnded(Instant timestamp, UUID messageId, UUID chatId, String userId, String content, Long seq)
+    record StreamEnded(Instant timestamp, UUID messageId, ChatId chatId, String userId, String content, Long seq)
             implements ServerEvent {}
 
     /**
@@ -90,12 +92,12 @@ public sealed interface ServerEvent {
             String errorCode,
             String errorMessage,
             Map<String, Object> details,
-            @Nullable UUID chatId,
+            @Nullable ChatId chatId,
             @Nullable Long seq)
             implements ServerEvent {
 
         /** This error as an event of the chat's sequence. */
-        Error inChat(UUID chatId, long seq) {
+        Error inChat(ChatId chatId, long seq) {
             return new Error(timestamp, errorCode, errorMessage, details, chatId, seq);
         }
     }

@@ -1,10 +1,10 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.NewMessage;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.usage.UsageKind;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
  * A turn of a chat that the service starts itself (a homework review): a message it stores in the chat on a user's
@@ -15,7 +15,7 @@ import java.util.UUID;
  *     message already stored and answers it without storing it twice
  * @param kind what the answer's tokens are counted as
  */
-public record ServiceTurn(TenantId tenantId, UUID chatId, String userId, NewMessage question, UsageKind kind) {
+public record ServiceTurn(TenantId tenantId, ChatId chatId, String userId, NewMessage question, UsageKind kind) {
 
     public ServiceTurn {
         Objects.requireNonNull(tenantId, "tenantId");

@@ -1,7 +1,7 @@
 package com.chatreview.conversation;
 
+import com.chatreview.chat.ChatId;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * The events of each chat's reply being generated ({@code message_stream_started} and its tokens), kept until the
@@ -12,13 +12,13 @@ import java.util.UUID;
 interface StreamsInProgress {
 
     /** A reply's stream starts: whatever an earlier reply of the chat left is dropped. */
-    void started(UUID chatId, ChatEvent started);
+    void started(ChatId chatId, ChatEvent started);
 
-    void token(UUID chatId, ChatEvent token);
+    void token(ChatId chatId, ChatEvent token);
 
     /** The reply is stored, or its stream was told to have ended without it. */
-    void ended(UUID chatId);
+    void ended(ChatId chatId);
 
     /** The events of the chat's reply in progress, in {@code seq} order; empty when none is. */
-    List<ChatEvent> of(UUID chatId);
+    List<ChatEvent> of(ChatId chatId);
 }

@@ -1,6 +1,7 @@
 package com.chatreview.homework;
 
 import com.chatreview.database.Sql;
+import com.chatreview.tenancy.TenantId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -27,7 +28,7 @@ class Courses {
                 INSERT INTO courses (id, tenant_id, teacher_id, name, created_at, updated_at)
                 VALUES (:id, :tenant, :teacher, :name, :created, :updated)""")
                 .param("id", course.id())
-                .param("tenant", course.tenantId())
+                .param("tenant", course.tenantId().value())
                 .param("teacher", course.teacherId())
                 .param("name", course.name())
                 .param("created", Sql.at(course.createdAt()))
@@ -56,7 +57,7 @@ class Courses {
     static Course course(ResultSet rs, int row) throws SQLException {
         return new Course(
                 rs.getObject("id", UUID.class),
-                rs.getObject("tenant_id", UUID.class),
+                TenantId.of(rs.getObject("tenant_id", UUID.class)),
                 rs.getString("teacher_id"),
                 rs.getString("name"),
                 Sql.instantNotNull(rs, "created_at"),

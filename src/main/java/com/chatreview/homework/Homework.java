@@ -1,6 +1,7 @@
 package com.chatreview.homework;
 
 import com.chatreview.grading.Rubric;
+import com.chatreview.tenancy.TenantId;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -13,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  *     gave none; never {@code null}
  */
 public record Homework(
-        UUID id,
-        UUID tenantId,
+        HomeworkId id,
+        TenantId tenantId,
         String teacherId,
         String assignmentId,
         @Nullable String subject,

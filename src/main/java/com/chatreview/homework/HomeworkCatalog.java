@@ -52,7 +52,7 @@ public class HomeworkCatalog {
             throw InvalidInput.fields(problems, "Send {\"teacherId\": \"...\", \"name\": \"...\"}.");
         }
         Instant now = now();
-        Course course = new Course(UUID.randomUUID(), tenantId.value(), teacherId.strip(), name.strip(), now, now);
+        Course course = new Course(UUID.randomUUID(), tenantId, teacherId.strip(), name.strip(), now, now);
         courses.insert(course);
         return course;
     }
@@ -75,7 +75,7 @@ public class HomeworkCatalog {
             problems.add(new FieldProblem("subject", "must be at most " + MAX_TEXT + " characters"));
         }
         Optional<Course> course = course(tenantId.value(), request.courseId(), problems);
-        UUID homeworkId = UUID.randomUUID();
+        HomeworkId homeworkId = HomeworkId.random();
         Instant now = now();
         List<HomeworkFile> files = files(homeworkId, request.files(), now, problems);
         long content = files.stream()
@@ -97,7 +97,7 @@ public class HomeworkCatalog {
         }
         Homework homework = new Homework(
                 homeworkId,
-                tenantId.value(),
+                tenantId,
                 request.teacherId().strip(),
                 request.assignmentId().strip(),
                 request.subject() == null || request.subject().isBlank()
@@ -113,11 +113,11 @@ public class HomeworkCatalog {
         return homework;
     }
 
-    public Optional<Homework> find(TenantId tenantId, UUID homeworkId) {
+    public Optional<Homework> find(TenantId tenantId, HomeworkId homeworkId) {
         return homeworks.find(tenantId.value(), homeworkId);
     }
 
-    public Homework homework(TenantId tenantId, UUID homeworkId) {
+    public Homework homework(TenantId tenantId, HomeworkId homeworkId) {
         return find(tenantId, homeworkId).orElseThrow(() -> new HomeworkNotFound(homeworkId));
     }
 
@@ -154,7 +154,7 @@ public class HomeworkCatalog {
     }
 
     private static List<HomeworkFile> files(
-            UUID homeworkId, List<NewHomework.NewFile> requested, Instant now, List<FieldProblem> problems) {
+            HomeworkId homeworkId, List<NewHomework.NewFile> requested, Instant now, List<FieldProblem> problems) {
         if (requested == null) {
             return List.of();
         }

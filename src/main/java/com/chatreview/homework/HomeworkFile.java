@@ -12,7 +12,7 @@ import java.util.UUID;
  */
 public record HomeworkFile(
         UUID id,
-        UUID homeworkId,
+        HomeworkId homeworkId,
         FileType fileType,
         String fileName,
         String filePath,

@@ -3,6 +3,7 @@ package com.chatreview.homework;
 import com.chatreview.database.Sql;
 import com.chatreview.grading.Rubric;
 import com.chatreview.kernel.PageRequest;
+import com.chatreview.tenancy.TenantId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -52,8 +53,8 @@ class Homeworks {
                                        updated_at, rubric)
                 VALUES (:id, :tenant, :teacher, :assignment, :subject, :course, :created, :updated,
                         CAST(:rubric AS jsonb))""")
-                .param("id", homework.id())
-                .param("tenant", homework.tenantId())
+                .param("id", homework.id().value())
+                .param("tenant", homework.tenantId().value())
                 .param("teacher", homework.teacherId())
                 .param("assignment", homework.assignmentId())
                 .param("subject", homework.subject())
@@ -69,7 +70,7 @@ class Homeworks {
                                                 created_at, updated_at)
                     VALUES (:id, :homework, :position, :type, :name, :path, :content, :created, :updated)""")
                     .param("id", file.id())
-                    .param("homework", homework.id())
+                    .param("homework", homework.id().value())
                     .param("position", ++position)
                     .param("type", file.fileType().value())
                     .param("name", file.fileName())
@@ -81,9 +82,9 @@ class Homeworks {
         }
     }
 
-    Optional<Homework> find(UUID tenantId, UUID homeworkId) {
+    Optional<Homework> find(UUID tenantId, HomeworkId homeworkId) {
         List<Homework> found = withFiles(jdbc.sql(SELECT + " WHERE h.id = :id AND h.tenant_id = :tenant")
-                .param("id", homeworkId)
+                .param("id", homeworkId.value())
                 .param("tenant", tenantId)
                 .query(this::homework)
                 .list());
@@ -138,11 +139,15 @@ class Homeworks {
         if (homeworks.isEmpty()) {
             return homeworks;
         }
-        Map<UUID, List<HomeworkFile>> files = jdbc
+        Map<HomeworkId, List<HomeworkFile>> files = jdbc
                 .sql("""
                         SELECT id, homework_id, file_type, file_name, file_path, content, created_at, updated_at
                         FROM homework_files WHERE homework_id IN (:ids) ORDER BY homework_id, position""")
-                .param("ids", homeworks.stream().map(Homework::id).toList())
+                .param(
+                        "ids",
+                        homeworks.stream()
+                                .map(homework -> homework.id().value())
+                                .toList())
                 .query(Homeworks::file)
                 .list()
                 .stream()
@@ -194,14 +199,14 @@ class Homeworks {
     private Homework homework(ResultSet rs, int row) throws SQLException {
         Course course = new Course(
                 rs.getObject("c_id", UUID.class),
-                rs.getObject("c_tenant_id", UUID.class),
+                TenantId.of(rs.getObject("c_tenant_id", UUID.class)),
                 rs.getString("c_teacher_id"),
                 rs.getString("c_name"),
                 Sql.instantNotNull(rs, "c_created_at"),
                 Sql.instantNotNull(rs, "c_updated_at"));
         return new Homework(
-                rs.getObject("id", UUID.class),
-                rs.getObject("tenant_id", UUID.class),
+                HomeworkId.of(rs.getObject("id", UUID.class)),
+                TenantId.of(rs.getObject("tenant_id", UUID.class)),
                 rs.getString("teacher_id"),
                 rs.getString("assignment_id"),
                 rs.getString("subject"),
@@ -223,7 +228,7 @@ class Homeworks {
     private static HomeworkFile file(ResultSet rs, int row) throws SQLException {
         return new HomeworkFile(
                 rs.getObject("id", UUID.class),
-                rs.getObject("homework_id", UUID.class),
+                HomeworkId.of(rs.getObject("homework_id", UUID.class)),
                 HomeworkFile.FileType.of(rs.getString("file_type")).orElseThrow(),
                 rs.getString("file_name"),
                 rs.getString("file_path"),

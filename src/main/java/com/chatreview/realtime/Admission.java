@@ -1,6 +1,7 @@
 package com.chatreview.realtime;
 
 import com.chatreview.chat.ChatEntry;
+import com.chatreview.chat.ChatId;
 import com.chatreview.tenancy.TenantId;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +25,7 @@ public sealed interface Admission {
             TenantId tenantId,
             @Nullable UUID apiKeyId,
             String userId,
-            UUID chatId,
+            ChatId chatId,
             @Nullable Instant validUntil,
             long latestEventSeq,
             boolean userCreated)

@@ -1,6 +1,7 @@
 package com.chatreview.realtime;
 
 import com.chatreview.chat.ChatEntry;
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.kernel.Ids;
 import com.chatreview.realtime.Admission.Reason;
@@ -64,7 +65,7 @@ class ApiKeyAccess implements ChatAccess {
                     Reason.UNAUTHORIZED, "user_id must be 1 to " + MAX_USER_ID + " characters without U+0000");
         }
         // the chat, its latest seq and the user, if new, in one round trip: a storm of handshakes costs one each
-        Optional<ChatEntry> entry = Ids.uuid(chatId).flatMap(id -> chats.enter(tenant.id(), id, userId));
+        Optional<ChatEntry> entry = Ids.uuid(chatId).flatMap(id -> chats.enter(tenant.id(), ChatId.of(id), userId));
         if (entry.isEmpty()) {
             return Admission.refused(Reason.CHAT_NOT_FOUND, "No chat with id '" + chatId + "'");
         }

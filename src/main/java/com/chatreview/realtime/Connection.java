@@ -1,5 +1,6 @@
 package com.chatreview.realtime;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.conversation.ChatEvent;
 import com.chatreview.conversation.ChatListeners;
 import com.chatreview.conversation.EventJson;
@@ -48,7 +49,7 @@ final class Connection implements ChatListeners.Listener {
     final TenantId tenantId;
     final @Nullable UUID apiKeyId;
     final String userId;
-    final UUID chatId;
+    final ChatId chatId;
     /** When what let the connection in expires (an embed token); {@code null}: never. */
     final @Nullable Instant validUntil;
 

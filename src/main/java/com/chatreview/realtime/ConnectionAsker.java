@@ -1,10 +1,10 @@
 package com.chatreview.realtime;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.conversation.Asker;
 import com.chatreview.conversation.ErrorCode;
 import com.chatreview.conversation.ServerEvent;
 import com.chatreview.tenancy.TenantId;
-import java.util.UUID;
 
 /** A connection as the asker of its frames' questions: a refusal is counted by its reason and told to it alone. */
 record ConnectionAsker(Connection connection, RealtimeMetrics metrics) implements Asker {
@@ -15,7 +15,7 @@ record ConnectionAsker(Connection connection, RealtimeMetrics metrics) implement
     }
 
     @Override
-    public UUID chatId() {
+    public ChatId chatId() {
         return connection.chatId;
     }
 

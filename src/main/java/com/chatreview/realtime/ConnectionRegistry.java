@@ -1,8 +1,8 @@
 package com.chatreview.realtime;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.conversation.ChatListeners;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * Which connections are open, and the caps on them. The in-process registry is the single-node default; a
@@ -29,10 +29,10 @@ interface ConnectionRegistry extends ChatListeners {
 
     /** This node's connections on the chat. */
     @Override
-    List<Connection> onChat(UUID chatId);
+    List<Connection> onChat(ChatId chatId);
 
     /** Whether any connection, on any node, is open on the chat. */
-    boolean anyOpen(UUID chatId);
+    boolean anyOpen(ChatId chatId);
 
     /** This node's connections. */
     List<Connection> all();

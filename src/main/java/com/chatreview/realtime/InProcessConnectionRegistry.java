@@ -1,10 +1,10 @@
 package com.chatreview.realtime;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.tenancy.TenantId;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 class InProcessConnectionRegistry implements ConnectionRegistry {
 
-    private final Map<UUID, Set<Connection>> byChat = new ConcurrentHashMap<>();
+    private final Map<ChatId, Set<Connection>> byChat = new ConcurrentHashMap<>();
     /** Open connections per tenant, those opened with a key apart from those opened by a chat's link. */
     private final Map<Slots, Integer> perTenant = new ConcurrentHashMap<>();
 
@@ -57,13 +57,13 @@ class InProcessConnectionRegistry implements ConnectionRegistry {
     }
 
     @Override
-    public List<Connection> onChat(UUID chatId) {
+    public List<Connection> onChat(ChatId chatId) {
         Set<Connection> connections = byChat.get(chatId);
         return connections == null ? List.of() : List.copyOf(connections);
     }
 
     @Override
-    public boolean anyOpen(UUID chatId) {
+    public boolean anyOpen(ChatId chatId) {
         Set<Connection> connections = byChat.get(chatId);
         return connections != null && !connections.isEmpty();
     }

@@ -1,8 +1,8 @@
 package com.chatreview.realtime;
 
 import com.chatreview.chat.ChatDeletionGuard;
+import com.chatreview.chat.ChatId;
 import java.util.Optional;
-import java.util.UUID;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
@@ -18,7 +18,7 @@ class OpenConnectionsGuard implements ChatDeletionGuard {
     }
 
     @Override
-    public Optional<String> blockingReason(UUID chatId) {
+    public Optional<String> blockingReason(ChatId chatId) {
         if (connections.anyOpen(chatId)) {
             return Optional.of("a WebSocket connection is open on it");
         }

@@ -1,5 +1,6 @@
 package com.chatreview.realtime;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.kernel.ServiceUnavailable;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
@@ -11,7 +12,6 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -121,7 +121,7 @@ class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
     }
 
     @Override
-    public List<Connection> onChat(UUID chatId) {
+    public List<Connection> onChat(ChatId chatId) {
         return local.onChat(chatId);
     }
 
@@ -131,7 +131,7 @@ class RedisConnectionRegistry implements ConnectionRegistry, AutoCloseable {
      * @throws ServiceUnavailable while Redis is unreachable
      */
     @Override
-    public boolean anyOpen(UUID chatId) {
+    public boolean anyOpen(ChatId chatId) {
         if (local.anyOpen(chatId)) {
             return true;
         }

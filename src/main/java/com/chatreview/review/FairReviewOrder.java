@@ -1,10 +1,10 @@
 package com.chatreview.review;
 
 import com.chatreview.database.Sql;
+import com.chatreview.submission.SubmissionId;
 import com.chatreview.tenancy.TenantId;
 import java.time.Clock;
 import java.util.List;
-import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -34,7 +34,7 @@ class FairReviewOrder {
     }
 
     /** A job just scheduled goes to the back of its tenant's line (a job scheduled before keeps its place). */
-    void joinLine(TenantId tenant, UUID submissionId) {
+    void joinLine(TenantId tenant, SubmissionId submissionId) {
         jdbc.sql("""
                         UPDATE scheduled_tasks
                         SET tenant_id = :tenant,
@@ -53,7 +53,7 @@ class FairReviewOrder {
     }
 
     /** A job started: everyone behind it in its tenant's line moves up one place. */
-    void started(UUID submissionId) {
+    void started(SubmissionId submissionId) {
         jdbc.sql("""
                         UPDATE scheduled_tasks
                         SET priority = priority + 1,
@@ -72,7 +72,7 @@ class FairReviewOrder {
     }
 
     /** A review that waits for a budget goes to the back of its tenant's line. */
-    void backOfLine(UUID submissionId) {
+    void backOfLine(SubmissionId submissionId) {
         jdbc.sql("""
                         UPDATE scheduled_tasks job
                         SET priority = -LEAST(:last, 1 + (SELECT count(*) FROM scheduled_tasks waiting
@@ -89,7 +89,7 @@ class FairReviewOrder {
     }
 
     /** Reviews that waited for a budget are due now (it was raised). */
-    int dueNow(List<UUID> submissionIds) {
+    int dueNow(List<SubmissionId> submissionIds) {
         if (submissionIds.isEmpty()) {
             return 0;
         }
@@ -99,12 +99,14 @@ class FairReviewOrder {
                           AND execution_time > :now""")
                 .param("now", Sql.at(clock.instant()))
                 .param("task", ReviewJobs.TASK)
-                .param("instances", submissionIds.stream().map(UUID::toString).toList())
+                .param(
+                        "instances",
+                        submissionIds.stream().map(SubmissionId::toString).toList())
                 .update();
     }
 
     /** A failed attempt waits out its backoff outside the lines, and goes first once due. */
-    void leaveLine(UUID submissionId) {
+    void leaveLine(SubmissionId submissionId) {
         jdbc.sql("UPDATE scheduled_tasks SET priority = 0 WHERE task_name = :task AND task_instance = :instance")
                 .param("task", ReviewJobs.TASK)
                 .param("instance", submissionId.toString())

@@ -12,7 +12,6 @@ import com.chatreview.submission.ReviewOutcome;
 import com.chatreview.submission.ReviewProgress;
 import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionsForReview;
-import com.chatreview.tenancy.TenantId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -40,7 +39,7 @@ class ReviewChatContext implements ChatContextSource, ChatReviews {
     public ChatContext contextOf(Chat chat) {
         return submissionOf(chat)
                 .flatMap(submission -> homeworks
-                        .find(TenantId.of(chat.tenantId()), submission.homeworkId())
+                        .find(chat.tenantId(), submission.homeworkId())
                         .map(homework -> context(submission, homework)))
                 .orElse(ChatContext.NONE);
     }
@@ -63,7 +62,7 @@ class ReviewChatContext implements ChatContextSource, ChatReviews {
 
     /** The submission a review chat is about, of the chat's own tenant; none for any other chat. */
     private Optional<Submission> submissionOf(Chat chat) {
-        return submissions.reviewedIn(TenantId.of(chat.tenantId()), chat.id());
+        return submissions.reviewedIn(chat.tenantId(), chat.id());
     }
 
     /** The stored review as a verdict, or {@code null} before there is one. */

@@ -1,6 +1,7 @@
 package com.chatreview.review;
 
 import com.chatreview.database.DatabaseSettings;
+import com.chatreview.submission.SubmissionId;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.logging.LogLevel;
@@ -47,7 +48,7 @@ class ReviewJobs {
                 .onFailure(attempts::failed)
                 .onDeadExecution(attempts::died)
                 .execute((instance, context) -> {
-                    UUID submissionId = UUID.fromString(instance.getId());
+                    SubmissionId submissionId = SubmissionId.of(UUID.fromString(instance.getId()));
                     order.started(submissionId);
                     reviewer.review(submissionId);
                 });

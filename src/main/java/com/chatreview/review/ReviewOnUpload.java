@@ -1,7 +1,6 @@
 package com.chatreview.review;
 
 import com.chatreview.submission.SubmissionReceived;
-import com.chatreview.tenancy.TenantId;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
@@ -21,6 +20,6 @@ class ReviewOnUpload {
      */
     @EventListener
     void submissionReceived(SubmissionReceived received) {
-        scheduler.schedule(TenantId.of(received.tenantId()), received.submissionId());
+        scheduler.schedule(received.tenantId(), received.submissionId());
     }
 }

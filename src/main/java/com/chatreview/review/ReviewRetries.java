@@ -1,5 +1,6 @@
 package com.chatreview.review;
 
+import com.chatreview.submission.SubmissionId;
 import com.github.kagkarlsson.scheduler.task.Execution;
 import com.github.kagkarlsson.scheduler.task.ExecutionComplete;
 import com.github.kagkarlsson.scheduler.task.ExecutionOperations;
@@ -28,7 +29,7 @@ record ReviewRetries(
             operations.reschedule(
                     ExecutionComplete.success(execution, complete.getTimeDone(), complete.getTimeDone()),
                     waiting.resetsAt());
-            order.backOfLine(UUID.fromString(execution.taskInstance.getId()));
+            order.backOfLine(SubmissionId.of(UUID.fromString(execution.taskInstance.getId())));
             return;
         }
         String reason = complete.getCause()
@@ -59,7 +60,7 @@ record ReviewRetries(
      * review without a job.
      */
     private void end(Execution execution, String reason, ExecutionOperations<Void> operations, Runnable retry) {
-        UUID submissionId = UUID.fromString(execution.taskInstance.getId());
+        SubmissionId submissionId = SubmissionId.of(UUID.fromString(execution.taskInstance.getId()));
         if (execution.consecutiveFailures + 1 >= settings.maxAttempts()) {
             transaction.executeWithoutResult(status -> {
                 reviewer.gaveUp(submissionId, reason);

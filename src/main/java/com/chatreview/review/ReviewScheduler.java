@@ -1,10 +1,10 @@
 package com.chatreview.review;
 
+import com.chatreview.submission.SubmissionId;
 import com.chatreview.tenancy.TenantId;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import java.time.Clock;
-import java.util.UUID;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -26,7 +26,7 @@ class ReviewScheduler implements SmartLifecycle {
     }
 
     /** Schedules the submission's review at the back of its tenant's line ({@link FairReviewOrder}). */
-    void schedule(TenantId tenant, UUID submissionId) {
+    void schedule(TenantId tenant, SubmissionId submissionId) {
         scheduler.scheduleIfNotExists(task.instance(submissionId.toString()), clock.instant());
         order.joinLine(tenant, submissionId);
         if (TransactionSynchronizationManager.isSynchronizationActive()) {

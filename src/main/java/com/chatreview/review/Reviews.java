@@ -1,9 +1,9 @@
 package com.chatreview.review;
 
 import com.chatreview.submission.Submission;
+import com.chatreview.submission.SubmissionId;
 import com.chatreview.submission.SubmissionManagement;
 import com.chatreview.tenancy.TenantId;
-import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -26,7 +26,7 @@ public class Reviews {
      * @return the submission, its review pending again
      */
     @Transactional
-    public Submission retry(TenantId tenantId, UUID submissionId) {
+    public Submission retry(TenantId tenantId, SubmissionId submissionId) {
         Submission reopened = submissions.reopenReview(tenantId, submissionId);
         scheduler.schedule(tenantId, submissionId);
         return reopened;

@@ -17,6 +17,7 @@ import com.chatreview.submission.FileText;
 import com.chatreview.submission.ReviewOutcome;
 import com.chatreview.submission.ReviewProgress;
 import com.chatreview.submission.Submission;
+import com.chatreview.submission.SubmissionId;
 import com.chatreview.submission.SubmissionsForReview;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.usage.BudgetSpent;
@@ -30,7 +31,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -49,7 +49,7 @@ class SubmissionReviewer {
     private static final Logger log = LoggerFactory.getLogger(SubmissionReviewer.class);
 
     /** The {@code client_message_id} of a submission's review request: one per submission, however many runs. */
-    static String questionId(UUID submissionId) {
+    static String questionId(SubmissionId submissionId) {
         return "review:" + submissionId;
     }
 
@@ -92,7 +92,7 @@ class SubmissionReviewer {
      * Reviews the submission, unless it is gone or its review is no longer to be done. Throws when it failed, and
      * {@link WaitingForBudget} when an AI budget keeps it from starting.
      */
-    void review(UUID submissionId) {
+    void review(SubmissionId submissionId) {
         Optional<Submission> pending = submissions
                 .find(submissionId)
                 .filter(found -> found.review().state() == ReviewProgress.State.PENDING
@@ -101,7 +101,7 @@ class SubmissionReviewer {
             return;
         }
         Submission submission = pending.get();
-        TenantId tenant = TenantId.of(submission.tenantId());
+        TenantId tenant = submission.tenantId();
         Optional<Homework> homework = homeworks.find(tenant, submission.homeworkId());
         if (homework.isEmpty()) {
             return;
@@ -132,8 +132,8 @@ class SubmissionReviewer {
         metadata.put("submission_id", submission.id().toString());
         NewMessage question =
                 NewMessage.fromUser(ReviewMaterial.question(homework, files), metadata, questionId(submission.id()));
-        ServiceTurn turn = new ServiceTurn(
-                TenantId.of(submission.tenantId()), submission.chatId(), submission.studentId(), question, REVIEW);
+        ServiceTurn turn =
+                new ServiceTurn(submission.tenantId(), submission.chatId(), submission.studentId(), question, REVIEW);
         Optional<OpenTurn> opened;
         try {
             opened = turns.open(turn);
@@ -177,9 +177,9 @@ class SubmissionReviewer {
             record(submission.id(), review);
             AssistantReply.Usage used = review.reply().usage();
             usage.record(
-                    TenantId.of(submission.tenantId()),
-                    submission.chatId(),
-                    submission.id(),
+                    submission.tenantId(),
+                    submission.chatId().value(),
+                    submission.id().value(),
                     submission.studentId(),
                     REVIEW,
                     used.promptTokens(),
@@ -190,7 +190,7 @@ class SubmissionReviewer {
     }
 
     /** Throws when another attempt stored the review meanwhile, so that what this one stores rolls back. */
-    private void record(UUID submissionId, Review review) {
+    private void record(SubmissionId submissionId, Review review) {
         ReviewOutcome outcome = new ReviewOutcome(review.criteria(), review.findings(), review.flags());
         if (!submissions.recordReview(submissionId, review.grade(), review.analysis(), outcome)) {
             throw new ReviewStoredAlready(submissionId);
@@ -198,12 +198,12 @@ class SubmissionReviewer {
     }
 
     /** The operator learns of each failed attempt from the submission itself and from the metrics. */
-    void attemptFailed(UUID submissionId, String reason) {
+    void attemptFailed(SubmissionId submissionId, String reason) {
         log.warn("A review attempt of submission {} failed: {}", submissionId, reason);
         submissions.recordFailedAttempt(submissionId, reason);
     }
 
-    void gaveUp(UUID submissionId, String reason) {
+    void gaveUp(SubmissionId submissionId, String reason) {
         log.error("The review of submission {} failed for good: {}", submissionId, reason);
         submissions.recordGaveUp(submissionId, reason);
         meters.counter("reviews.failed").increment();
@@ -230,7 +230,7 @@ class SubmissionReviewer {
      */
     private static final class ReviewStoredAlready extends RuntimeException {
 
-        ReviewStoredAlready(UUID submissionId) {
+        ReviewStoredAlready(SubmissionId submissionId) {
             super("The review of submission " + submissionId + " was stored by another attempt meanwhile");
         }
     }

@@ -1,8 +1,10 @@
 package com.chatreview.submission;
 
+import com.chatreview.chat.ChatId;
+import com.chatreview.homework.HomeworkId;
+import com.chatreview.tenancy.TenantId;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * A submission as stored.
@@ -13,11 +15,11 @@ import java.util.UUID;
  * @param decisions the teacher's decisions, oldest first
  */
 public record Submission(
-        UUID id,
-        UUID tenantId,
-        UUID homeworkId,
+        SubmissionId id,
+        TenantId tenantId,
+        HomeworkId homeworkId,
         String studentId,
-        UUID chatId,
+        ChatId chatId,
         SubmissionStatus status,
         String analysis,
         String grade,

@@ -6,6 +6,7 @@ import com.chatreview.chat.NewChat;
 import com.chatreview.database.Sql;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkCatalog;
+import com.chatreview.homework.HomeworkId;
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.Page;
 import com.chatreview.kernel.PageRequest;
@@ -71,14 +72,14 @@ public class SubmissionManagement {
      * When this returns, everything is committed (or, inside a caller's transaction, commits with it).
      */
     @Transactional
-    public Submission receive(TenantId tenantId, UUID homeworkId, PreparedUpload upload) {
+    public Submission receive(TenantId tenantId, HomeworkId homeworkId, PreparedUpload upload) {
         Homework homework = homeworks.homework(tenantId, homeworkId);
         storage.reserve(
                 tenantId.value(),
                 upload.files().stream()
                         .mapToLong(PreparedUpload.PreparedFile::size)
                         .sum());
-        UUID submissionId = UUID.randomUUID();
+        SubmissionId submissionId = SubmissionId.random();
         // for clients that read the chat's config; the service finds a review chat's submission by the chat
         // (SubmissionsForReview.reviewedIn), not by these settings
         Map<String, Object> settings = new LinkedHashMap<>();
@@ -90,7 +91,7 @@ public class SubmissionManagement {
         Instant now = now();
         Submission submission = new Submission(
                 submissionId,
-                tenantId.value(),
+                tenantId,
                 homeworkId,
                 upload.studentId(),
                 chat.id(),
@@ -116,7 +117,7 @@ public class SubmissionManagement {
             }
             stored.add(record);
         }
-        events.publishEvent(new SubmissionReceived(tenantId.value(), submissionId, homeworkId, chat.id()));
+        events.publishEvent(new SubmissionReceived(tenantId, submissionId, homeworkId, chat.id()));
         events.publishEvent(new SubmissionChanged.Created(submissionId));
         return submission.withFiles(stored);
     }
@@ -139,7 +140,7 @@ public class SubmissionManagement {
         return storage.allow(tenantId.value(), allowanceBytes);
     }
 
-    public Submission submission(TenantId tenantId, UUID homeworkId, UUID submissionId) {
+    public Submission submission(TenantId tenantId, HomeworkId homeworkId, SubmissionId submissionId) {
         return submissions
                 .find(tenantId.value(), homeworkId, submissionId, false)
                 .orElseThrow(() -> new SubmissionNotFound(submissionId));
@@ -148,7 +149,7 @@ public class SubmissionManagement {
     /** The homework's submissions, of one student when {@code studentId} is given, newest first. */
     @Transactional(readOnly = true)
     public Page<Submission> submissions(
-            TenantId tenantId, UUID homeworkId, @Nullable String studentId, PageRequest page) {
+            TenantId tenantId, HomeworkId homeworkId, @Nullable String studentId, PageRequest page) {
         homeworks.homework(tenantId, homeworkId);
         String student = studentId == null || studentId.isBlank() ? null : studentId;
         long total = submissions.count(tenantId.value(), homeworkId, student);
@@ -166,8 +167,8 @@ public class SubmissionManagement {
     @Transactional
     public Submission decide(
             TenantId tenantId,
-            UUID homeworkId,
-            UUID submissionId,
+            HomeworkId homeworkId,
+            SubmissionId submissionId,
             SubmissionStatus to,
             String decidedBy,
             UUID apiKeyId) {
@@ -189,10 +190,10 @@ public class SubmissionManagement {
      * @throws ReviewNotFailed when the review is pending, waiting for a budget, or done
      */
     @Transactional
-    public Submission reopenReview(TenantId tenantId, UUID submissionId) {
+    public Submission reopenReview(TenantId tenantId, SubmissionId submissionId) {
         Submission submission = submissions
                 .find(submissionId)
-                .filter(found -> found.tenantId().equals(tenantId.value()))
+                .filter(found -> found.tenantId().equals(tenantId))
                 .orElseThrow(() -> new SubmissionNotFound(submissionId));
         if (!submissions.reopenReview(submissionId, now())) {
             throw new ReviewNotFailed(submission.review().state());

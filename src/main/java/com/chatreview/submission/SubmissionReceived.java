@@ -1,6 +1,8 @@
 package com.chatreview.submission;
 
-import java.util.UUID;
+import com.chatreview.chat.ChatId;
+import com.chatreview.homework.HomeworkId;
+import com.chatreview.tenancy.TenantId;
 
 /** A submission was stored and awaits its review; published in the transaction that stored it. */
-public record SubmissionReceived(UUID tenantId, UUID submissionId, UUID homeworkId, UUID chatId) {}
+public record SubmissionReceived(TenantId tenantId, SubmissionId submissionId, HomeworkId homeworkId, ChatId chatId) {}

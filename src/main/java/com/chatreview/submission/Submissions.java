@@ -1,10 +1,13 @@
 package com.chatreview.submission;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.database.Sql;
 import com.chatreview.grading.Verdict.CriterionScore;
 import com.chatreview.grading.Verdict.Finding;
 import com.chatreview.grading.Verdict.Flag;
+import com.chatreview.homework.HomeworkId;
 import com.chatreview.kernel.PageRequest;
+import com.chatreview.tenancy.TenantId;
 import java.io.InputStream;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -51,11 +54,11 @@ class Submissions {
                 INSERT INTO submissions (id, tenant_id, homework_id, student_id, chat_id, status, analysis, grade,
                                          created_at, updated_at)
                 VALUES (:id, :tenant, :homework, :student, :chat, :status, '', '', :created, :updated)""")
-                .param("id", submission.id())
-                .param("tenant", submission.tenantId())
-                .param("homework", submission.homeworkId())
+                .param("id", submission.id().value())
+                .param("tenant", submission.tenantId().value())
+                .param("homework", submission.homeworkId().value())
                 .param("student", submission.studentId())
-                .param("chat", submission.chatId())
+                .param("chat", submission.chatId().value())
                 .param("status", submission.status().value())
                 .param("created", Sql.at(submission.createdAt()))
                 .param("updated", Sql.at(submission.updatedAt()))
@@ -63,13 +66,13 @@ class Submissions {
     }
 
     /** Stores the file's bytes, streamed from the upload to the database without holding them in memory. */
-    void insertFile(UUID submissionId, SubmittedFile file, InputStream content, Instant now) {
+    void insertFile(SubmissionId submissionId, SubmittedFile file, InputStream content, Instant now) {
         streaming.update("""
                 INSERT INTO submission_files (id, submission_id, position, file_name, content_type, size_bytes, sha256,
                                               content, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""", statement -> {
             statement.setObject(1, file.id());
-            statement.setObject(2, submissionId);
+            statement.setObject(2, submissionId.value());
             statement.setInt(3, file.position());
             statement.setString(4, file.fileName());
             statement.setString(5, file.contentType());
@@ -80,22 +83,22 @@ class Submissions {
         });
     }
 
-    Optional<Submission> find(UUID tenantId, UUID homeworkId, UUID submissionId, boolean forUpdate) {
+    Optional<Submission> find(UUID tenantId, HomeworkId homeworkId, SubmissionId submissionId, boolean forUpdate) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM submissions"
                         + " WHERE id = :id AND tenant_id = :tenant AND homework_id = :homework"
                         + (forUpdate ? " FOR UPDATE" : ""))
-                .param("id", submissionId)
+                .param("id", submissionId.value())
                 .param("tenant", tenantId)
-                .param("homework", homeworkId)
+                .param("homework", homeworkId.value())
                 .query(this::submission)
                 .optional()
                 .map(found -> complete(List.of(found)).getFirst());
     }
 
     /** The submission a chat was created for, of the chat's tenant. */
-    Optional<Submission> findByChat(UUID tenantId, UUID chatId) {
+    Optional<Submission> findByChat(UUID tenantId, ChatId chatId) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM submissions WHERE chat_id = :chat AND tenant_id = :tenant")
-                .param("chat", chatId)
+                .param("chat", chatId.value())
                 .param("tenant", tenantId)
                 .query(this::submission)
                 .optional()
@@ -103,31 +106,31 @@ class Submissions {
     }
 
     /** The submission whatever its tenant: for the service's own work on it (the review job). */
-    Optional<Submission> find(UUID submissionId) {
+    Optional<Submission> find(SubmissionId submissionId) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM submissions WHERE id = :id")
-                .param("id", submissionId)
+                .param("id", submissionId.value())
                 .query(this::submission)
                 .optional()
                 .map(found -> complete(List.of(found)).getFirst());
     }
 
-    long count(UUID tenantId, UUID homeworkId, @Nullable String studentId) {
+    long count(UUID tenantId, HomeworkId homeworkId, @Nullable String studentId) {
         return jdbc.sql("SELECT count(*) FROM submissions WHERE tenant_id = :tenant AND homework_id = :homework"
                         + " AND (CAST(:student AS text) IS NULL OR student_id = :student)")
                 .param("tenant", tenantId)
-                .param("homework", homeworkId)
+                .param("homework", homeworkId.value())
                 .param("student", studentId)
                 .query(Long.class)
                 .single();
     }
 
-    List<Submission> page(UUID tenantId, UUID homeworkId, @Nullable String studentId, PageRequest page) {
+    List<Submission> page(UUID tenantId, HomeworkId homeworkId, @Nullable String studentId, PageRequest page) {
         return complete(jdbc.sql("SELECT " + COLUMNS + " FROM submissions"
                         + " WHERE tenant_id = :tenant AND homework_id = :homework"
                         + " AND (CAST(:student AS text) IS NULL OR student_id = :student)"
                         + " ORDER BY created_at DESC, id DESC OFFSET :offset LIMIT :limit")
                 .param("tenant", tenantId)
-                .param("homework", homeworkId)
+                .param("homework", homeworkId.value())
                 .param("student", studentId)
                 .param("offset", page.offset())
                 .param("limit", page.limit())
@@ -136,7 +139,7 @@ class Submissions {
     }
 
     void decide(
-            UUID submissionId,
+            SubmissionId submissionId,
             SubmissionStatus from,
             SubmissionStatus to,
             String decidedBy,
@@ -145,14 +148,14 @@ class Submissions {
         jdbc.sql("UPDATE submissions SET status = :status, updated_at = :now WHERE id = :id")
                 .param("status", to.value())
                 .param("now", Sql.at(now))
-                .param("id", submissionId)
+                .param("id", submissionId.value())
                 .update();
         jdbc.sql("""
                 INSERT INTO submission_decisions (id, submission_id, from_status, to_status, decided_by, api_key_id,
                                                   decided_at)
                 VALUES (:id, :submission, :from, :to, :by, :key, :now)""")
                 .param("id", UUID.randomUUID())
-                .param("submission", submissionId)
+                .param("submission", submissionId.value())
                 .param("from", from.value())
                 .param("to", to.value())
                 .param("by", decidedBy)
@@ -162,12 +165,12 @@ class Submissions {
     }
 
     /** The submission's files with the text extracted from them so far ({@code null} where none was yet). */
-    List<FileText> fileTexts(UUID submissionId) {
+    List<FileText> fileTexts(SubmissionId submissionId) {
         return jdbc.sql("""
                         SELECT id, position, file_name, content_type, size_bytes, sha256, text_content, text_truncated,
                                text_not_opened
                         FROM submission_files WHERE submission_id = :submission ORDER BY position""")
-                .param("submission", submissionId)
+                .param("submission", submissionId.value())
                 .query((rs, n) -> new FileText(
                         file(rs),
                         rs.getString("text_content") == null
@@ -208,7 +211,7 @@ class Submissions {
      *
      * @return false when the review was stored already
      */
-    boolean recordReview(UUID submissionId, String grade, String analysis, ReviewOutcome outcome, Instant now) {
+    boolean recordReview(SubmissionId submissionId, String grade, String analysis, ReviewOutcome outcome, Instant now) {
         return jdbc.sql("""
                         UPDATE submissions
                         SET analysis = :analysis, grade = :grade, criteria = :criteria::jsonb,
@@ -223,39 +226,45 @@ class Submissions {
                         .param("findings", json.writeValueAsString(outcome.findings()))
                         .param("flags", json.writeValueAsString(outcome.flags()))
                         .param("now", Sql.at(now))
-                        .param("id", submissionId)
+                        .param("id", submissionId.value())
                         .update()
                 == 1;
     }
 
-    void recordFailedAttempt(UUID submissionId, String error) {
+    void recordFailedAttempt(SubmissionId submissionId, String error) {
         jdbc.sql("""
                 UPDATE submissions SET review_attempts = review_attempts + 1, review_error = :error
-                WHERE id = :id AND review_state = 'pending'""").param("error", error).param("id", submissionId).update();
+                WHERE id = :id AND review_state = 'pending'""").param("error", error).param("id", submissionId.value()).update();
     }
 
-    void recordReviewGaveUp(UUID submissionId, String analysis, Instant now) {
+    void recordReviewGaveUp(SubmissionId submissionId, String analysis, Instant now) {
         jdbc.sql("""
                 UPDATE submissions SET review_state = 'failed', analysis = :analysis, updated_at = :now
                 WHERE id = :id AND review_state = 'pending'""")
                 .param("analysis", analysis)
                 .param("now", Sql.at(now))
-                .param("id", submissionId)
+                .param("id", submissionId.value())
                 .update();
     }
 
     /** The review's job found a budget spent: the review waits (or goes on waiting) for it. */
-    void waitForBudget(UUID submissionId, Instant now) {
+    void waitForBudget(SubmissionId submissionId, Instant now) {
         jdbc.sql("""
                         UPDATE submissions SET review_state = 'waiting_for_budget', updated_at = :now
-                        WHERE id = :id AND review_state = 'pending'""").param("now", Sql.at(now)).param("id", submissionId).update();
+                        WHERE id = :id AND review_state = 'pending'""")
+                .param("now", Sql.at(now))
+                .param("id", submissionId.value())
+                .update();
     }
 
     /** The budget allows the review now: it is pending (running) again. */
-    void budgetAllows(UUID submissionId, Instant now) {
+    void budgetAllows(SubmissionId submissionId, Instant now) {
         jdbc.sql("""
                         UPDATE submissions SET review_state = 'pending', updated_at = :now
-                        WHERE id = :id AND review_state = 'waiting_for_budget'""").param("now", Sql.at(now)).param("id", submissionId).update();
+                        WHERE id = :id AND review_state = 'waiting_for_budget'""")
+                .param("now", Sql.at(now))
+                .param("id", submissionId.value())
+                .update();
     }
 
     long waitingForBudgetCount() {
@@ -264,24 +273,28 @@ class Submissions {
                 .single();
     }
 
-    List<UUID> waitingForBudget(UUID tenantId) {
+    List<SubmissionId> waitingForBudget(UUID tenantId) {
         return jdbc
                 .sql("SELECT id FROM submissions WHERE tenant_id = :tenant AND review_state = 'waiting_for_budget'")
                 .param("tenant", tenantId)
                 .query(UUID.class)
                 .list()
                 .stream()
-                .map(id -> Objects.requireNonNull(id, "the primary key"))
+                .map(id -> SubmissionId.of(Objects.requireNonNull(id, "the primary key")))
                 .toList();
     }
 
     /** A failed review goes back to pending for a new round; false when it had not failed. */
-    boolean reopenReview(UUID submissionId, Instant now) {
+    boolean reopenReview(SubmissionId submissionId, Instant now) {
         return jdbc.sql("""
                         UPDATE submissions SET review_state = 'pending', review_attempts = 0, review_error = NULL,
                                                analysis = '', criteria = '[]', findings = '[]', flags = '[]',
                                                updated_at = :now
-                        WHERE id = :id AND review_state = 'failed'""").param("now", Sql.at(now)).param("id", submissionId).update() == 1;
+                        WHERE id = :id AND review_state = 'failed'""")
+                        .param("now", Sql.at(now))
+                        .param("id", submissionId.value())
+                        .update()
+                == 1;
     }
 
     private static SubmittedFile file(ResultSet rs) throws SQLException {
@@ -299,7 +312,8 @@ class Submissions {
         if (submissions.isEmpty()) {
             return submissions;
         }
-        List<UUID> ids = submissions.stream().map(Submission::id).toList();
+        List<UUID> ids =
+                submissions.stream().map(submission -> submission.id().value()).toList();
         Map<UUID, List<Decision>> decisions = jdbc
                 .sql("""
                         SELECT submission_id, from_status, to_status, decided_by, decided_at FROM submission_decisions
@@ -332,18 +346,18 @@ class Submissions {
                         Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
         return submissions.stream()
                 .map(submission -> submission
-                        .withFiles(files.getOrDefault(submission.id(), List.of()))
-                        .withDecisions(decisions.getOrDefault(submission.id(), List.of())))
+                        .withFiles(files.getOrDefault(submission.id().value(), List.of()))
+                        .withDecisions(decisions.getOrDefault(submission.id().value(), List.of())))
                 .toList();
     }
 
     private Submission submission(ResultSet rs, int row) throws SQLException {
         return new Submission(
-                rs.getObject("id", UUID.class),
-                rs.getObject("tenant_id", UUID.class),
-                rs.getObject("homework_id", UUID.class),
+                SubmissionId.of(rs.getObject("id", UUID.class)),
+                TenantId.of(rs.getObject("tenant_id", UUID.class)),
+                HomeworkId.of(rs.getObject("homework_id", UUID.class)),
                 rs.getString("student_id"),
-                rs.getObject("chat_id", UUID.class),
+                ChatId.of(rs.getObject("chat_id", UUID.class)),
                 SubmissionStatus.of(rs.getString("status")).orElseThrow(),
                 rs.getString("analysis"),
                 rs.getString("grade"),

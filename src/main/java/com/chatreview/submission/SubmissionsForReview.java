@@ -1,5 +1,6 @@
 package com.chatreview.submission;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.database.Sql;
 import com.chatreview.tenancy.TenantId;
 import java.io.ByteArrayInputStream;
@@ -8,7 +9,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -35,7 +35,7 @@ public class SubmissionsForReview {
     }
 
     /** The submission, whatever its tenant; empty when deleted. */
-    public Optional<Submission> find(UUID submissionId) {
+    public Optional<Submission> find(SubmissionId submissionId) {
         return submissions.find(submissionId);
     }
 
@@ -53,7 +53,7 @@ public class SubmissionsForReview {
             }
             SubmittedFile file = stored.file();
             ExtractedText text = extraction.extract(
-                    submission.tenantId(),
+                    submission.tenantId().value(),
                     file.fileName(),
                     file.contentType(),
                     new ByteArrayInputStream(submissions.content(file.id())),
@@ -72,7 +72,7 @@ public class SubmissionsForReview {
      * @return false when the submission had its review already (a job run twice stores nothing twice)
      */
     @Transactional
-    public boolean recordReview(UUID submissionId, String grade, String analysis, ReviewOutcome outcome) {
+    public boolean recordReview(SubmissionId submissionId, String grade, String analysis, ReviewOutcome outcome) {
         boolean recorded = submissions.recordReview(submissionId, grade, analysis, outcome, now());
         if (recorded) {
             events.publishEvent(new SubmissionChanged.Reviewed(submissionId));
@@ -81,7 +81,7 @@ public class SubmissionsForReview {
     }
 
     /** An attempt of the review failed and will be tried again. */
-    public void recordFailedAttempt(UUID submissionId, String error) {
+    public void recordFailedAttempt(SubmissionId submissionId, String error) {
         submissions.recordFailedAttempt(submissionId, error);
     }
 
@@ -89,7 +89,7 @@ public class SubmissionsForReview {
      * The review failed for good: the analysis says so and why, the review is {@code failed}, the status stays
      * {@code submitted} (or what the teacher decided).
      */
-    public void recordGaveUp(UUID submissionId, String error) {
+    public void recordGaveUp(SubmissionId submissionId, String error) {
         submissions.recordFailedAttempt(submissionId, error);
         submissions.recordReviewGaveUp(
                 submissionId,
@@ -100,22 +100,22 @@ public class SubmissionsForReview {
     }
 
     /** The submission whose review chat this is, if it is one (of the tenant's). */
-    public Optional<Submission> reviewedIn(TenantId tenant, UUID chatId) {
+    public Optional<Submission> reviewedIn(TenantId tenant, ChatId chatId) {
         return submissions.findByChat(tenant.value(), chatId);
     }
 
     /** The review's job found an AI budget spent; the review waits for it ({@code waiting_for_budget}). */
-    public void waitForBudget(UUID submissionId) {
+    public void waitForBudget(SubmissionId submissionId) {
         submissions.waitForBudget(submissionId, now());
     }
 
     /** The budget allows the review that waited: it runs now ({@code pending}). */
-    public void budgetAllows(UUID submissionId) {
+    public void budgetAllows(SubmissionId submissionId) {
         submissions.budgetAllows(submissionId, now());
     }
 
     /** The tenant's reviews waiting for a budget. */
-    public List<UUID> waitingForBudget(TenantId tenant) {
+    public List<SubmissionId> waitingForBudget(TenantId tenant) {
         return submissions.waitingForBudget(tenant.value());
     }
 

@@ -1,6 +1,7 @@
 package com.chatreview.webhook;
 
 import com.chatreview.database.Sql;
+import com.chatreview.tenancy.TenantId;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Clock;
@@ -51,8 +52,8 @@ public class WebhookEvents {
      * @param orderingKey the events of one key (a chat's id, a submission's id) reach an endpoint in the order recorded
      * @param data the event's {@code data}, as the REST resource it is about is rendered
      */
-    public void record(UUID tenantId, EventType type, String orderingKey, Object data) {
-        List<WebhookEndpoint> subscribed = subscribed(tenantId, type);
+    public void record(TenantId tenantId, EventType type, String orderingKey, Object data) {
+        List<WebhookEndpoint> subscribed = subscribed(tenantId.value(), type);
         if (subscribed.isEmpty()) {
             return;
         }
@@ -60,8 +61,8 @@ public class WebhookEvents {
     }
 
     /** Whether an event of the type would reach an endpoint of the tenant: if not, its data need not be rendered. */
-    public boolean wanted(UUID tenantId, EventType type) {
-        return !subscribed(tenantId, type).isEmpty();
+    public boolean wanted(TenantId tenantId, EventType type) {
+        return !subscribed(tenantId.value(), type).isEmpty();
     }
 
     private List<WebhookEndpoint> subscribed(UUID tenantId, EventType type) {

@@ -84,7 +84,8 @@ class ChatApiIntegrationTests {
     @Test
     void getShowsMessageCountAndStatus() {
         String id = createChat("student-3");
-        chatManagement.append(tenant.tenantId(), UUID.fromString(id), NewMessage.fromUser("hi", Map.of(), null));
+        chatManagement.append(
+                tenant.tenantId(), ChatId.of(UUID.fromString(id)), NewMessage.fromUser("hi", Map.of(), null));
 
         Reply reply = api.get("/api/v1/chats/" + id);
 
@@ -117,9 +118,10 @@ class ChatApiIntegrationTests {
         for (String id : List.of(generated, given)) {
             chatManagement.append(
                     tenantId,
-                    UUID.fromString(id),
+                    ChatId.of(UUID.fromString(id)),
                     NewMessage.fromUser("How do I add fractions?\nthanks", Map.of(), null));
-            chatManagement.append(tenantId, UUID.fromString(id), NewMessage.fromUser("second", Map.of(), null));
+            chatManagement.append(
+                    tenantId, ChatId.of(UUID.fromString(id)), NewMessage.fromUser("second", Map.of(), null));
         }
 
         assertThat(api.get("/api/v1/chats/" + generated).json().get("title").asString())
@@ -233,7 +235,7 @@ class ChatApiIntegrationTests {
     void pagesMessagesInStoredOrder() {
         String id = createChat("student-7");
         TenantId tenantId = tenant.tenantId();
-        UUID chatId = UUID.fromString(id);
+        ChatId chatId = ChatId.of(UUID.fromString(id));
         List<String> stored = new ArrayList<>();
         for (int i = 1; i <= 7; i++) {
             NewMessage message = i % 2 == 1
@@ -321,7 +323,8 @@ class ChatApiIntegrationTests {
     @Test
     void deleteRemovesTheChatAndItsMessages() {
         String id = createChat("student-10");
-        chatManagement.append(tenant.tenantId(), UUID.fromString(id), NewMessage.fromUser("bye", Map.of(), null));
+        chatManagement.append(
+                tenant.tenantId(), ChatId.of(UUID.fromString(id)), NewMessage.fromUser("bye", Map.of(), null));
 
         Reply deleted = api.delete("/api/v1/chats/" + id);
 
@@ -355,7 +358,7 @@ class ChatApiIntegrationTests {
 
     @Test
     void aRepeatedClientMessageIdIsStoredOnce() {
-        UUID chatId = UUID.fromString(createChat("student-12"));
+        ChatId chatId = ChatId.of(UUID.fromString(createChat("student-12")));
         TenantId tenantId = tenant.tenantId();
 
         AppendedMessage first = chatManagement.append(tenantId, chatId, NewMessage.fromUser("once", Map.of(), "c-1"));

@@ -6,7 +6,6 @@ import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.TestTenant;
 import com.chatreview.tenancy.TenantId;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -55,8 +54,8 @@ class ChatEntryIntegrationTests {
         Chat chat = chats.create(tenant, new NewChat("owner", null, Map.of(), Map.of()));
 
         assertThat(chats.enter(other, chat.id(), "intruder")).isEmpty();
-        assertThat(chats.enter(tenant, UUID.randomUUID(), "intruder")).isEmpty();
-        assertThat(byId.enterByLink(UUID.randomUUID())).isEmpty();
+        assertThat(chats.enter(tenant, ChatId.random(), "intruder")).isEmpty();
+        assertThat(byId.enterByLink(ChatId.random())).isEmpty();
         assertThat(jdbc.sql("SELECT count(*) FROM users WHERE user_id = 'intruder'")
                         .query(Long.class)
                         .single())

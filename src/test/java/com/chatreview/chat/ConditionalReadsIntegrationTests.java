@@ -72,7 +72,7 @@ class ConditionalReadsIntegrationTests {
         String renamedTag = renamed.header("ETag");
         assertThat(renamedTag).isNotEqualTo(tag);
 
-        chats.append(tenantId, UUID.fromString(chatId), NewMessage.fromUser("hello", Map.of(), null));
+        chats.append(tenantId, ChatId.of(UUID.fromString(chatId)), NewMessage.fromUser("hello", Map.of(), null));
         Reply grown = api.with("If-None-Match", renamedTag).get("/api/v1/chats/" + chatId);
         assertThat(grown.status()).isEqualTo(200);
         assertThat(grown.header("ETag")).isNotEqualTo(renamedTag);
@@ -80,7 +80,7 @@ class ConditionalReadsIntegrationTests {
 
     @Test
     void aPageOfMessagesIsNotModifiedUntilAMessageIsAddedAndEachPageHasItsOwnTag() {
-        chats.append(tenantId, UUID.fromString(chatId), NewMessage.fromUser("one", Map.of(), null));
+        chats.append(tenantId, ChatId.of(UUID.fromString(chatId)), NewMessage.fromUser("one", Map.of(), null));
         String path = "/api/v1/chats/" + chatId + "/messages";
         Reply page = api.get(path);
         String tag = page.header("ETag");
@@ -93,7 +93,7 @@ class ConditionalReadsIntegrationTests {
         assertThat(unchanged.text()).isEmpty();
         assertThat(unchanged.header("ETag")).isEqualTo(tag);
 
-        chats.append(tenantId, UUID.fromString(chatId), NewMessage.fromUser("two", Map.of(), null));
+        chats.append(tenantId, ChatId.of(UUID.fromString(chatId)), NewMessage.fromUser("two", Map.of(), null));
         Reply grown = api.with("If-None-Match", tag).get(path);
         assertThat(grown.status()).isEqualTo(200);
         assertThat(grown.json().get("messages")).hasSize(2);

@@ -3,6 +3,7 @@ package com.chatreview.chatui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.NewMessage;
 import com.chatreview.support.Api;
@@ -235,7 +236,7 @@ class ChatPageAccessibilityBrowserTests {
         for (int i = 1; i <= 12; i++) {
             chats.append(
                     tenant.tenantId(),
-                    UUID.fromString(chatId),
+                    ChatId.of(UUID.fromString(chatId)),
                     NewMessage.fromUser("Question " + i + ": how do I add fractions?", Map.of(), null));
         }
         browser.openChat(service.port(), chatId);

@@ -2,6 +2,7 @@ package com.chatreview.chatui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.NewMessage;
 import com.chatreview.realtime.LiveConnections;
@@ -187,7 +188,7 @@ class ChatUiBrowserTests {
         String chatId = createChat("student-2");
         chats.append(
                 tenant.tenantId(),
-                UUID.fromString(chatId),
+                ChatId.of(UUID.fromString(chatId)),
                 NewMessage.fromAssistant(
                         "**Bold** and `x = 1`\n\n```python\nprint(\"<b>hi</b>\")\n```\n\n<script>window.pwned = 'md'"
                                 + "</script> <img src=x onerror=\"window.pwned = 'img'\"> [site](javascript:alert(1))",
@@ -259,7 +260,10 @@ class ChatUiBrowserTests {
     void aLongChatShowsItsLatestMessagesAndTheEarlierOnesOnRequest() {
         String chatId = createChat("student-8");
         for (int i = 0; i < 510; i++) {
-            chats.append(tenant.tenantId(), UUID.fromString(chatId), NewMessage.fromUser("line " + i, Map.of(), null));
+            chats.append(
+                    tenant.tenantId(),
+                    ChatId.of(UUID.fromString(chatId)),
+                    NewMessage.fromUser("line " + i, Map.of(), null));
         }
         browser.openChat(service.port(), chatId);
         assertThat(userTexts()).hasSize(500).startsWith("line 10").endsWith("line 509");

@@ -2,6 +2,7 @@ package com.chatreview.chatui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.NewMessage;
 import com.chatreview.sealing.Sealer;
@@ -116,7 +117,9 @@ class ChatUiIntegrationTests {
         String chatId = createChat("owner");
         for (int i = 0; i < 520; i++) {
             chats.append(
-                    tenant.tenantId(), UUID.fromString(chatId), NewMessage.fromUser("message " + i, Map.of(), null));
+                    tenant.tenantId(),
+                    ChatId.of(UUID.fromString(chatId)),
+                    NewMessage.fromUser("message " + i, Map.of(), null));
         }
 
         JsonNode latest = anonymous.get("/chat-ui/api/chats/" + chatId).json();
@@ -316,7 +319,9 @@ class ChatUiIntegrationTests {
                 .isEqualTo("EMBED_TOKEN_INVALID");
 
         String expired = tokens.mint(
-                        tenant.uuid(), UUID.fromString(chatId), Instant.now().minusSeconds(1))
+                        tenant.uuid(),
+                        ChatId.of(UUID.fromString(chatId)),
+                        Instant.now().minusSeconds(1))
                 .token();
         Api.Reply late = anonymous.get("/chat-ui/api/chats/" + chatId + "?token=" + expired);
         assertThat(late.status()).isEqualTo(401);
@@ -338,7 +343,7 @@ class ChatUiIntegrationTests {
 
         // long enough to connect on a loaded machine (the token holds whole seconds: 4 to 5 s)
         EmbedToken shortLived = tokens.mint(
-                tenant.uuid(), UUID.fromString(chatId), Instant.now().plusSeconds(5));
+                tenant.uuid(), ChatId.of(UUID.fromString(chatId)), Instant.now().plusSeconds(5));
         try (ChatSocket socket = page(chatId).query("token", shortLived.token()).connect()) {
             assertThat(socket.next().get("event_type").asString()).isEqualTo("connection_established");
             JsonNode expiredWhileOpen = socket.awaitEvent("error", Duration.ofSeconds(20));

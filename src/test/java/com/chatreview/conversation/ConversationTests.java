@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.chatreview.assistant.AssistantFailure;
 import com.chatreview.assistant.AssistantReply;
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.NewMessage;
 import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
@@ -207,7 +208,7 @@ class ConversationTests {
     void aServiceTurnOnAChatThatIsGoneIsNotOpened() throws InterruptedException {
         ServiceTurn turn = new ServiceTurn(
                 tenant.tenantId(),
-                UUID.randomUUID(),
+                ChatId.random(),
                 "student-1",
                 NewMessage.fromUser("nobody reads this", Map.of(), null),
                 UsageKind.REVIEW);
@@ -218,7 +219,7 @@ class ConversationTests {
     private ServiceTurn serviceTurn(String question) {
         return new ServiceTurn(
                 tenant.tenantId(),
-                UUID.fromString(chatId),
+                ChatId.of(UUID.fromString(chatId)),
                 "student-1",
                 NewMessage.fromUser(question, Map.of("user_id", "student-1"), null),
                 UsageKind.REVIEW);
@@ -252,20 +253,20 @@ class ConversationTests {
     }
 
     private RecordingAsker asker(String userId) {
-        return new RecordingAsker(tenant.tenantId(), UUID.fromString(chatId), userId);
+        return new RecordingAsker(tenant.tenantId(), ChatId.of(UUID.fromString(chatId)), userId);
     }
 
     /** An asker that records what it is told. */
     static final class RecordingAsker implements Asker {
 
         final TenantId tenantId;
-        final UUID chatId;
+        final ChatId chatId;
         final String userId;
         final List<ServerEvent> told = new CopyOnWriteArrayList<>();
         final List<ServerEvent.Error> refused = new CopyOnWriteArrayList<>();
         volatile boolean present = true;
 
-        RecordingAsker(TenantId tenantId, UUID chatId, String userId) {
+        RecordingAsker(TenantId tenantId, ChatId chatId, String userId) {
             this.tenantId = tenantId;
             this.chatId = chatId;
             this.userId = userId;
@@ -277,7 +278,7 @@ class ConversationTests {
         }
 
         @Override
-        public UUID chatId() {
+        public ChatId chatId() {
             return chatId;
         }
 

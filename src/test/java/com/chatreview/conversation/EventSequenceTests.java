@@ -6,13 +6,13 @@ import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatsById;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class EventSequenceTests {
 
-    final UUID chat = UUID.randomUUID();
+    final ChatId chat = ChatId.random();
     final ChatsById chats = mock(ChatsById.class);
     final EventSequence sequence = new EventSequence(chats);
 

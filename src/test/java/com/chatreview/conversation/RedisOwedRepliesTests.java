@@ -2,6 +2,7 @@ package com.chatreview.conversation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
 import com.chatreview.redis.RedisSettings;
@@ -36,7 +37,7 @@ class RedisOwedRepliesTests {
     RedisReachability reachability;
     final List<RedisOwedReplies> nodes = new ArrayList<>();
     final OwedReply reply = new OwedReply(
-            TenantId.of(UUID.randomUUID()), UUID.randomUUID(), "student-1", UUID.randomUUID(), UUID.randomUUID());
+            TenantId.of(UUID.randomUUID()), ChatId.random(), "student-1", UUID.randomUUID(), UUID.randomUUID());
 
     @BeforeEach
     void connect() {

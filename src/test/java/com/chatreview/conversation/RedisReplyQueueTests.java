@@ -2,6 +2,7 @@ package com.chatreview.conversation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
 import com.chatreview.redis.RedisSettings;
@@ -10,7 +11,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +34,7 @@ class RedisReplyQueueTests {
     RedisReachability reachability;
     RedisReplyQueue node1;
     RedisReplyQueue node2;
-    final UUID chatId = UUID.randomUUID();
+    final ChatId chatId = ChatId.random();
 
     @BeforeEach
     void connect() {

@@ -2,6 +2,7 @@ package com.chatreview.conversation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
 import com.chatreview.redis.RedisSettings;
@@ -11,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -56,8 +56,8 @@ class ReplyQueueContractTests {
     @ValueSource(strings = {"in-process", "redis"})
     void aChatsWorksRunOneAtATimeInArrivalOrderWhileAnotherChatRunsBesideThem(String kind) throws Exception {
         ReplyQueue queue = queue(kind);
-        UUID chat = UUID.randomUUID();
-        UUID other = UUID.randomUUID();
+        ChatId chat = ChatId.random();
+        ChatId other = ChatId.random();
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch otherRan = new CountDownLatch(1);
         AtomicInteger running = new AtomicInteger();
@@ -93,7 +93,7 @@ class ReplyQueueContractTests {
     @ValueSource(strings = {"in-process", "redis"})
     void anOfferIsRefusedWhenTheMostWorksWaitTheRunningOneNotCounted(String kind) throws Exception {
         ReplyQueue queue = queue(kind);
-        UUID chat = UUID.randomUUID();
+        ChatId chat = ChatId.random();
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger ran = new AtomicInteger();
@@ -122,7 +122,7 @@ class ReplyQueueContractTests {
     @ValueSource(strings = {"in-process", "redis"})
     void aWorkThatFailsDoesNotStopItsLane(String kind) throws Exception {
         ReplyQueue queue = queue(kind);
-        UUID chat = UUID.randomUUID();
+        ChatId chat = ChatId.random();
         AtomicInteger ran = new AtomicInteger();
         queue.submit(chat, () -> {
             throw new IllegalStateException("a reply failed");
@@ -138,7 +138,7 @@ class ReplyQueueContractTests {
     @ValueSource(strings = {"in-process", "redis"})
     void theIdleWaitEndsAtItsTimeoutWhileWorkRuns(String kind) throws Exception {
         ReplyQueue queue = queue(kind);
-        UUID chat = UUID.randomUUID();
+        ChatId chat = ChatId.random();
         CountDownLatch release = new CountDownLatch(1);
         queue.submit(chat, () -> await(release));
 

@@ -3,6 +3,7 @@ package com.chatreview.realtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.conversation.ChatEvent;
 import com.chatreview.conversation.EventJson;
 import com.chatreview.tenancy.TenantId;
@@ -119,7 +120,7 @@ class ConnectionOutboxTests {
 
     private Connection connection(long sendBuffer, Duration sendTimeLimit) {
         Admission.Admitted admitted = new Admission.Admitted(
-                TenantId.of(UUID.randomUUID()), UUID.randomUUID(), "student", UUID.randomUUID(), null, 0, false);
+                TenantId.of(UUID.randomUUID()), UUID.randomUUID(), "student", ChatId.random(), null, 0, false);
         return new Connection(
                 session, admitted, new EventJson(JsonMapper.builder().build()), sendBuffer, sendTimeLimit);
     }

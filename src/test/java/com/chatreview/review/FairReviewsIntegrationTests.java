@@ -2,6 +2,7 @@ package com.chatreview.review;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.chatreview.homework.HomeworkId;
 import com.chatreview.submission.IncomingFile;
 import com.chatreview.submission.SubmissionManagement;
 import com.chatreview.support.Api.Multipart;
@@ -55,7 +56,7 @@ class FairReviewsIntegrationTests {
     void anotherTenantsReviewIsDoneWithinTwoReviewsTimeBehindABacklogOf200(TestService service) throws Exception {
         TestTenant a = service.newTenant("fair-a");
         TestTenant b = service.newTenant("fair-b");
-        UUID homeworkOfA = UUID.fromString(a.publishHomework("fair-1"));
+        HomeworkId homeworkOfA = HomeworkId.of(UUID.fromString(a.publishHomework("fair-1")));
         String homeworkOfB = b.publishHomework("fair-1");
         for (int i = 0; i < BACKLOG; i++) {
             byte[] content = ("print(" + i + ")  # [[slow-review:" + slow + "]]\n").getBytes(StandardCharsets.UTF_8);

@@ -10,9 +10,11 @@ import com.chatreview.homework.Course;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkFile;
 import com.chatreview.homework.HomeworkFile.FileType;
+import com.chatreview.homework.HomeworkId;
 import com.chatreview.submission.ExtractedText;
 import com.chatreview.submission.FileText;
 import com.chatreview.submission.SubmittedFile;
+import com.chatreview.tenancy.TenantId;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -52,10 +54,10 @@ class ReviewMaterialTests {
 
     private static Homework homework(HomeworkFile... files) {
         Instant now = Instant.now();
-        UUID tenantId = UUID.randomUUID();
+        TenantId tenantId = TenantId.of(UUID.randomUUID());
         UUID courseId = UUID.randomUUID();
         return new Homework(
-                UUID.randomUUID(),
+                HomeworkId.random(),
                 tenantId,
                 "teacher",
                 "budget-1",
@@ -71,7 +73,7 @@ class ReviewMaterialTests {
     private static HomeworkFile file(FileType type, String name, String content) {
         Instant now = Instant.now();
         return new HomeworkFile(
-                UUID.randomUUID(), UUID.randomUUID(), type, name, "homeworks/x/" + name, content, now, now);
+                UUID.randomUUID(), HomeworkId.random(), type, name, "homeworks/x/" + name, content, now, now);
     }
 
     private static FileText text(int position, String name, ExtractedText text) {

@@ -6,6 +6,7 @@ import com.chatreview.assistant.AssistantReply;
 import com.chatreview.assistant.Conversation;
 import com.chatreview.assistant.Review;
 import com.chatreview.chat.ChatDeletionGuard;
+import com.chatreview.chat.ChatId;
 import com.chatreview.grading.ReviewRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -110,8 +111,8 @@ public class SharedTestConfiguration {
         }
 
         @Override
-        public Optional<String> blockingReason(UUID chatId) {
-            return Optional.ofNullable(held.get(chatId));
+        public Optional<String> blockingReason(ChatId chatId) {
+            return Optional.ofNullable(held.get(chatId.value()));
         }
     }
 

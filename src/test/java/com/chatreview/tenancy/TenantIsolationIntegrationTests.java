@@ -2,6 +2,7 @@ package com.chatreview.tenancy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.NewMessage;
 import com.chatreview.support.Api;
@@ -60,9 +61,12 @@ class TenantIsolationIntegrationTests {
         assertThat(chat.status()).as(chat.toString()).isEqualTo(201);
         chatOfA = chat.json().get("id").asString();
         TenantId tenantId = tenantA.tenantId();
-        chatManagement.append(tenantId, UUID.fromString(chatOfA), NewMessage.fromUser("hello", Map.of(), null));
         chatManagement.append(
-                tenantId, UUID.fromString(chatOfA), NewMessage.fromAssistant("hi there", Map.of("provider", "test")));
+                tenantId, ChatId.of(UUID.fromString(chatOfA)), NewMessage.fromUser("hello", Map.of(), null));
+        chatManagement.append(
+                tenantId,
+                ChatId.of(UUID.fromString(chatOfA)),
+                NewMessage.fromAssistant("hi there", Map.of("provider", "test")));
 
         Reply course = homeworkOfA.post("/v1/courses", """
                 {"teacherId": "%s", "name": "Algebra of A"}""".formatted(teacherOfA));

@@ -2,6 +2,7 @@ package com.chatreview.chat.web;
 
 import com.chatreview.chat.Chat;
 import com.chatreview.chat.ChatChanges;
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.ChatStatus;
 import com.chatreview.chat.NewChat;
@@ -105,7 +106,7 @@ class ChatController {
     @Operation(summary = "Get a chat")
     @Nullable
     ChatBody chat(Tenant tenant, @PathVariable("chat_id") UUID chatId, WebRequest request) {
-        return reads.chat(tenant.id(), chatId, request);
+        return reads.chat(tenant.id(), ChatId.of(chatId), request);
     }
 
     /** Also served ahead of Spring MVC by {@link HotChatReads}: the same answer, by {@link ChatReads}. */
@@ -119,20 +120,22 @@ class ChatController {
             @RequestParam(required = false) String limit,
             @RequestParam(required = false) String order,
             WebRequest request) {
-        return reads.messages(tenant.id(), chatId, ChatReads.page(offset, limit, order), request);
+        return reads.messages(tenant.id(), ChatId.of(chatId), ChatReads.page(offset, limit, order), request);
     }
 
     @PatchMapping(path = "/{chat_id}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Change a chat's title, metadata or status ('active' or 'closed')")
     ChatBody update(Tenant tenant, @PathVariable("chat_id") UUID chatId, @RequestBody UpdateChatRequest request) {
-        return ChatBody.full(chats.update(tenant.id(), chatId, validated(request)));
+        return ChatBody.full(chats.update(tenant.id(), ChatId.of(chatId), validated(request)));
     }
 
     @DeleteMapping("/{chat_id}")
     @Operation(summary = "Delete a chat and all its messages", description = "409 while the chat is held open.")
     Deleted delete(Tenant tenant, @PathVariable("chat_id") UUID chatId) {
         return new Deleted(
-                true, "Chat " + chatId + " and its messages were deleted", chats.delete(tenant.id(), chatId));
+                true,
+                "Chat " + chatId + " and its messages were deleted",
+                chats.delete(tenant.id(), ChatId.of(chatId)));
     }
 
     private static NewChat validated(CreateChatRequest request) {

@@ -1,6 +1,7 @@
 package com.chatreview.chat.web;
 
 import com.chatreview.chat.Chat;
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.ChatMessage;
 import com.chatreview.chat.web.ChatBodies.ChatBody;
@@ -10,7 +11,6 @@ import com.chatreview.kernel.Page;
 import com.chatreview.kernel.PageRequest;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.web.EntityTags;
-import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
@@ -33,7 +33,7 @@ class ChatReads {
 
     /** The chat's body, or {@code null} when the request's tag is current (304). */
     @Nullable
-    ChatBody chat(TenantId tenantId, UUID chatId, WebRequest request) {
+    ChatBody chat(TenantId tenantId, ChatId chatId, WebRequest request) {
         Chat chat = chats.chat(tenantId, chatId);
         if (request.checkNotModified(EntityTags.of(chat))) {
             return null;
@@ -43,7 +43,7 @@ class ChatReads {
 
     /** The page's body, or {@code null} when the request's tag is current (304, and the page is not read). */
     @Nullable
-    MessageList messages(TenantId tenantId, UUID chatId, PageRequest page, WebRequest request) {
+    MessageList messages(TenantId tenantId, ChatId chatId, PageRequest page, WebRequest request) {
         if (request.getHeader(HttpHeaders.IF_NONE_MATCH) != null
                 && request.checkNotModified(
                         pageTag(chatId, chats.chat(tenantId, chatId).messageCount(), page))) {
@@ -65,7 +65,7 @@ class ChatReads {
         return PageRequest.parse(offset, limit, order, 50, true);
     }
 
-    private static String pageTag(UUID chatId, long total, PageRequest page) {
+    private static String pageTag(ChatId chatId, long total, PageRequest page) {
         return EntityTags.of(chatId, total, page.offset(), page.limit(), page.ascending());
     }
 }

@@ -1,5 +1,6 @@
 package com.chatreview.chat.web;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.kernel.Ids;
 import com.chatreview.kernel.PageRequest;
 import com.chatreview.tenancy.RestAuthentication;
@@ -98,10 +99,10 @@ class HotChatReads extends OncePerRequestFilter {
             body = messages
                     ? reads.messages(
                             tenant.get().id(),
-                            chatId,
+                            ChatId.of(chatId),
                             Objects.requireNonNull(page, "a messages path has its page"),
                             web)
-                    : reads.chat(tenant.get().id(), chatId, web);
+                    : reads.chat(tenant.get().id(), ChatId.of(chatId), web);
         } catch (RuntimeException e) {
             // not found, or the database unreachable: Spring MVC answers it as a problem (nothing is written yet)
             response.setHeader(HttpHeaders.ETAG, null);

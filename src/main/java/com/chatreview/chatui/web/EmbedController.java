@@ -1,5 +1,6 @@
 package com.chatreview.chatui.web;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.chatui.ChatUi;
 import com.chatreview.chatui.EmbedPolicy;
 import com.chatreview.chatui.EmbedToken;
@@ -47,7 +48,7 @@ class EmbedController {
             Tenant tenant, @PathVariable("chat_id") UUID chatId, @RequestBody(required = false) TokenRequest request) {
         Duration ttl =
                 request == null || request.ttlSeconds() == null ? null : Duration.ofSeconds(request.ttlSeconds());
-        EmbedToken token = ui.mintEmbedToken(tenant.id(), chatId, ttl);
+        EmbedToken token = ui.mintEmbedToken(tenant.id(), ChatId.of(chatId), ttl);
         String link = pageUrl() + "/?chat_id=" + chatId + "&token="
                 + URLEncoder.encode(token.token(), StandardCharsets.UTF_8);
         return ResponseEntity.status(HttpStatus.CREATED).body(new TokenBody(token.token(), token.expiresAt(), link));

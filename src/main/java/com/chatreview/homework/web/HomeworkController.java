@@ -5,6 +5,7 @@ import com.chatreview.homework.Course;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.homework.HomeworkFile;
+import com.chatreview.homework.HomeworkId;
 import com.chatreview.homework.HomeworkQuery;
 import com.chatreview.homework.NewHomework;
 import com.chatreview.kernel.InvalidInput;
@@ -237,6 +238,6 @@ class HomeworkController {
     @GetMapping("/homeworks/{homeworkId}")
     @Operation(summary = "Get a homework assignment")
     HomeworkBody homework(Tenant tenant, @PathVariable UUID homeworkId) {
-        return HomeworkBody.of(catalog.homework(tenant.id(), homeworkId));
+        return HomeworkBody.of(catalog.homework(tenant.id(), HomeworkId.of(homeworkId)));
     }
 }

@@ -3,6 +3,7 @@ package com.chatreview.review.web;
 import com.chatreview.review.Reviews;
 import com.chatreview.submission.ReviewProgress;
 import com.chatreview.submission.Submission;
+import com.chatreview.submission.SubmissionId;
 import com.chatreview.tenancy.TenantId;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.Operation;
@@ -45,7 +46,7 @@ class ReviewAdminController {
             description = "202: the review is queued again. 404: no such submission of the tenant. 409: the review"
                     + " is pending, waiting for a budget, or done.")
     ResponseEntity<RetriedReview> retry(@PathVariable UUID tenantId, @PathVariable UUID submissionId) {
-        Submission submission = reviews.retry(TenantId.of(tenantId), submissionId);
+        Submission submission = reviews.retry(TenantId.of(tenantId), SubmissionId.of(submissionId));
         return ResponseEntity.status(HttpStatus.ACCEPTED)
                 .body(new RetriedReview(submission.id().toString(), ReviewStateBody.of(submission.review())));
     }

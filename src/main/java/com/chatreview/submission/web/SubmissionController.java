@@ -4,6 +4,7 @@ import com.chatreview.chatui.ChatUi;
 import com.chatreview.grading.Verdict.CriterionScore;
 import com.chatreview.grading.Verdict.Finding;
 import com.chatreview.grading.Verdict.Flag;
+import com.chatreview.homework.HomeworkId;
 import com.chatreview.idempotency.IdempotentRequests;
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.Page;
@@ -12,6 +13,7 @@ import com.chatreview.submission.IncomingFile;
 import com.chatreview.submission.PreparedUpload;
 import com.chatreview.submission.ReviewProgress;
 import com.chatreview.submission.Submission;
+import com.chatreview.submission.SubmissionId;
 import com.chatreview.submission.SubmissionManagement;
 import com.chatreview.submission.SubmissionStatus;
 import com.chatreview.submission.SubmittedFile;
@@ -237,13 +239,16 @@ class SubmissionController {
                 "POST /v1/homeworks/{homeworkId}/submissions",
                 request,
                 () -> new IdempotentRequests.Response(
-                        HttpStatus.CREATED, body(submissions.receive(tenant.id(), homeworkId, upload), chatUi)));
+                        HttpStatus.CREATED,
+                        body(submissions.receive(tenant.id(), HomeworkId.of(homeworkId), upload), chatUi)));
     }
 
     @GetMapping("/{submissionId}")
     @Operation(summary = "Get a submission as it is now")
     SubmissionBody submission(Tenant tenant, @PathVariable UUID homeworkId, @PathVariable UUID submissionId) {
-        return body(submissions.submission(tenant.id(), homeworkId, submissionId), chatUiUrl());
+        return body(
+                submissions.submission(tenant.id(), HomeworkId.of(homeworkId), SubmissionId.of(submissionId)),
+                chatUiUrl());
     }
 
     @GetMapping
@@ -255,7 +260,7 @@ class SubmissionController {
             @RequestParam(required = false) String limit,
             @RequestParam(required = false) String offset) {
         PageRequest page = PageRequest.parse(offset, limit, null, 100, false);
-        Page<Submission> found = submissions.submissions(tenant.id(), homeworkId, studentId, page);
+        Page<Submission> found = submissions.submissions(tenant.id(), HomeworkId.of(homeworkId), studentId, page);
         String chatUi = chatUiUrl();
         return new SubmissionList(
                 found.items().stream().map(s -> body(s, chatUi)).toList(),
@@ -282,8 +287,13 @@ class SubmissionController {
         if (request.teacherId() != null && request.teacherId().length() > 255) {
             throw InvalidInput.field("teacherId", "must be at most 255 characters", fix);
         }
-        Submission decided =
-                submissions.decide(tenant.id(), homeworkId, submissionId, to, request.teacherId(), tenant.apiKeyId());
+        Submission decided = submissions.decide(
+                tenant.id(),
+                HomeworkId.of(homeworkId),
+                SubmissionId.of(submissionId),
+                to,
+                request.teacherId(),
+                tenant.apiKeyId());
         return body(decided, chatUiUrl());
     }
 

@@ -28,7 +28,7 @@ class UsageWebhooks {
         data.put("month", reached.month().toString().substring(0, 7));
         data.put("resets_at", reached.resetsAt());
         webhooks.record(
-                reached.tenant().value(),
+                reached.tenant(),
                 EventType.USAGE_BUDGET_THRESHOLD,
                 "usage:" + reached.tenant().value(),
                 data);

@@ -2,6 +2,7 @@ package com.chatreview.chat.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.NewMessage;
 import com.chatreview.support.Api;
@@ -62,7 +63,7 @@ class HotChatReadsIntegrationTests {
         for (int i = 0; i < 5; i++) {
             chats.append(
                     tenantId,
-                    UUID.fromString(chatId),
+                    ChatId.of(UUID.fromString(chatId)),
                     i % 2 == 0
                             ? NewMessage.fromUser(ODD_CONTENT + i, Map.of("n", i, "s", "ä\""), "client-" + i)
                             : NewMessage.fromAssistant("answer " + i, Map.of()));
