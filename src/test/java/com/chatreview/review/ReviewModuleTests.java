@@ -2,6 +2,7 @@ package com.chatreview.review;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.chatreview.chat.ChatId;
 import com.chatreview.conversation.ChatEvent;
 import com.chatreview.conversation.ChatListeners;
 import com.chatreview.homework.Course;
@@ -17,13 +18,15 @@ import com.chatreview.support.SharedTestConfiguration;
 import com.chatreview.support.TestDatabase;
 import com.chatreview.tenancy.Tenancy;
 import com.chatreview.tenancy.TenantId;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -134,7 +137,7 @@ class ReviewModuleTests {
 
     /**
      * A single node (no Redis, whatever REDIS_URL says) on a database of its own: on the server, a new one dropped
-     * when the context closes; the embedded one is the context's own already.
+     * when the context closes; embedded, in a data directory of its own.
      */
     static final class OnItsOwn implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
@@ -142,7 +145,15 @@ class ReviewModuleTests {
         public void initialize(ConfigurableApplicationContext context) {
             Map<String, Object> properties = new java.util.HashMap<>();
             properties.put("redis.url", "");
-            if (!TestDatabase.embedded()) {
+            if (TestDatabase.embedded()) {
+                try {
+                    properties.put(
+                            "database.data-dir",
+                            Files.createTempDirectory("crs-review-module").toString());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            } else {
                 TestDatabase.ServerDatabase database;
                 try {
                     database = TestDatabase.createServerDatabase("crs_review_module");
@@ -168,15 +179,15 @@ class ReviewModuleTests {
     /** One listener on every chat, keeping what it is handed. */
     static final class RecordingListeners implements ChatListeners {
 
-        private final Map<UUID, List<JsonNode>> events = new ConcurrentHashMap<>();
+        private final Map<ChatId, List<JsonNode>> events = new ConcurrentHashMap<>();
 
         @Override
-        public List<? extends Listener> onChat(UUID chatId) {
+        public List<? extends Listener> onChat(ChatId chatId) {
             return List.of(event -> events.computeIfAbsent(chatId, any -> new CopyOnWriteArrayList<>())
                     .add(parse(event)));
         }
 
-        List<JsonNode> of(UUID chatId) {
+        List<JsonNode> of(ChatId chatId) {
             return events.getOrDefault(chatId, List.of());
         }
 
