@@ -1,0 +1,114 @@
+package com.chatreview.privacy;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * Every column that ties stored data to a tenant's user, in one place: how the user's rows are found from it, and
+ * what the export of the user's data and its erasure do with them. A column that names a user ({@code user_id},
+ * {@code student_id}, {@code teacher_id}, {@code decided_by}), or a foreign key to a table listed here, is listed:
+ * {@code PersonalDataTests} fails on a new one that is not. Data that holds a user's words without naming them in a
+ * column (a webhook delivery's payload, an idempotency record's response) is listed too, with what finds it.
+ */
+enum PersonalData {
+    USERS("users", "user_id", Treatment.EXPORTED_AND_ERASED, "the user as the tenant's: when it was first seen"),
+    CHATS("chats", "user_id", Treatment.EXPORTED_AND_ERASED, "the chats the user owns"),
+    MESSAGES("messages", "chat_id", Treatment.EXPORTED_AND_ERASED, "every message of the user's chats"),
+    AI_USAGE(
+            "ai_usage",
+            "user_id",
+            Treatment.EXPORTED_AND_ANONYMIZED,
+            "the AI usage of the user's replies and reviews; on erasure the rows stay for the tenant's totals, the"
+                    + " user id replaced by the erasure's hash"),
+    USAGE_USER_DAYS(
+            "usage_user_days", "user_id", Treatment.ERASED, "the tokens the user spent per day, for their daily cap"),
+    SUBMISSIONS(
+            "submissions",
+            "student_id",
+            Treatment.EXPORTED_AND_ERASED,
+            "the user's submissions with their review: analysis, grade, criteria, findings, flags"),
+    SUBMISSION_FILES(
+            "submission_files",
+            "submission_id",
+            Treatment.EXPORTED_AND_ERASED,
+            "the files of the user's submissions: names and extracted texts exported, content erased with them"),
+    SUBMISSION_DECISIONS(
+            "submission_decisions",
+            "submission_id",
+            Treatment.EXPORTED_AND_ERASED,
+            "the teacher's decisions on the user's submissions"),
+    DECISIONS_BY_A_TEACHER(
+            "submission_decisions",
+            "decided_by",
+            Treatment.KEPT,
+            "a decision is part of the student's submission record; decided_by names the teacher who made it"),
+    COURSES(
+            "courses",
+            "teacher_id",
+            Treatment.KEPT,
+            "a course is the school's material; teacher_id names the teacher who made it"),
+    HOMEWORKS(
+            "homeworks",
+            "teacher_id",
+            Treatment.KEPT,
+            "a homework is the school's material; teacher_id names the teacher who published it"),
+    WEBHOOK_DELIVERIES(
+            "webhook_deliveries",
+            "payload",
+            Treatment.TOMBSTONED,
+            "the events sent to the tenant's endpoints about the user's chats and submissions, found by their"
+                    + " chat or submission id; the payload is replaced by a tombstone"),
+    IDEMPOTENCY_RECORDS(
+            "idempotency_records",
+            "response_body",
+            Treatment.ERASED,
+            "the answers kept for a retried upload or chat creation of the user, found by the ids they name");
+
+    /** What the export and the erasure do with a column's rows. */
+    enum Treatment {
+        /** In the export; deleted by the erasure. */
+        EXPORTED_AND_ERASED,
+        /** In the export; kept by the erasure with the user id replaced by the erasure's hash. */
+        EXPORTED_AND_ANONYMIZED,
+        /** Not in the export (bookkeeping, or a copy of what is exported); deleted by the erasure. */
+        ERASED,
+        /** Not in the export; the payload replaced by a tombstone, the row kept for the delivery log. */
+        TOMBSTONED,
+        /** Not the user's data: the tenant's, naming the user as its author. */
+        KEPT
+    }
+
+    private final String table;
+    private final String column;
+    private final Treatment treatment;
+    private final String what;
+
+    PersonalData(String table, String column, Treatment treatment, String what) {
+        this.table = table;
+        this.column = column;
+        this.treatment = treatment;
+        this.what = what;
+    }
+
+    String table() {
+        return table;
+    }
+
+    String column() {
+        return column;
+    }
+
+    Treatment treatment() {
+        return treatment;
+    }
+
+    String what() {
+        return what;
+    }
+
+    static Optional<PersonalData> of(String table, String column) {
+        return Arrays.stream(values())
+                .filter(entry -> entry.table.equals(table) && entry.column.equals(column))
+                .findFirst();
+    }
+}
