@@ -2,6 +2,7 @@ package com.chatreview.review;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.chatreview.database.DatabaseSettings;
 import com.chatreview.homework.HomeworkId;
 import com.chatreview.submission.IncomingFile;
 import com.chatreview.submission.SubmissionManagement;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.core.io.ByteArrayResource;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -30,6 +32,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * the order of the review jobs, not that budget), each taking {@link SharedTestConfiguration#SLOW_REVIEW_TIME} longer
  * to review than B's; in the order of arrival, tenant B's one upload, made afterwards, would wait for all of them
  * (with 4 workers, 50 reviews' time).
+ *
+ * <p>What is asserted is the order, counted, not a time: how long a review takes on a shared CI machine varies
+ * (a bound of two reviews' time failed there at 2.3 reviews), how many of A's jobs start before B's does not. In
+ * turns, that is A's head of line (it reached the head before B's job arrived) and those that started while B's
+ * upload was on its way; in the order of arrival, all 200.
  */
 @IntegrationTest
 class FairReviewsIntegrationTests {
@@ -45,6 +52,12 @@ class FairReviewsIntegrationTests {
     @Autowired
     MeterRegistry meters;
 
+    @Autowired
+    ReviewSettings reviewSettings;
+
+    @Autowired
+    DatabaseSettings database;
+
     final String slow = "fair-" + UUID.randomUUID();
 
     @AfterEach
@@ -53,7 +66,7 @@ class FairReviewsIntegrationTests {
     }
 
     @Test
-    void anotherTenantsReviewIsDoneWithinTwoReviewsTimeBehindABacklogOf200(TestService service) throws Exception {
+    void anotherTenantsReviewGoesAheadOfABacklogOf200(TestService service) throws Exception {
         TestTenant a = service.newTenant("fair-a");
         TestTenant b = service.newTenant("fair-b");
         HomeworkId homeworkOfA = HomeworkId.of(UUID.fromString(a.publishHomework("fair-1")));
@@ -68,9 +81,17 @@ class FairReviewsIntegrationTests {
                             List.of(new IncomingFile("main.py", content.length, new ByteArrayResource(content)))));
         }
 
+        // every worker busy with A's backlog before B uploads (else the first of A's jobs start while it does)
+        int workers = ReviewJobs.workers(reviewSettings.concurrency(), database.poolSize());
+        long backlogMade = System.nanoTime();
+        while (jobs(a) - waitingJobs(a) < workers) {
+            assertThat(Duration.ofNanos(System.nanoTime() - backlogMade)).isLessThan(Duration.ofSeconds(60));
+            Thread.sleep(10);
+        }
         Timer reviews = meters.get("reviews.duration").timer();
         long reviewsBefore = reviews.count();
         double reviewTimeBefore = reviews.totalTime(TimeUnit.MILLISECONDS);
+        int startedBeforeUpload = BACKLOG - waitingJobs(a);
         long uploaded = System.nanoTime();
         Reply upload = b.homework()
                 .upload(
@@ -80,6 +101,11 @@ class FairReviewsIntegrationTests {
                                 .file("files", "main.py", "text/x-python", "print(1)\n".getBytes()));
         assertThat(upload.status()).as(upload.toString()).isEqualTo(201);
         String submissionOfB = upload.json().get("id").asString();
+        while (waitingJobs(b) > 0) {
+            assertThat(Duration.ofNanos(System.nanoTime() - uploaded)).isLessThan(Duration.ofSeconds(120));
+            Thread.sleep(10);
+        }
+        int startedMeanwhile = BACKLOG - waitingJobs(a) - startedBeforeUpload;
         while (!reviewed(submissionOfB)) {
             assertThat(Duration.ofNanos(System.nanoTime() - uploaded)).isLessThan(Duration.ofSeconds(120));
             Thread.sleep(20);
@@ -91,22 +117,51 @@ class FairReviewsIntegrationTests {
                 ((reviews.totalTime(TimeUnit.MILLISECONDS) - reviewTimeBefore) / (reviews.count() - reviewsBefore)));
 
         System.out.printf(
-                "Fair shares: tenant B's review was done %d ms after its upload (one review takes %d ms), ahead of %d"
-                        + " of tenant A's %d reviews uploaded before it%n",
-                waited.toMillis(), oneReview.toMillis(), backlogLeft, BACKLOG);
-        assertThat(waited).isLessThan(oneReview.multipliedBy(2));
+                "Fair shares: tenant B's review was done %d ms after its upload (one review takes %d ms); %d of"
+                        + " tenant A's reviews started before it did, %d of its %d still waited%n",
+                waited.toMillis(), oneReview.toMillis(), startedMeanwhile, backlogLeft, BACKLOG);
+        // A's head of line; at most one per worker set free while B's upload was on its way; and at most one per
+        // other worker picked in the same fetch as B's job, behind it, before this loop saw it picked
+        assertThat(startedMeanwhile)
+                .as("tenant A's reviews started between B's upload and the start of B's review")
+                .isLessThanOrEqualTo(1 + workers + workers - 1);
         assertThat(backlogLeft).as("tenant A's reviews still waiting").isGreaterThan(BACKLOG / 2);
 
         // the rest of A's backlog would keep the workers busy for minutes: cancelled, and the reviews under way hurried
-        jdbc.sql("DELETE FROM scheduled_tasks WHERE tenant_id = :tenant AND NOT picked")
-                .param("tenant", a.uuid())
-                .update();
+        cancelWaitingJobs(a);
         SharedTestConfiguration.HURRIED_REVIEWS.add(slow);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (jobs(a) > 0 && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
         assertThat(jobs(a)).as("tenant A's jobs under way, ended").isZero();
+    }
+
+    /**
+     * The DELETE takes the rows' locks in another order than a job starting meanwhile, whose update moves every job
+     * of the tenant's line up one place: PostgreSQL ends such a deadlock by failing one of them, and this one tries
+     * again.
+     */
+    private void cancelWaitingJobs(TestTenant tenant) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                jdbc.sql("DELETE FROM scheduled_tasks WHERE tenant_id = :tenant AND NOT picked")
+                        .param("tenant", tenant.uuid())
+                        .update();
+                return;
+            } catch (PessimisticLockingFailureException deadlock) {
+                if (attempt == 5) {
+                    throw deadlock;
+                }
+            }
+        }
+    }
+
+    private int waitingJobs(TestTenant tenant) {
+        return jdbc.sql("SELECT count(*) FROM scheduled_tasks WHERE tenant_id = :tenant AND NOT picked")
+                .param("tenant", tenant.uuid())
+                .query(Integer.class)
+                .single();
     }
 
     private int jobs(TestTenant tenant) {
