@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
@@ -69,6 +70,9 @@ public class ChatManagement {
      */
     public static final int MAX_METADATA_BYTES = 16 * 1024;
 
+    /** How many chats or messages are read at once by the {@code forEach} methods. */
+    static final int BATCH = 500;
+
     /** Creates the chat, and its user if the user is new. */
     @Transactional
     public Chat create(TenantId tenantId, NewChat request) {
@@ -121,6 +125,37 @@ public class ChatManagement {
             throw new UserHasNoChats(userId);
         }
         return new Page<>(chats.pageOfUser(tenantId.value(), userId, page), total);
+    }
+
+    /** When the tenant's user was first seen (a chat made for them, a connection of theirs); empty if never. */
+    public Optional<Instant> userFirstSeen(TenantId tenantId, String userId) {
+        return users.firstSeen(tenantId.value(), userId);
+    }
+
+    /**
+     * Hands over each of the user's chats, oldest first, reading {@value #BATCH} at a time: however many there are,
+     * at most that many are in memory, and no connection is held while {@code each} runs (a slow reader of an
+     * export holds none).
+     */
+    public void forEachChatOf(TenantId tenantId, String userId, Consumer<Chat> each) {
+        Chat last = null;
+        List<Chat> batch;
+        do {
+            batch = chats.ofUserAfter(tenantId.value(), userId, last, BATCH);
+            batch.forEach(each);
+            last = batch.isEmpty() ? null : batch.getLast();
+        } while (batch.size() == BATCH);
+    }
+
+    /** Hands over each message of the chat in the order they were stored, reading {@value #BATCH} at a time. */
+    public void forEachMessage(ChatId chatId, Consumer<ChatMessage> each) {
+        int position = 0;
+        List<ChatMessage> batch;
+        do {
+            batch = messages.after(chatId, position, BATCH);
+            batch.forEach(each);
+            position = batch.isEmpty() ? position : batch.getLast().position();
+        } while (batch.size() == BATCH);
     }
 
     /** A page of the chat's messages in the order they were stored (or the reverse). */

@@ -99,6 +99,20 @@ class Chats {
                 .single();
     }
 
+    /** The user's chats created after {@code after} (all of them from the first when null), oldest first. */
+    List<Chat> ofUserAfter(UUID tenantId, String userId, @Nullable Chat after, int limit) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM chats WHERE tenant_id = :tenant AND user_id = :user"
+                        + " AND (CAST(:afterId AS uuid) IS NULL OR (created_at, id) > (:afterAt, :afterId))"
+                        + " ORDER BY created_at, id LIMIT :limit")
+                .param("tenant", tenantId)
+                .param("user", userId)
+                .param("afterAt", after == null ? null : Sql.at(after.createdAt()))
+                .param("afterId", after == null ? null : after.id().value())
+                .param("limit", limit)
+                .query(Chats::chat)
+                .list();
+    }
+
     List<Chat> pageOfUser(UUID tenantId, String userId, PageRequest page) {
         String direction = page.ascending() ? "ASC" : "DESC";
         return jdbc.sql("SELECT " + COLUMNS + " FROM chats WHERE tenant_id = :tenant AND user_id = :user"

@@ -116,6 +116,17 @@ class Messages {
                 .single();
     }
 
+    /** The chat's messages after {@code position}, in order. */
+    List<ChatMessage> after(ChatId chatId, int position, int limit) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat AND position > :position"
+                        + " ORDER BY position LIMIT :limit")
+                .param("chat", chatId.value())
+                .param("position", position)
+                .param("limit", limit)
+                .query(Messages::message)
+                .list();
+    }
+
     /** The chat's latest messages, oldest first. */
     List<ChatMessage> latest(ChatId chatId, int count) {
         return jdbc.sql("SELECT * FROM (SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat"

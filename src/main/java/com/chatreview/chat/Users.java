@@ -2,6 +2,7 @@ package com.chatreview.chat;
 
 import com.chatreview.database.Sql;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -14,6 +15,15 @@ class Users {
 
     Users(JdbcClient jdbc) {
         this.jdbc = jdbc;
+    }
+
+    /** When the tenant's user was first seen; empty for a user the tenant does not have. */
+    Optional<Instant> firstSeen(UUID tenantId, String userId) {
+        return jdbc.sql("SELECT created_at FROM users WHERE tenant_id = :tenant AND user_id = :user")
+                .param("tenant", tenantId)
+                .param("user", userId)
+                .query((rs, n) -> Sql.instantNotNull(rs, "created_at"))
+                .optional();
     }
 
     /** Records the user if it is new; true when it was. */

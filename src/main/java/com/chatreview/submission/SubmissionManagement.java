@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
@@ -35,6 +36,9 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 public class SubmissionManagement {
+
+    /** How many submissions {@link #forEachSubmissionOf} reads at once. */
+    static final int BATCH = 20;
 
     private final Uploads uploads;
     private final Submissions submissions;
@@ -144,6 +148,29 @@ public class SubmissionManagement {
         return submissions
                 .find(tenantId.value(), homeworkId, submissionId, false)
                 .orElseThrow(() -> new SubmissionNotFound(submissionId));
+    }
+
+    /**
+     * Hands over each of the student's submissions to any homework, oldest first, with its files and decisions,
+     * reading {@value #BATCH} at a time and holding no connection while {@code each} runs.
+     */
+    public void forEachSubmissionOf(TenantId tenantId, String studentId, Consumer<Submission> each) {
+        Submission last = null;
+        List<Submission> batch;
+        do {
+            batch = submissions.ofStudentAfter(tenantId.value(), studentId, last, BATCH);
+            batch.forEach(each);
+            last = batch.isEmpty() ? null : batch.getLast();
+        } while (batch.size() == BATCH);
+    }
+
+    public boolean hasSubmissionsOf(TenantId tenantId, String studentId) {
+        return submissions.anyOfStudent(tenantId.value(), studentId);
+    }
+
+    /** The texts of the submission's files as the review reads them ({@code null} where none was extracted yet). */
+    public List<FileText> fileTexts(Submission submission) {
+        return submissions.fileTexts(submission.id());
     }
 
     /** The homework's submissions, of one student when {@code studentId} is given, newest first. */

@@ -114,6 +114,29 @@ class Submissions {
                 .map(found -> complete(List.of(found)).getFirst());
     }
 
+    /** The student's submissions to any homework created after {@code after} (from the first when null), oldest first. */
+    List<Submission> ofStudentAfter(UUID tenantId, String studentId, @Nullable Submission after, int limit) {
+        return complete(jdbc.sql("SELECT " + COLUMNS + " FROM submissions WHERE tenant_id = :tenant"
+                        + " AND student_id = :student"
+                        + " AND (CAST(:afterId AS uuid) IS NULL OR (created_at, id) > (:afterAt, :afterId))"
+                        + " ORDER BY created_at, id LIMIT :limit")
+                .param("tenant", tenantId)
+                .param("student", studentId)
+                .param("afterAt", after == null ? null : Sql.at(after.createdAt()))
+                .param("afterId", after == null ? null : after.id().value())
+                .param("limit", limit)
+                .query(this::submission)
+                .list());
+    }
+
+    boolean anyOfStudent(UUID tenantId, String studentId) {
+        return jdbc.sql("SELECT EXISTS (SELECT 1 FROM submissions WHERE tenant_id = :tenant AND student_id = :student)")
+                .param("tenant", tenantId)
+                .param("student", studentId)
+                .query(Boolean.class)
+                .single();
+    }
+
     long count(UUID tenantId, HomeworkId homeworkId, @Nullable String studentId) {
         return jdbc.sql("SELECT count(*) FROM submissions WHERE tenant_id = :tenant AND homework_id = :homework"
                         + " AND (CAST(:student AS text) IS NULL OR student_id = :student)")

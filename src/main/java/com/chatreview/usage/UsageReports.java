@@ -15,6 +15,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
@@ -32,6 +33,52 @@ public class UsageReports {
     UsageReports(JdbcClient jdbc, Clock clock) {
         this.jdbc = jdbc;
         this.clock = clock;
+    }
+
+    /** How many records {@link #forEachRecordOf} reads at once. */
+    static final int BATCH = 500;
+
+    /**
+     * Hands over each usage record of the user's replies and reviews, oldest first, reading {@value #BATCH} at a
+     * time and holding no connection while {@code each} runs.
+     */
+    public void forEachRecordOf(TenantId tenant, String userId, Consumer<UsageRecord> each) {
+        UsageRecord last = null;
+        List<UsageRecord> batch;
+        do {
+            batch = jdbc.sql("""
+                            SELECT message_id, chat_id, kind, prompt_tokens, completion_tokens, total_tokens, estimated,
+                                   occurred_at
+                            FROM ai_usage
+                            WHERE tenant_id = :tenant AND user_id = :user
+                              AND (CAST(:afterId AS uuid) IS NULL OR (occurred_at, message_id) > (:afterAt, :afterId))
+                            ORDER BY occurred_at, message_id LIMIT :limit""")
+                    .param("tenant", tenant.value())
+                    .param("user", userId)
+                    .param("afterAt", last == null ? null : Sql.at(last.occurredAt()))
+                    .param("afterId", last == null ? null : last.messageId())
+                    .param("limit", BATCH)
+                    .query((rs, n) -> new UsageRecord(
+                            rs.getObject("message_id", UUID.class),
+                            rs.getObject("chat_id", UUID.class),
+                            UsageKind.valueOf(rs.getString("kind").toUpperCase(Locale.ROOT)),
+                            rs.getInt("prompt_tokens"),
+                            rs.getInt("completion_tokens"),
+                            rs.getInt("total_tokens"),
+                            rs.getBoolean("estimated"),
+                            Sql.instantNotNull(rs, "occurred_at")))
+                    .list();
+            batch.forEach(each);
+            last = batch.isEmpty() ? null : batch.getLast();
+        } while (batch.size() == BATCH);
+    }
+
+    public boolean hasRecordsOf(TenantId tenant, String userId) {
+        return jdbc.sql("SELECT EXISTS (SELECT 1 FROM ai_usage WHERE tenant_id = :tenant AND user_id = :user)")
+                .param("tenant", tenant.value())
+                .param("user", userId)
+                .query(Boolean.class)
+                .single();
     }
 
     /**

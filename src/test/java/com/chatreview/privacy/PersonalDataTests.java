@@ -25,6 +25,9 @@ class PersonalDataTests {
     @Autowired
     JdbcClient jdbc;
 
+    @Autowired
+    UserDataExport export;
+
     @Test
     void everyColumnThatNamesAUserIsListed() {
         List<String> userColumns = jdbc.sql("""
@@ -74,6 +77,18 @@ class PersonalDataTests {
                         """).query((row, number) -> row.getString(1)).list());
 
         assertThat(columns).containsAll(listed());
+    }
+
+    /** What is listed as exported is what the modules' export sections read, table for table. */
+    @Test
+    void theExportHasASectionForEveryTableListedAsExported() {
+        Set<String> exported = Arrays.stream(PersonalData.values())
+                .filter(entry -> entry.treatment() == PersonalData.Treatment.EXPORTED_AND_ERASED
+                        || entry.treatment() == PersonalData.Treatment.EXPORTED_AND_ANONYMIZED)
+                .map(PersonalData::table)
+                .collect(Collectors.toSet());
+
+        assertThat(export.tables()).containsExactlyInAnyOrderElementsOf(exported);
     }
 
     private static Set<String> listed() {
