@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -191,6 +192,35 @@ public class ChatManagement {
         }
         events.publishEvent(new ChatChanged.Deleted(tenantId, chatId));
         return now();
+    }
+
+    /**
+     * Erases the chat and its messages, for a user's erasure, in the transaction under way (the erasure's unit),
+     * unless something holds it open (then {@link ChatDeletionBlocked}): how many messages went; empty when the chat
+     * was gone already. Tells {@code chat.deleted} like a delete.
+     */
+    @Transactional
+    public OptionalInt erase(TenantId tenantId, ChatId chatId) {
+        for (ChatDeletionGuard guard : deletionGuards) {
+            Optional<String> reason = guard.blockingReason(chatId);
+            if (reason.isPresent()) {
+                throw new ChatDeletionBlocked(chatId, reason.get());
+            }
+        }
+        OptionalInt messages = chats.deleteCounting(tenantId.value(), chatId);
+        if (messages.isPresent()) {
+            events.publishEvent(new ChatChanged.Deleted(tenantId, chatId));
+        }
+        return messages;
+    }
+
+    /**
+     * Forgets the user, the last part of their erasure: fails while a chat of theirs is left (one created while the
+     * erasure ran), so that the erasure runs again.
+     */
+    @Transactional
+    public void forgetUser(TenantId tenantId, String userId) {
+        users.delete(tenantId.value(), userId);
     }
 
     /**

@@ -186,6 +186,17 @@ class Chats {
                 .update();
     }
 
+    /** Deletes the chat and its messages: how many messages went, or empty when there was no such chat. */
+    OptionalInt deleteCounting(UUID tenantId, ChatId chatId) {
+        return jdbc.sql("DELETE FROM chats WHERE id = :id AND tenant_id = :tenant RETURNING message_count")
+                .param("id", chatId.value())
+                .param("tenant", tenantId)
+                .query((rs, n) -> rs.getInt(1))
+                .optional()
+                .map(OptionalInt::of)
+                .orElse(OptionalInt.empty());
+    }
+
     boolean delete(UUID tenantId, ChatId chatId) {
         return jdbc.sql("DELETE FROM chats WHERE id = :id AND tenant_id = :tenant")
                         .param("id", chatId.value())

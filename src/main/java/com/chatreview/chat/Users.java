@@ -26,6 +26,14 @@ class Users {
                 .optional();
     }
 
+    /** Forgets the user; fails (a foreign key) while a chat of theirs is left. */
+    void delete(UUID tenantId, String userId) {
+        jdbc.sql("DELETE FROM users WHERE tenant_id = :tenant AND user_id = :user")
+                .param("tenant", tenantId)
+                .param("user", userId)
+                .update();
+    }
+
     /** Records the user if it is new; true when it was. */
     boolean ensure(UUID tenantId, String userId, Instant now) {
         return jdbc.sql("""

@@ -62,7 +62,12 @@ enum PersonalData {
             "idempotency_records",
             "response_body",
             Treatment.ERASED,
-            "the answers kept for a retried upload or chat creation of the user, found by the ids they name");
+            "the answers kept for a retried upload or chat creation of the user, found by the user id they show"),
+    ERASURE_JOBS(
+            "privacy_tasks",
+            "task_data",
+            Treatment.ERASED,
+            "the user id of an erasure under way: the job's data, which goes with the job when the erasure ends");
 
     /** What the export and the erasure do with a column's rows. */
     enum Treatment {

@@ -17,4 +17,13 @@ public final class PrivacyErrors {
                             + " an erased user has nothing left to export.");
         }
     }
+
+    public static final class ErasureNotFound extends ServiceError {
+        public ErasureNotFound(Object erasureId) {
+            super(
+                    Code.NOT_FOUND,
+                    "No erasure with id '" + erasureId + "'",
+                    "Use the erasure_id that DELETE /api/v1/users/{user_id} answered, with the same tenant's key.");
+        }
+    }
 }

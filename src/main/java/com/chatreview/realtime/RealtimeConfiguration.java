@@ -4,6 +4,7 @@ import com.chatreview.redis.ConditionalOnRedis;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
 import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.socket.config.annotation.EnableWebSocket;
@@ -11,6 +12,7 @@ import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
 import org.springframework.web.socket.config.annotation.WebSocketHandlerRegistry;
 import org.springframework.web.socket.server.jetty.JettyRequestUpgradeStrategy;
 import org.springframework.web.socket.server.support.DefaultHandshakeHandler;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Registers the handler on {@code /ws/chat} and every other {@link ChatAccess} path (such as the chat page's), with
@@ -74,6 +76,20 @@ class RealtimeConfiguration implements WebSocketConfigurer {
         RedisConnectionRegistry redisConnectionRegistry(
                 Redis redis, RedisReachability reachability, RealtimeSettings settings) {
             return new RedisConnectionRegistry(redis, reachability, settings.connectionLease());
+        }
+
+        @Bean
+        @ConditionalOnRedis.Absent
+        ErasedUserAnnouncements singleNodeErasedUserAnnouncements() {
+            return new ErasedUserAnnouncements.SingleNode();
+        }
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnRedis
+        RedisErasedUserAnnouncements redisErasedUserAnnouncements(
+                Redis redis, JsonMapper json, ObjectProvider<ErasedUserConnections> connections) {
+            return new RedisErasedUserAnnouncements(
+                    redis, json, erased -> connections.getObject().closeHere(erased));
         }
     }
 }

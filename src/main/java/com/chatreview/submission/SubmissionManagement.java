@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -162,6 +163,23 @@ public class SubmissionManagement {
             batch.forEach(each);
             last = batch.isEmpty() ? null : batch.getLast();
         } while (batch.size() == BATCH);
+    }
+
+    /**
+     * Erases the submission with its files, decisions and review chat, for a user's erasure, in the transaction under
+     * way (the erasure's unit): all of it or, when the review chat is held open (a review being written), nothing
+     * ({@link com.chatreview.chat.ChatErrors.ChatDeletionBlocked}). The files' bytes go back to the tenant's storage.
+     */
+    @Transactional
+    public ErasedSubmission erase(TenantId tenantId, Submission submission) {
+        var files = submissions.delete(tenantId.value(), submission.id());
+        files.ifPresent(deleted -> storage.release(tenantId.value(), deleted.bytes()));
+        OptionalInt messages = chats.erase(tenantId, submission.chatId());
+        return new ErasedSubmission(
+                files.isPresent(),
+                files.map(Submissions.DeletedFiles::count).orElse(0),
+                messages.isPresent(),
+                messages.orElse(0));
     }
 
     public boolean hasSubmissionsOf(TenantId tenantId, String studentId) {

@@ -129,6 +129,25 @@ class Submissions {
                 .list());
     }
 
+    /** What deleting a submission took with it. */
+    record DeletedFiles(int count, long bytes) {}
+
+    /** Deletes the submission with its files and decisions; empty when it was gone already. */
+    Optional<DeletedFiles> delete(UUID tenantId, SubmissionId submissionId) {
+        DeletedFiles files = jdbc.sql("""
+                        SELECT count(*), COALESCE(sum(size_bytes), 0) FROM submission_files
+                        WHERE submission_id = :id""")
+                .param("id", submissionId.value())
+                .query((rs, n) -> new DeletedFiles(rs.getInt(1), rs.getLong(2)))
+                .single();
+        boolean deleted = jdbc.sql("DELETE FROM submissions WHERE id = :id AND tenant_id = :tenant")
+                        .param("id", submissionId.value())
+                        .param("tenant", tenantId)
+                        .update()
+                == 1;
+        return deleted ? Optional.of(files) : Optional.empty();
+    }
+
     boolean anyOfStudent(UUID tenantId, String studentId) {
         return jdbc.sql("SELECT EXISTS (SELECT 1 FROM submissions WHERE tenant_id = :tenant AND student_id = :student)")
                 .param("tenant", tenantId)

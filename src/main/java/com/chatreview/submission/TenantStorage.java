@@ -42,6 +42,14 @@ class TenantStorage {
         }
     }
 
+    /** Gives back the bytes of files deleted, in the caller's transaction (the one that deleted them). */
+    void release(UUID tenantId, long bytes) {
+        jdbc.sql("UPDATE tenant_storage SET used_bytes = GREATEST(0, used_bytes - :bytes) WHERE tenant_id = :tenant")
+                .param("tenant", tenantId)
+                .param("bytes", bytes)
+                .update();
+    }
+
     StorageUse use(UUID tenantId) {
         return jdbc.sql("SELECT used_bytes, allowance_bytes FROM tenant_storage WHERE tenant_id = :tenant")
                 .param("tenant", tenantId)

@@ -60,6 +60,25 @@ public class WebhookEvents {
         insert(subscribed, type.wireName(), orderingKey, data);
     }
 
+    /**
+     * Replaces the payload of every delivery about one chat or submission of the tenant (its ordering key), pending
+     * or past, with a tombstone: the same type and timestamp, {@code data} {@code {"erased": true}} (written as the
+     * service writes a payload: compact, in that order). A user's erasure
+     * does it in the transaction that erases the chat or the submission; a pending delivery goes out as the
+     * tombstone.
+     */
+    public int tombstone(TenantId tenantId, String orderingKey) {
+        return jdbc.sql("""
+                        UPDATE webhook_deliveries
+                        SET payload = '{"type":' || to_json(event_type)::text
+                                      || ',"timestamp":' || (payload::json -> 'timestamp')::text
+                                      || ',"data":{"erased":true}}'
+                        WHERE tenant_id = :tenant AND ordering_key = :key""")
+                .param("tenant", tenantId.value())
+                .param("key", orderingKey)
+                .update();
+    }
+
     /** Whether an event of the type would reach an endpoint of the tenant: if not, its data need not be rendered. */
     public boolean wanted(TenantId tenantId, EventType type) {
         return !subscribed(tenantId.value(), type).isEmpty();

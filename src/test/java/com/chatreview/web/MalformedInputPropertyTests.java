@@ -79,6 +79,8 @@ class MalformedInputPropertyTests {
 
     static final int SHRINK_CYCLES = Integer.getInteger("malformed.shrinks", 30);
     static final String USER = "student-1";
+    /** The user a DELETE of a user erases (the chats above are all {@link #USER}'s). */
+    static final String DOOMED_USER = "student-doomed";
     /** The service's {@code server.max-http-request-header-size}: a longer request line and headers is 414 or 431. */
     static final int MAX_REQUEST_HEAD = 16 * 1024;
 
@@ -1125,7 +1127,7 @@ class MalformedInputPropertyTests {
      * What the requests need to reach a handler: a tenant and its key, and real records (a chat, a course, a
      * homework, a submission) to put in paths. Settings that change what other requests get (the chat page's
      * settings, the usage limits, the admin API's tenant with its budget) act on a sandbox tenant of their own; a
-     * DELETE's real chat is one to lose.
+     * DELETE's real chat, or user, is one to lose.
      */
     record Fixture(
             String apiKey,
@@ -1161,6 +1163,7 @@ class MalformedInputPropertyTests {
                             new Multipart().field("studentId", USER).file("main.py", "print(5 / 6)\n")))
                     .get("id")
                     .asString();
+            created(chats.post("/api/v1/chats", "{\"user_id\": \"" + DOOMED_USER + "\"}"));
             return new Fixture(
                     key,
                     sandbox.get("api_key").asString(),
@@ -1198,14 +1201,15 @@ class MalformedInputPropertyTests {
                     : apiKey;
         }
 
-        /** A real id for a path parameter of this name (for DELETE: the chat to lose). */
+        /** A real id for a path parameter of this name (for DELETE: the chat, or the user, to lose). */
         String realId(String name, String method) {
             return switch (name) {
                 case "chat_id" -> method.equals("DELETE") ? doomedChatId : chatId;
                 case "homeworkId" -> homeworkId;
                 case "submissionId" -> submissionId;
                 case "tenantId" -> sandboxTenantId;
-                case "user_id" -> USER;
+                // erasing the user would take every chat above with it
+                case "user_id" -> method.equals("DELETE") ? DOOMED_USER : USER;
                 default -> "00000000-0000-0000-0000-000000000000";
             };
         }

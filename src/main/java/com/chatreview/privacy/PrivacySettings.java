@@ -1,0 +1,18 @@
+package com.chatreview.privacy;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The privacy module's settings.
+ *
+ * @param jobPollInterval how often a node looks for erasure jobs nobody runs (one started on this node, or left by
+ *     a node that died); a job scheduled here starts at once
+ * @param erasureRetry how long an erasure that could not finish (a reply still being written into one of the user's
+ *     chats, a connection on another node not closed yet) waits before it runs again
+ */
+@ConfigurationProperties("privacy")
+public record PrivacySettings(
+        @DefaultValue("10s") Duration jobPollInterval,
+        @DefaultValue("5s") Duration erasureRetry) {}
