@@ -48,6 +48,8 @@ class PrivacyJobs {
                         Thread.ofVirtual().name("privacy-", 0).factory()))
                 .pollingInterval(settings.jobPollInterval())
                 .pollUsingLockAndFetch(0.5, 1.0)
+                .heartbeatInterval(settings.jobHeartbeat())
+                .missedHeartbeatsLimit(settings.jobMissedHeartbeats())
                 // a part that could not finish yet is logged by the job's next run, if it fails again
                 .failureLogging(LogLevel.INFO, false)
                 .build();

@@ -11,8 +11,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     a node that died); a job scheduled here starts at once
  * @param erasureRetry how long an erasure that could not finish (a reply still being written into one of the user's
  *     chats, a connection on another node not closed yet) waits before it runs again
+ * @param jobHeartbeat how often the node running a job says it is alive
+ * @param jobMissedHeartbeats after this many heartbeats missed, the node is taken for dead and another runs its job
+ *     (by default two minutes after a crash)
  */
 @ConfigurationProperties("privacy")
 public record PrivacySettings(
         @DefaultValue("10s") Duration jobPollInterval,
-        @DefaultValue("5s") Duration erasureRetry) {}
+        @DefaultValue("5s") Duration erasureRetry,
+        @DefaultValue("30s") Duration jobHeartbeat,
+        @DefaultValue("4") int jobMissedHeartbeats) {}

@@ -243,4 +243,45 @@ class AcrossNodesClusterTests {
             assertThat(status).as("a valid key from the spent address").isEqualTo(404);
         }
     }
+
+    /**
+     * A user's erasure asked of one node closes the user's connections on both, with 1008, and erases for both: the
+     * other node then knows nothing of the user.
+     */
+    @Test
+    void aUsersErasureClosesTheirConnectionsOnEveryNodeAndErasesForBoth() throws Exception {
+        String apiKey = cluster.newTenant("erasure-across-nodes");
+        Api first = cluster.node(1).api().with("X-API-Key", apiKey);
+        Api second = cluster.node(2).api().with("X-API-Key", apiKey);
+        String chatOfErased = Cluster.newChat(first, "student-1");
+        String otherChat = Cluster.newChat(first, "student-2");
+        try (ChatSocket onFirst = ChatSocket.connect(cluster.node(1).port(), apiKey, "student-1", chatOfErased);
+                ChatSocket onSecond = ChatSocket.connect(cluster.node(2).port(), apiKey, "student-1", otherChat);
+                ChatSocket teacherOnSecond =
+                        ChatSocket.connect(cluster.node(2).port(), apiKey, "teacher-1", chatOfErased)) {
+            for (ChatSocket socket : List.of(onFirst, onSecond, teacherOnSecond)) {
+                socket.awaitEvent("connection_established");
+            }
+
+            Api.Reply started = first.delete("/api/v1/users/student-1");
+            assertThat(started.status()).as(started.toString()).isEqualTo(202);
+
+            assertThat(onFirst.awaitClose()).isEqualTo(1008);
+            assertThat(onSecond.awaitClose())
+                    .as("the user's connection on the other node")
+                    .isEqualTo(1008);
+            assertThat(teacherOnSecond.awaitClose())
+                    .as("a connection on the user's chat, on the other node")
+                    .isEqualTo(1008);
+            String erasureId = started.json().get("erasure_id").asString();
+            JsonNode done = Eventually.value(Duration.ofSeconds(30), () -> {
+                JsonNode erasure = second.get("/api/v1/erasures/" + erasureId).json();
+                return erasure.get("status").asString().equals("done") ? erasure : null;
+            });
+            assertThat(done.get("erased").get("chats").asInt()).isEqualTo(1);
+        }
+        assertThat(second.get("/api/v1/chats/" + chatOfErased).status()).isEqualTo(404);
+        assertThat(second.get("/api/v1/users/student-1/export").status()).isEqualTo(404);
+        assertThat(second.get("/api/v1/chats/" + otherChat).status()).isEqualTo(200);
+    }
 }
