@@ -148,6 +148,20 @@ public class ChatManagement {
         } while (batch.size() == BATCH);
     }
 
+    /**
+     * Hands over each of the tenant's chats whose last message (or creation) is before {@code cutoff}, but for the
+     * review chats of submissions (they go with their submission), reading {@value #BATCH} at a time.
+     */
+    public void forEachChatInactiveBefore(TenantId tenantId, Instant cutoff, Consumer<Chat> each) {
+        Chat last = null;
+        List<Chat> batch;
+        do {
+            batch = chats.inactiveBefore(tenantId.value(), cutoff, last, BATCH);
+            batch.forEach(each);
+            last = batch.isEmpty() ? null : batch.getLast();
+        } while (batch.size() == BATCH);
+    }
+
     /** Hands over each message of the chat in the order they were stored, reading {@value #BATCH} at a time. */
     public void forEachMessage(ChatId chatId, Consumer<ChatMessage> each) {
         int position = 0;

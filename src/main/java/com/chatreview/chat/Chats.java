@@ -99,6 +99,32 @@ class Chats {
                 .single();
     }
 
+    /**
+     * The tenant's chats whose last message (or creation, without one) is before {@code cutoff}, oldest activity
+     * first, after {@code after}; without review chats (config kind {@code homework_review}, as the submission module
+     * creates them), which go with their submission.
+     */
+    List<Chat> inactiveBefore(UUID tenantId, Instant cutoff, @Nullable Chat after, int limit) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM chats WHERE tenant_id = :tenant"
+                        + " AND COALESCE(last_message_at, created_at) < :cutoff"
+                        + " AND config ->> 'kind' IS DISTINCT FROM 'homework_review'"
+                        + " AND (CAST(:afterId AS uuid) IS NULL"
+                        + "      OR (COALESCE(last_message_at, created_at), id) > (:afterAt, :afterId))"
+                        + " ORDER BY COALESCE(last_message_at, created_at), id LIMIT :limit")
+                .param("tenant", tenantId)
+                .param("cutoff", Sql.at(cutoff))
+                .param("afterAt", after == null ? null : Sql.at(lastActivity(after)))
+                .param("afterId", after == null ? null : after.id().value())
+                .param("limit", limit)
+                .query(Chats::chat)
+                .list();
+    }
+
+    private static Instant lastActivity(Chat chat) {
+        Instant last = chat.lastMessageAt();
+        return last != null ? last : chat.createdAt();
+    }
+
     /** The user's chats created after {@code after} (all of them from the first when null), oldest first. */
     List<Chat> ofUserAfter(UUID tenantId, String userId, @Nullable Chat after, int limit) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM chats WHERE tenant_id = :tenant AND user_id = :user"

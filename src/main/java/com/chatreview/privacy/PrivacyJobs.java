@@ -5,8 +5,11 @@ import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.logging.LogLevel;
 import com.github.kagkarlsson.scheduler.task.FailureHandler;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.github.kagkarlsson.scheduler.task.schedule.Schedules;
 import java.time.Clock;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -19,13 +22,15 @@ import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 /**
  * The privacy module's durable jobs: db-scheduler on a table of their own ({@code privacy_tasks}), so that neither
  * this scheduler nor the reviews' meets the other's tasks. One erasure runs at a time on a node; a job whose node
- * died is taken over by another.
+ * died is taken over by another. The daily retention run is one recurring job: whichever node picks it runs it, once
+ * for the cluster.
  */
 @Configuration(proxyBeanMethods = false)
 class PrivacyJobs {
 
     static final String TABLE = "privacy_tasks";
     static final String ERASE_USER = "erase-user";
+    static final String APPLY_RETENTION = "apply-retention";
 
     @Bean
     OneTimeTask<String> eraseUserTask(ObjectProvider<UserErasure> erasure, PrivacySettings settings) {
@@ -35,11 +40,23 @@ class PrivacyJobs {
                         erasure.getObject().run(UUID.fromString(instance.getId()), instance.getData()));
     }
 
+    /** Once a day, at {@code privacy.retention-at} (UTC), on one node of the cluster: the retention run. */
+    @Bean
+    RecurringTask<Void> retentionTask(ObjectProvider<DataRetention> retention, PrivacySettings settings, Clock clock) {
+        return Tasks.recurring(APPLY_RETENTION, Schedules.daily(ZoneOffset.UTC, settings.retentionAt()))
+                .execute((instance, context) -> retention.getObject().applyAll(clock.instant()));
+    }
+
     @Bean
     ErasureScheduler erasureScheduler(
-            DataSource dataSource, OneTimeTask<String> eraseUserTask, PrivacySettings settings, Clock clock) {
+            DataSource dataSource,
+            OneTimeTask<String> eraseUserTask,
+            RecurringTask<Void> retentionTask,
+            PrivacySettings settings,
+            Clock clock) {
         // Through the proxy, a job scheduled inside a transaction (the erasure's record) commits with it or not at all.
         Scheduler scheduler = Scheduler.create(new TransactionAwareDataSourceProxy(dataSource), List.of(eraseUserTask))
+                .startTasks(retentionTask)
                 .tableName(TABLE)
                 .schedulerName(new SchedulerName.Fixed(new SchedulerName.Hostname().getName() + "-"
                         + ProcessHandle.current().pid() + "-privacy"))

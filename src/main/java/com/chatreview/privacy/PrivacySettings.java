@@ -1,6 +1,7 @@
 package com.chatreview.privacy;
 
 import java.time.Duration;
+import java.time.LocalTime;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -14,10 +15,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param jobHeartbeat how often the node running a job says it is alive
  * @param jobMissedHeartbeats after this many heartbeats missed, the node is taken for dead and another runs its job
  *     (by default two minutes after a crash)
+ * @param retentionAt when, each day (UTC), the retention run erases what is older than the tenants' settings
  */
 @ConfigurationProperties("privacy")
 public record PrivacySettings(
         @DefaultValue("10s") Duration jobPollInterval,
         @DefaultValue("5s") Duration erasureRetry,
         @DefaultValue("30s") Duration jobHeartbeat,
-        @DefaultValue("4") int jobMissedHeartbeats) {}
+        @DefaultValue("4") int jobMissedHeartbeats,
+        @DefaultValue("03:00") LocalTime retentionAt) {}

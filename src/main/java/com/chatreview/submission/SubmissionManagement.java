@@ -182,6 +182,17 @@ public class SubmissionManagement {
                 messages.orElse(0));
     }
 
+    /** Hands over each of the tenant's submissions created before {@code cutoff}, oldest first, {@value #BATCH} at a time. */
+    public void forEachSubmissionCreatedBefore(TenantId tenantId, Instant cutoff, Consumer<Submission> each) {
+        Submission last = null;
+        List<Submission> batch;
+        do {
+            batch = submissions.createdBefore(tenantId.value(), cutoff, last, BATCH);
+            batch.forEach(each);
+            last = batch.isEmpty() ? null : batch.getLast();
+        } while (batch.size() == BATCH);
+    }
+
     public boolean hasSubmissionsOf(TenantId tenantId, String studentId) {
         return submissions.anyOfStudent(tenantId.value(), studentId);
     }

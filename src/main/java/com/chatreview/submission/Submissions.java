@@ -129,6 +129,21 @@ class Submissions {
                 .list());
     }
 
+    /** The tenant's submissions created before {@code cutoff}, oldest first, after {@code after}. */
+    List<Submission> createdBefore(UUID tenantId, Instant cutoff, @Nullable Submission after, int limit) {
+        return complete(jdbc.sql("SELECT " + COLUMNS + " FROM submissions WHERE tenant_id = :tenant"
+                        + " AND created_at < :cutoff"
+                        + " AND (CAST(:afterId AS uuid) IS NULL OR (created_at, id) > (:afterAt, :afterId))"
+                        + " ORDER BY created_at, id LIMIT :limit")
+                .param("tenant", tenantId)
+                .param("cutoff", Sql.at(cutoff))
+                .param("afterAt", after == null ? null : Sql.at(after.createdAt()))
+                .param("afterId", after == null ? null : after.id().value())
+                .param("limit", limit)
+                .query(this::submission)
+                .list());
+    }
+
     /** What deleting a submission took with it. */
     record DeletedFiles(int count, long bytes) {}
 

@@ -1,9 +1,19 @@
 package com.chatreview.chat.web;
 
+import com.chatreview.chat.ChatErrors;
+import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatManagement;
+import com.chatreview.privacy.ErasureTally;
+import com.chatreview.privacy.ExpiredDataEraser;
+import com.chatreview.privacy.Retention;
 import com.chatreview.privacy.UserDataEraser;
+import com.chatreview.tenancy.TenantId;
 import com.chatreview.webhook.WebhookEvents;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.OptionalInt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -11,7 +21,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The chat module's parts of a user's erasure: the user's chats, each with its messages and the payloads of the
- * webhook deliveries about it in one transaction; and, last of every part, the user itself.
+ * webhook deliveries about it in one transaction; and, last of every part, the user itself. The chats' part also
+ * erases the chats past the tenant's retention.
  */
 @Configuration(proxyBeanMethods = false)
 class ChatDataErasers {
@@ -19,17 +30,66 @@ class ChatDataErasers {
     /** After the submissions (whose review chats go with them). */
     @Bean
     @Order(30)
-    UserDataEraser chatsEraser(ChatManagement chats, WebhookEvents webhooks, TransactionTemplate transaction) {
-        return (tenantId, userId, tally) -> chats.forEachChatOf(
-                tenantId,
-                userId,
-                chat -> transaction.executeWithoutResult(status -> {
-                    webhooks.tombstone(tenantId, chat.id().toString());
-                    OptionalInt messages = chats.erase(tenantId, chat.id());
-                    if (messages.isPresent()) {
-                        tally.erased(1, messages.getAsInt(), 0, 0);
+    ChatsEraser chatsEraser(ChatManagement chats, WebhookEvents webhooks, TransactionTemplate transaction) {
+        return new ChatsEraser(chats, webhooks, transaction);
+    }
+
+    /**
+     * A user's chats, for their erasure; the tenant's chats past its retention, for the daily run. Each chat with its
+     * messages and the payloads of the webhook deliveries about it, in one transaction that also counts it.
+     */
+    static final class ChatsEraser implements UserDataEraser, ExpiredDataEraser {
+
+        private static final Logger log = LoggerFactory.getLogger(ChatsEraser.class);
+
+        private final ChatManagement chats;
+        private final WebhookEvents webhooks;
+        private final TransactionTemplate transaction;
+
+        ChatsEraser(ChatManagement chats, WebhookEvents webhooks, TransactionTemplate transaction) {
+            this.chats = chats;
+            this.webhooks = webhooks;
+            this.transaction = transaction;
+        }
+
+        @Override
+        public void erase(TenantId tenantId, String userId, ErasureTally tally) {
+            chats.forEachChatOf(
+                    tenantId,
+                    userId,
+                    chat -> eraseOne(tenantId, chat.id()).ifPresent(messages -> tally.erased(1, messages, 0, 0)));
+        }
+
+        @Override
+        public int eraseExpired(TenantId tenantId, Retention retention, Instant now) {
+            Optional<Instant> cutoff = retention.chatsInactiveBefore(now);
+            if (cutoff.isEmpty()) {
+                return 0;
+            }
+            int[] erased = {0};
+            chats.forEachChatInactiveBefore(tenantId, cutoff.get(), chat -> {
+                try {
+                    if (eraseOne(tenantId, chat.id()).isPresent()) {
+                        erased[0]++;
                     }
-                }));
+                } catch (ChatErrors.ChatDeletionBlocked held) {
+                    log.info(
+                            "Retention: chat {} is held open ({}); the next run erases it",
+                            chat.id(),
+                            held.getMessage());
+                }
+            });
+            return erased[0];
+        }
+
+        /** How many messages went with the chat; empty when it was gone already. */
+        private Optional<Integer> eraseOne(TenantId tenantId, ChatId chatId) {
+            return transaction.execute(status -> {
+                webhooks.tombstone(tenantId, chatId.toString());
+                OptionalInt messages = chats.erase(tenantId, chatId);
+                return messages.isPresent() ? Optional.of(messages.getAsInt()) : Optional.<Integer>empty();
+            });
+        }
     }
 
     /** Last: fails, and the erasure runs again, while a chat of the user is left (one made while it ran). */

@@ -1,11 +1,20 @@
 package com.chatreview.submission.web;
 
+import com.chatreview.chat.ChatErrors.ChatDeletionBlocked;
 import com.chatreview.privacy.ErasureTally;
+import com.chatreview.privacy.ExpiredDataEraser;
+import com.chatreview.privacy.Retention;
 import com.chatreview.privacy.UserDataEraser;
 import com.chatreview.submission.ErasedSubmission;
+import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionManagement;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.webhook.WebhookEvents;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -13,11 +22,13 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * The submission module's part of a user's erasure: each submission whose {@code studentId} is the user, with its
  * files, decisions and review chat, and the payloads of the webhook deliveries about the submission and the chat, in
- * one transaction per submission.
+ * one transaction per submission. The same for the submissions past the tenant's retention, in the daily run.
  */
 @Component
 @Order(20)
-class SubmissionDataEraser implements UserDataEraser {
+class SubmissionDataEraser implements UserDataEraser, ExpiredDataEraser {
+
+    private static final Logger log = LoggerFactory.getLogger(SubmissionDataEraser.class);
 
     private final SubmissionManagement submissions;
     private final WebhookEvents webhooks;
@@ -31,14 +42,39 @@ class SubmissionDataEraser implements UserDataEraser {
 
     @Override
     public void erase(TenantId tenantId, String userId, ErasureTally tally) {
-        submissions.forEachSubmissionOf(
-                tenantId,
-                userId,
-                submission -> transaction.executeWithoutResult(status -> {
-                    webhooks.tombstone(tenantId, submission.id().toString());
-                    webhooks.tombstone(tenantId, submission.chatId().toString());
-                    ErasedSubmission erased = submissions.erase(tenantId, submission);
-                    tally.erased(erased.chat() ? 1 : 0, erased.messages(), erased.submission() ? 1 : 0, erased.files());
-                }));
+        submissions.forEachSubmissionOf(tenantId, userId, submission -> {
+            ErasedSubmission erased = eraseOne(tenantId, submission);
+            tally.erased(erased.chat() ? 1 : 0, erased.messages(), erased.submission() ? 1 : 0, erased.files());
+        });
+    }
+
+    @Override
+    public int eraseExpired(TenantId tenantId, Retention retention, Instant now) {
+        Optional<Instant> cutoff = retention.submissionsCreatedBefore(now);
+        if (cutoff.isEmpty()) {
+            return 0;
+        }
+        int[] erased = {0};
+        submissions.forEachSubmissionCreatedBefore(tenantId, cutoff.get(), submission -> {
+            try {
+                if (eraseOne(tenantId, submission).submission()) {
+                    erased[0]++;
+                }
+            } catch (ChatDeletionBlocked held) {
+                log.info(
+                        "Retention: submission {} is under review ({}); the next run erases it",
+                        submission.id(),
+                        held.getMessage());
+            }
+        });
+        return erased[0];
+    }
+
+    private ErasedSubmission eraseOne(TenantId tenantId, Submission submission) {
+        return Objects.requireNonNull(transaction.execute(status -> {
+            webhooks.tombstone(tenantId, submission.id().toString());
+            webhooks.tombstone(tenantId, submission.chatId().toString());
+            return submissions.erase(tenantId, submission);
+        }));
     }
 }
