@@ -245,11 +245,11 @@ class AcrossNodesClusterTests {
     }
 
     /**
-     * A user's erasure asked of one node closes the user's connections on both, with 1008, and erases for both: the
-     * other node then knows nothing of the user.
+     * A user's data, exported from either node; their erasure asked of one node closes the user's connections on
+     * both, with 1008, and erases for both: the other node then knows nothing of the user.
      */
     @Test
-    void aUsersErasureClosesTheirConnectionsOnEveryNodeAndErasesForBoth() throws Exception {
+    void aUsersDataIsExportedFromEitherNodeAndItsErasureClosesTheirConnectionsOnBoth() throws Exception {
         String apiKey = cluster.newTenant("erasure-across-nodes");
         Api first = cluster.node(1).api().with("X-API-Key", apiKey);
         Api second = cluster.node(2).api().with("X-API-Key", apiKey);
@@ -262,6 +262,12 @@ class AcrossNodesClusterTests {
             for (ChatSocket socket : List.of(onFirst, onSecond, teacherOnSecond)) {
                 socket.awaitEvent("connection_established");
             }
+
+            Api.Reply exported = second.get("/api/v1/users/student-1/export");
+            assertThat(exported.status()).as(exported.toString()).isEqualTo(200);
+            assertThat(exported.json().get("chats").get(0).get("chat").get("id").asString())
+                    .as("the export, asked of the other node")
+                    .isEqualTo(chatOfErased);
 
             Api.Reply started = first.delete("/api/v1/users/student-1");
             assertThat(started.status()).as(started.toString()).isEqualTo(202);

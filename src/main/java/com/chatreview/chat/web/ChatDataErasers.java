@@ -11,7 +11,7 @@ import com.chatreview.tenancy.TenantId;
 import com.chatreview.webhook.WebhookEvents;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.OptionalInt;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
@@ -57,7 +57,7 @@ class ChatDataErasers {
             chats.forEachChatOf(
                     tenantId,
                     userId,
-                    chat -> eraseOne(tenantId, chat.id()).ifPresent(messages -> tally.erased(1, messages, 0, 0)));
+                    chat -> eraseOne(tenantId, chat.id(), messages -> tally.erased(1, messages, 0, 0)));
         }
 
         @Override
@@ -69,9 +69,7 @@ class ChatDataErasers {
             int[] erased = {0};
             chats.forEachChatInactiveBefore(tenantId, cutoff.get(), chat -> {
                 try {
-                    if (eraseOne(tenantId, chat.id()).isPresent()) {
-                        erased[0]++;
-                    }
+                    eraseOne(tenantId, chat.id(), messages -> erased[0]++);
                 } catch (ChatErrors.ChatDeletionBlocked held) {
                     log.info(
                             "Retention: chat {} is held open ({}); the next run erases it",
@@ -82,12 +80,15 @@ class ChatDataErasers {
             return erased[0];
         }
 
-        /** How many messages went with the chat; empty when it was gone already. */
-        private Optional<Integer> eraseOne(TenantId tenantId, ChatId chatId) {
-            return transaction.execute(status -> {
+        /**
+         * Erases the chat, and tells {@code erased} how many messages went with it, in the same transaction (an
+         * erasure counts it there: a crash cannot leave a chat gone but not counted); nothing when it was gone
+         * already.
+         */
+        private void eraseOne(TenantId tenantId, ChatId chatId, IntConsumer erased) {
+            transaction.executeWithoutResult(status -> {
                 webhooks.tombstone(tenantId, chatId.toString());
-                OptionalInt messages = chats.erase(tenantId, chatId);
-                return messages.isPresent() ? Optional.of(messages.getAsInt()) : Optional.<Integer>empty();
+                chats.erase(tenantId, chatId).ifPresent(erased);
             });
         }
     }

@@ -11,8 +11,8 @@ import com.chatreview.submission.SubmissionManagement;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.webhook.WebhookEvents;
 import java.time.Instant;
-import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.annotation.Order;
@@ -42,10 +42,12 @@ class SubmissionDataEraser implements UserDataEraser, ExpiredDataEraser {
 
     @Override
     public void erase(TenantId tenantId, String userId, ErasureTally tally) {
-        submissions.forEachSubmissionOf(tenantId, userId, submission -> {
-            ErasedSubmission erased = eraseOne(tenantId, submission);
-            tally.erased(erased.chat() ? 1 : 0, erased.messages(), erased.submission() ? 1 : 0, erased.files());
-        });
+        submissions.forEachSubmissionOf(
+                tenantId,
+                userId,
+                submission -> eraseOne(tenantId, submission, erased -> {
+                    tally.erased(erased.chat() ? 1 : 0, erased.messages(), erased.submission() ? 1 : 0, erased.files());
+                }));
     }
 
     @Override
@@ -57,9 +59,11 @@ class SubmissionDataEraser implements UserDataEraser, ExpiredDataEraser {
         int[] erased = {0};
         submissions.forEachSubmissionCreatedBefore(tenantId, cutoff.get(), submission -> {
             try {
-                if (eraseOne(tenantId, submission).submission()) {
-                    erased[0]++;
-                }
+                eraseOne(tenantId, submission, gone -> {
+                    if (gone.submission()) {
+                        erased[0]++;
+                    }
+                });
             } catch (ChatDeletionBlocked held) {
                 log.info(
                         "Retention: submission {} is under review ({}); the next run erases it",
@@ -70,11 +74,15 @@ class SubmissionDataEraser implements UserDataEraser, ExpiredDataEraser {
         return erased[0];
     }
 
-    private ErasedSubmission eraseOne(TenantId tenantId, Submission submission) {
-        return Objects.requireNonNull(transaction.execute(status -> {
+    /**
+     * Erases the submission and tells {@code erased} what went, in the same transaction (an erasure counts it there: a
+     * crash cannot leave a submission gone but not counted).
+     */
+    private void eraseOne(TenantId tenantId, Submission submission, Consumer<ErasedSubmission> erased) {
+        transaction.executeWithoutResult(status -> {
             webhooks.tombstone(tenantId, submission.id().toString());
             webhooks.tombstone(tenantId, submission.chatId().toString());
-            return submissions.erase(tenantId, submission);
-        }));
+            erased.accept(submissions.erase(tenantId, submission));
+        });
     }
 }
