@@ -121,7 +121,14 @@ class ReviewModuleTests {
         });
 
         assertThat(reviewed.grade()).matches("[A-F]");
-        List<JsonNode> events = listeners.of(received.chatId());
+        // the listeners hear the end just after the review is stored, on the reply's own thread
+        List<JsonNode> events = Eventually.value(Eventually.PATIENCE, () -> {
+            List<JsonNode> heard = listeners.of(received.chatId());
+            return !heard.isEmpty()
+                            && heard.getLast().get("event_type").asString().equals("message_stream_ended")
+                    ? heard
+                    : null;
+        });
         assertThat(events)
                 .extracting(event -> event.get("event_type").asString())
                 .startsWith("message_received", "message_stream_started")
