@@ -1,0 +1,25 @@
+package com.chatreview.lti.platform;
+
+import java.time.Duration;
+
+/**
+ * What the platform does to one request before (or instead of) answering it: wait, answer with a status, or treat
+ * the bearer token as expired (401, and the token stays refused).
+ */
+public record Fault(Duration delay, int status, boolean expireToken) {
+
+    /** Answers this status (and a short body) instead of handling the request. */
+    public static Fault status(int status) {
+        return new Fault(Duration.ZERO, status, false);
+    }
+
+    /** Handles the request, but only after this long: past the client's timeout, a timeout. */
+    public static Fault slow(Duration delay) {
+        return new Fault(delay, 0, false);
+    }
+
+    /** Refuses the request's access token as expired, as a platform whose token lifetime ended does. */
+    public static Fault expiredToken() {
+        return new Fault(Duration.ZERO, 401, true);
+    }
+}

@@ -1,0 +1,182 @@
+package com.chatreview.lti.platform;
+
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.JWTClaimsSet;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A user's launch of the tool from the platform, run as their browser runs it: the platform sends the browser to the
+ * tool's login initiation, the tool redirects it to the platform's authorization endpoint, and the platform's page
+ * posts the {@code id_token} to the tool. The browser keeps no cookie, as an iframe whose third-party cookies are
+ * blocked: a tool that needs one fails here.
+ *
+ * <p>Before {@link #run}, a test may tamper with the claims or sign with another key, as a forged launch would.
+ */
+public final class Launch {
+
+    /** What each leg answered: a leg not reached is null. */
+    public record Result(
+            HttpResponse<String> login,
+            @Nullable HttpResponse<String> authorization,
+            @Nullable HtmlForm posted,
+            @Nullable HttpResponse<String> launch) {
+
+        /** The tool's answer to the posted {@code id_token}; fails the test if the flow stopped before it. */
+        public HttpResponse<String> page() {
+            if (launch == null) {
+                throw new AssertionError("the launch stopped before the id_token was posted: login answered "
+                        + login.statusCode() + " " + login.body()
+                        + (authorization == null
+                                ? ""
+                                : "; authorization answered " + authorization.statusCode() + " "
+                                        + authorization.body()));
+            }
+            return launch;
+        }
+
+        /** The form the platform had the browser post to the tool; fails the test if there was none. */
+        public HtmlForm form() {
+            if (posted == null) {
+                throw new AssertionError("the platform posted no form");
+            }
+            return posted;
+        }
+    }
+
+    private static final HttpClient BROWSER = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+
+    private final LtiPlatform platform;
+    private final LtiPlatform.Tool tool;
+    private final Course course;
+    private final Member member;
+    private final String messageType;
+    private final @Nullable ResourceLink link;
+    private Consumer<JWTClaimsSet.Builder> tampering = claims -> {};
+    private @Nullable RSAKey signingKey;
+    private boolean loginByGet;
+
+    Launch(
+            LtiPlatform platform,
+            LtiPlatform.Tool tool,
+            Course course,
+            Member member,
+            String messageType,
+            @Nullable ResourceLink link) {
+        this.platform = platform;
+        this.tool = tool;
+        this.course = course;
+        this.member = member;
+        this.messageType = messageType;
+        this.link = link;
+    }
+
+    /** Changes the id_token's claims after the platform set them, before it signs. */
+    public Launch tamper(Consumer<JWTClaimsSet.Builder> tampering) {
+        this.tampering = this.tampering.andThen(tampering);
+        return this;
+    }
+
+    /** Signs the id_token with this key (its {@code kid} in the header) instead of the platform's. */
+    public Launch signedWith(RSAKey key) {
+        this.signingKey = key;
+        return this;
+    }
+
+    /** Initiates the login with a GET and a query, as some platforms do, instead of a form POST. */
+    public Launch loginByGet() {
+        this.loginByGet = true;
+        return this;
+    }
+
+    LtiPlatform.Tool tool() {
+        return tool;
+    }
+
+    Course course() {
+        return course;
+    }
+
+    Member member() {
+        return member;
+    }
+
+    String messageType() {
+        return messageType;
+    }
+
+    @Nullable
+    ResourceLink link() {
+        return link;
+    }
+
+    Consumer<JWTClaimsSet.Builder> tampering() {
+        return tampering;
+    }
+
+    @Nullable
+    RSAKey signingKey() {
+        return signingKey;
+    }
+
+    public Result run() {
+        String messageHint = "message-" + UUID.randomUUID();
+        platform.awaitLaunch(messageHint, this);
+        Map<String, String> initiation = new LinkedHashMap<>();
+        initiation.put("iss", platform.issuer());
+        initiation.put("login_hint", member.sub());
+        initiation.put("target_link_uri", link != null && link.url() != null ? link.url() : tool.launchUrl());
+        initiation.put("lti_message_hint", messageHint);
+        initiation.put("client_id", tool.clientId());
+        initiation.put("lti_deployment_id", tool.deploymentId());
+        URI loginUrl = URI.create(tool.loginUrl());
+        HttpResponse<String> login = loginByGet
+                ? send(HttpRequest.newBuilder(URI.create(tool.loginUrl() + "?" + HtmlForm.urlEncoded(initiation)))
+                        .GET())
+                : send(HttpRequest.newBuilder(loginUrl)
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString(HtmlForm.urlEncoded(initiation))));
+        String location = login.headers().firstValue("Location").orElse(null);
+        if (login.statusCode() / 100 != 3 || location == null) {
+            return new Result(login, null, null, null);
+        }
+        HttpResponse<String> authorization =
+                send(HttpRequest.newBuilder(loginUrl.resolve(location)).GET());
+        if (authorization.statusCode() != 200) {
+            return new Result(login, authorization, null, null);
+        }
+        HtmlForm form = HtmlForm.in(authorization.body(), authorization.uri());
+        return new Result(login, authorization, form, post(form));
+    }
+
+    /** Posts a form as the browser does: the platform's form_post again, say, to replay a launch. */
+    public static HttpResponse<String> post(HtmlForm form) {
+        return send(HttpRequest.newBuilder(form.action())
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form.urlEncoded())));
+    }
+
+    static HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return BROWSER.send(request.timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
