@@ -30,6 +30,7 @@ class ModularityTests {
                 "grading", List.of(),
                 "assistant", List.of("grading"),
                 "database", List.of("kernel"),
+                "outbound", List.of("kernel"),
                 "web", List.of("database", "kernel"),
                 "ratelimit", List.of("kernel", "redis", "web"),
                 "tenancy", List.of("database", "kernel", "ratelimit", "redis", "web"),

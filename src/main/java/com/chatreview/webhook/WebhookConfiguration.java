@@ -1,5 +1,6 @@
 package com.chatreview.webhook;
 
+import com.chatreview.outbound.Destinations;
 import com.chatreview.sealing.Sealer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -23,7 +24,7 @@ class WebhookConfiguration {
 
     @Bean
     Destinations webhookDestinations(WebhookSettings settings) {
-        return new Destinations(settings);
+        return new Destinations(settings.destinationPolicy());
     }
 
     @Bean

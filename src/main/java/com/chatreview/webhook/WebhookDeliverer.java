@@ -1,6 +1,7 @@
 package com.chatreview.webhook;
 
-import com.chatreview.webhook.WebhookErrors.DestinationRefused;
+import com.chatreview.outbound.DestinationRefused;
+import com.chatreview.outbound.Destinations;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;

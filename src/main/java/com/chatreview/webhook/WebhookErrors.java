@@ -1,8 +1,6 @@
 package com.chatreview.webhook;
 
-import com.chatreview.kernel.FieldProblem;
 import com.chatreview.kernel.ServiceError;
-import java.util.List;
 
 /** The failures of the webhook module, each a fact. */
 public final class WebhookErrors {
@@ -27,13 +25,6 @@ public final class WebhookErrors {
                     Code.NOT_FOUND,
                     "No delivery with id '" + id + "' of this endpoint",
                     "List the endpoint's deliveries with GET /api/v1/webhooks/{id}/deliveries.");
-        }
-    }
-
-    /** The URL may not receive deliveries: not https, not absolute, or an address of a private network. */
-    public static final class DestinationRefused extends ServiceError {
-        DestinationRefused(String url, String why, String fix) {
-            super(Code.VALIDATION_ERROR, "url: " + why, fix, List.of(new FieldProblem("url", why + " (" + url + ")")));
         }
     }
 }

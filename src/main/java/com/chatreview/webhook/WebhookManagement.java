@@ -4,6 +4,7 @@ import com.chatreview.database.Sql;
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.Page;
 import com.chatreview.kernel.PageRequest;
+import com.chatreview.outbound.Destinations;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.webhook.WebhookErrors.DeliveryNotFound;
 import com.chatreview.webhook.WebhookErrors.WebhookNotFound;
@@ -52,7 +53,7 @@ public class WebhookManagement {
     @Transactional
     public WebhookWithSecret register(
             TenantId tenantId, String url, List<EventType> eventTypes, @Nullable String description) {
-        String checked = destinations.checked(url).toString();
+        String checked = destinations.checked("url", url).toString();
         if (endpoints.countLocked(tenantId.value()) >= MAX_ENDPOINTS) {
             throw new InvalidInput(
                     "The tenant has " + MAX_ENDPOINTS + " webhook endpoints already, the most it may have",
@@ -94,7 +95,7 @@ public class WebhookManagement {
         WebhookEndpoint current = endpoint(tenantId, id);
         String url = changes.url() == null
                 ? current.url()
-                : destinations.checked(changes.url()).toString();
+                : destinations.checked("url", changes.url()).toString();
         boolean enabled = changes.enabled() == null ? current.enabled() : changes.enabled();
         String reason = enabled
                 ? null

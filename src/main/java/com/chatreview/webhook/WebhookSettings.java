@@ -1,5 +1,6 @@
 package com.chatreview.webhook;
 
+import com.chatreview.outbound.Destinations;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -20,4 +21,15 @@ public record WebhookSettings(
         @DefaultValue("false") boolean allowPrivateNetworks,
 
         @DefaultValue({"5s", "5m", "30m", "2h", "5h", "10h", "10h"})
-        List<Duration> retryDelays) {}
+        List<Duration> retryDelays) {
+
+    /** Where deliveries may go, as these settings allow. */
+    public Destinations.Policy destinationPolicy() {
+        return new Destinations.Policy(
+                allowHttp,
+                allowPrivateNetworks,
+                "WEBHOOK_ALLOW_HTTP",
+                "WEBHOOK_ALLOW_PRIVATE_NETWORKS",
+                "https://lms.example.org/hooks");
+    }
+}

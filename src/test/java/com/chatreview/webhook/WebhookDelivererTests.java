@@ -3,6 +3,7 @@ package com.chatreview.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.mock;
 
+import com.chatreview.outbound.Destinations;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,7 +53,8 @@ class WebhookDelivererTests {
             }
         };
         WebhookSettings settings = new WebhookSettings(false, false, List.of());
-        Destinations rebound = new Destinations(settings, host -> List.of(InetAddress.getByName("10.0.0.8")));
+        Destinations rebound =
+                new Destinations(settings.destinationPolicy(), host -> List.of(InetAddress.getByName("10.0.0.8")));
         WebhookDeliverer deliverer = new WebhookDeliverer(
                 deliveries,
                 endpoints,

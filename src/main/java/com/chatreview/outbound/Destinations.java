@@ -1,6 +1,5 @@
-package com.chatreview.webhook;
+package com.chatreview.outbound;
 
-import com.chatreview.webhook.WebhookErrors.DestinationRefused;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -12,102 +11,115 @@ import java.util.List;
 import org.eclipse.jetty.util.SocketAddressResolver;
 
 /**
- * Where a delivery may go: an absolute {@code https} URL (or {@code http} if the operator allows it) whose host
- * resolves to public addresses only, unless the operator allows private networks. Checked when an endpoint is
- * registered or changed, and again on every delivery (a name may resolve elsewhere later).
+ * Where the service may connect on a tenant's word (a webhook endpoint, an LMS's URLs): an absolute {@code https} URL
+ * (or {@code http} if the operator allows it) whose host resolves to public addresses only, unless the operator allows
+ * private networks. Checked when the URL is registered or changed, and again on every connection (a name may resolve
+ * elsewhere later): a client that connects through {@link #connectingResolver()} connects only to checked addresses.
  */
-final class Destinations {
+public final class Destinations {
 
-    private static final String FIX_SCHEME = "Register an absolute https URL, such as https://lms.example.org/hooks.";
-    private static final String FIX_PRIVATE = "Register a URL whose host resolves to a public address; the operator"
-            + " may allow private networks with WEBHOOK_ALLOW_PRIVATE_NETWORKS.";
+    /**
+     * What the operator allows, and the settings that allow it (named in the fixes of refusals).
+     *
+     * @param exampleUrl a URL of the kind expected, for the fix of a refusal
+     */
+    public record Policy(
+            boolean allowHttp,
+            boolean allowPrivateNetworks,
+            String allowHttpSetting,
+            String allowPrivateNetworksSetting,
+            String exampleUrl) {}
 
-    private final WebhookSettings settings;
+    private final Policy policy;
     private final Resolver resolver;
 
     /** Resolves a host name to its addresses (the system's resolver; tests give their own). */
-    interface Resolver {
+    public interface Resolver {
         List<InetAddress> resolve(String host) throws UnknownHostException;
     }
 
-    Destinations(WebhookSettings settings, Resolver resolver) {
-        this.settings = settings;
+    public Destinations(Policy policy, Resolver resolver) {
+        this.policy = policy;
         this.resolver = resolver;
     }
 
-    Destinations(WebhookSettings settings) {
-        this(settings, host -> List.of(InetAddress.getAllByName(host)));
+    public Destinations(Policy policy) {
+        this(policy, host -> List.of(InetAddress.getAllByName(host)));
     }
 
-    /** The URL, checked; throws {@link DestinationRefused} saying why it may not receive deliveries. */
-    URI checked(String url) {
-        URI uri = parsed(url);
-        addresses(uri);
+    /** The URL, checked; throws {@link DestinationRefused} naming the field and saying why it is refused. */
+    public URI checked(String field, String url) {
+        URI uri = parsed(field, url);
+        addresses(field, uri);
         return uri;
     }
 
-    /** The addresses a delivery to the URI may connect to: every one its host resolves to, each allowed. */
-    List<InetAddress> addresses(URI uri) {
+    /** The addresses a connection to the URI may go to: every one its host resolves to, each allowed. */
+    public List<InetAddress> addresses(String field, URI uri) {
         List<InetAddress> addresses;
         try {
             addresses = resolver.resolve(uri.getHost());
         } catch (UnknownHostException e) {
             throw new DestinationRefused(
-                    uri.toString(), "its host does not resolve", "Register a URL whose host name resolves.");
+                    field, uri.toString(), "its host does not resolve", "Register a URL whose host name resolves.");
         }
-        if (!settings.allowPrivateNetworks()) {
+        if (!policy.allowPrivateNetworks()) {
             for (InetAddress address : addresses) {
                 if (isPrivate(address)) {
                     throw new DestinationRefused(
+                            field,
                             uri.toString(),
                             "its host resolves to " + address.getHostAddress()
                                     + ", an address of a private network, loopback or link-local range",
-                            FIX_PRIVATE);
+                            "Register a URL whose host resolves to a public address; the operator may allow"
+                                    + " private networks with " + policy.allowPrivateNetworksSetting() + ".");
                 }
             }
         }
         return addresses;
     }
 
-    private URI parsed(String url) {
+    private URI parsed(String field, String url) {
+        String fixScheme = "Register an absolute https URL, such as " + policy.exampleUrl() + ".";
         if (url == null || url.isBlank()) {
-            throw new DestinationRefused(String.valueOf(url), "is required", FIX_SCHEME);
+            throw new DestinationRefused(field, String.valueOf(url), "is required", fixScheme);
         }
         URI uri;
         try {
             uri = new URI(url.strip());
         } catch (URISyntaxException e) {
-            throw new DestinationRefused(url, "is not a URL", FIX_SCHEME);
+            throw new DestinationRefused(field, url, "is not a URL", fixScheme);
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase();
         if (!uri.isAbsolute() || uri.getHost() == null || uri.getHost().isBlank()) {
-            throw new DestinationRefused(url, "must be an absolute URL with a host", FIX_SCHEME);
+            throw new DestinationRefused(field, url, "must be an absolute URL with a host", fixScheme);
         }
         if (uri.getRawUserInfo() != null) {
             throw new DestinationRefused(
-                    url, "must not carry credentials", "Remove the user:password@ part; deliveries are signed.");
+                    field, url, "must not carry credentials", "Remove the user:password@ part from the URL.");
         }
-        if (!scheme.equals("https") && !(scheme.equals("http") && settings.allowHttp())) {
+        if (!scheme.equals("https") && !(scheme.equals("http") && policy.allowHttp())) {
             throw new DestinationRefused(
+                    field,
                     url,
-                    settings.allowHttp() ? "must be http or https" : "must be https",
-                    settings.allowHttp()
-                            ? FIX_SCHEME
-                            : FIX_SCHEME + " The operator may allow http with WEBHOOK_ALLOW_HTTP.");
+                    policy.allowHttp() ? "must be http or https" : "must be https",
+                    policy.allowHttp()
+                            ? fixScheme
+                            : fixScheme + " The operator may allow http with " + policy.allowHttpSetting() + ".");
         }
         return uri;
     }
 
     /**
-     * Resolves a delivery's host to the addresses it may connect to, as the HTTP client connects: a name resolved
-     * here is the address connected to, so it cannot point elsewhere between the check and the connection (DNS
-     * rebinding).
+     * Resolves a host to the addresses it may connect to, as a Jetty HTTP client connects: a name resolved here is
+     * the address connected to, so it cannot point elsewhere between the check and the connection (DNS rebinding).
+     * A refusal fails the connection with {@link DestinationRefused}.
      */
-    SocketAddressResolver connectingResolver() {
+    public SocketAddressResolver connectingResolver() {
         return (host, port, context, promise) -> {
             try {
                 List<InetSocketAddress> addresses = new ArrayList<>();
-                for (InetAddress address : addresses(URI.create("https://" + bracketed(host) + "/"))) {
+                for (InetAddress address : addresses("url", URI.create("https://" + bracketed(host) + "/"))) {
                     addresses.add(new InetSocketAddress(address, port));
                 }
                 promise.succeeded(addresses);
@@ -168,11 +180,11 @@ final class Destinations {
             new Embedding(Range.of("2002::/16"), 2)); // 6to4
 
     /**
-     * Not an address a webhook may go to: one the IANA special-purpose registries mark as not globally reachable
+     * Not an address the service may connect to on a tenant's word: one the IANA special-purpose registries mark as not globally reachable
      * (private, loopback, link-local, documentation, benchmarking, reserved...), multicast, or an IPv6 address that
      * carries such an IPv4 address (NAT64, 6to4, IPv4-compatible or -translated).
      */
-    static boolean isPrivate(InetAddress address) {
+    public static boolean isPrivate(InetAddress address) {
         byte[] bytes = address.getAddress();
         if (bytes.length == 4) {
             return NOT_GLOBAL_V4.stream().anyMatch(range -> range.contains(bytes));

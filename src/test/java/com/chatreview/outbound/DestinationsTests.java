@@ -1,9 +1,8 @@
-package com.chatreview.webhook;
+package com.chatreview.outbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.chatreview.webhook.WebhookErrors.DestinationRefused;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
@@ -22,21 +21,23 @@ class DestinationsTests {
             "loopback.example.org", "127.0.0.2");
 
     static Destinations destinations(boolean allowHttp, boolean allowPrivate) {
-        return new Destinations(new WebhookSettings(allowHttp, allowPrivate, List.of()), host -> {
-            String address = DNS.get(host);
-            if (address != null) {
-                return List.of(InetAddress.getByName(address));
-            }
-            if (host.matches("[0-9.]+|\\[?[0-9a-f:.]+]?")) {
-                return List.of(InetAddress.getByName(host));
-            }
-            throw new UnknownHostException(host);
-        });
+        return new Destinations(
+                new Destinations.Policy(allowHttp, allowPrivate, "ALLOW_HTTP", "ALLOW_PRIVATE", "https://x.example/"),
+                host -> {
+                    String address = DNS.get(host);
+                    if (address != null) {
+                        return List.of(InetAddress.getByName(address));
+                    }
+                    if (host.matches("[0-9.]+|\\[?[0-9a-f:.]+]?")) {
+                        return List.of(InetAddress.getByName(host));
+                    }
+                    throw new UnknownHostException(host);
+                });
     }
 
     @Test
     void aPublicHttpsUrlIsAccepted() {
-        assertThat(destinations(false, false).checked("https://hooks.example.org/chat-review?x=1"))
+        assertThat(destinations(false, false).checked("url", "https://hooks.example.org/chat-review?x=1"))
                 .hasToString("https://hooks.example.org/chat-review?x=1");
     }
 
@@ -53,13 +54,13 @@ class DestinationsTests {
                 "https://[::1]/hook",
                 "https://cgnat.example.org/hook",
                 "https://0.0.0.0/hook")) {
-            assertThatThrownBy(() -> strict.checked(url), url)
+            assertThatThrownBy(() -> strict.checked("url", url), url)
                     .isInstanceOf(DestinationRefused.class)
                     .satisfies(refused -> assertThat(
                                     ((DestinationRefused) refused).code().name())
                             .isEqualTo("VALIDATION_ERROR"));
         }
-        assertThatThrownBy(() -> strict.checked("https://inside.example.org/hook"))
+        assertThatThrownBy(() -> strict.checked("url", "https://inside.example.org/hook"))
                 .hasMessageContaining("10.1.2.3");
     }
 
@@ -100,7 +101,7 @@ class DestinationsTests {
                 "192.88.99.1",
                 "172.31.255.255",
                 "100.127.255.255")) {
-            assertThatThrownBy(() -> strict.checked("https://" + host + "/hook"), host)
+            assertThatThrownBy(() -> strict.checked("url", "https://" + host + "/hook"), host)
                     .isInstanceOf(DestinationRefused.class);
         }
         for (String host : List.of(
@@ -114,15 +115,17 @@ class DestinationsTests {
                 "[64:ff9b::8.8.8.8]", // NAT64 of a public address
                 "[2002:808:808::1]", // 6to4 of a public address
                 "[2001:4860:4860::8888]")) {
-            assertThat(strict.checked("https://" + host + "/hook")).as(host).isNotNull();
+            assertThat(strict.checked("url", "https://" + host + "/hook"))
+                    .as(host)
+                    .isNotNull();
         }
     }
 
     @Test
     void theOperatorMayAllowPrivateNetworksAndPlainHttp() {
         Destinations open = destinations(true, true);
-        assertThat(open.checked("http://127.0.0.1:8080/hook")).hasToString("http://127.0.0.1:8080/hook");
-        assertThat(open.checked("https://inside.example.org/hook")).isNotNull();
+        assertThat(open.checked("url", "http://127.0.0.1:8080/hook")).hasToString("http://127.0.0.1:8080/hook");
+        assertThat(open.checked("url", "https://inside.example.org/hook")).isNotNull();
     }
 
     @Test
@@ -136,9 +139,9 @@ class DestinationsTests {
                 "https://user:secret@hooks.example.org/hook",
                 "https://unknown.example.org/hook",
                 "not a url")) {
-            assertThatThrownBy(() -> strict.checked(url), url).isInstanceOf(DestinationRefused.class);
+            assertThatThrownBy(() -> strict.checked("url", url), url).isInstanceOf(DestinationRefused.class);
         }
-        assertThatThrownBy(() -> strict.checked("http://hooks.example.org/hook"))
+        assertThatThrownBy(() -> strict.checked("url", "http://hooks.example.org/hook"))
                 .hasMessageContaining("must be https");
     }
 }
