@@ -69,6 +69,11 @@ public class SharedTestConfiguration {
             // it)
             properties.put("webhook.allow-http", "true");
             properties.put("webhook.allow-private-networks", "true");
+            // and the LMS platforms they emulate too (docs/lti.md: the operator may allow a test platform)
+            properties.put("lti.allow-http", "true");
+            properties.put("lti.allow-private-networks", "true");
+            // a test platform rotates its key, and forges kids, within moments
+            properties.put("lti.platform-keys-refresh-limit", "100ms");
             properties.put("sealing.key", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
             // three attempts: a retry after 1 s, a last one a second later
             properties.put("webhook.retry-delays", "1s,1s");

@@ -45,6 +45,8 @@ class OpenApiIntegrationTests {
                 Map.entry("/v1/homeworks/{homeworkId}/submissions/{submissionId}", List.of("get", "patch")),
                 Map.entry("/v1/courses", List.of("get", "post")),
                 Map.entry("/api/v1/usage", List.of("get")),
+                Map.entry("/api/v1/lti/platforms", List.of("get", "post")),
+                Map.entry("/api/v1/lti/platforms/{platform_id}", List.of("get", "delete")),
                 Map.entry("/admin/v1/tenants", List.of("get", "post")),
                 Map.entry("/admin/v1/tenants/{tenantId}/api-keys", List.of("post")),
                 Map.entry("/admin/v1/tenants/{tenantId}/api-keys/{keyId}", List.of("delete")),

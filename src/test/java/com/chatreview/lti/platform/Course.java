@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 /** A course (the LTI context) on the platform: its members, the tool's placements in it, and its gradebook. */
 public final class Course {
 
-    private final LtiPlatform platform;
+    private final EmulatedPlatform platform;
     private final String id;
     private final String label;
     private final String title;
@@ -19,7 +19,7 @@ public final class Course {
     private final Map<String, LineItem> lineItems = new ConcurrentHashMap<>();
     private final AtomicInteger sequence = new AtomicInteger();
 
-    Course(LtiPlatform platform, String id, String label, String title) {
+    Course(EmulatedPlatform platform, String id, String label, String title) {
         this.platform = platform;
         this.id = id;
         this.label = label;

@@ -30,13 +30,13 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ExampleTool implements AutoCloseable {
 
     private final HttpServer server;
-    private final LtiPlatform platform;
-    final RSAKey key = LtiPlatform.newKey();
+    private final EmulatedPlatform platform;
+    final RSAKey key = EmulatedPlatform.newKey();
     private final Map<String, String> nonces = new ConcurrentHashMap<>();
     /** Parameters of the authentication request, changed by a test to send a wrong one. */
     final Map<String, String> authenticationOverrides = new ConcurrentHashMap<>();
 
-    ExampleTool(LtiPlatform platform) throws IOException {
+    ExampleTool(EmulatedPlatform platform) throws IOException {
         this.platform = platform;
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/login", this::login);
@@ -49,14 +49,14 @@ final class ExampleTool implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort() + path;
     }
 
-    LtiPlatform.Tool registerOn(LtiPlatform platform) {
+    EmulatedPlatform.Tool registerOn(EmulatedPlatform platform) {
         return platform.register(url("/login"), url("/launch"), url("/jwks"));
     }
 
     private void login(HttpExchange exchange) throws IOException {
         String query = exchange.getRequestURI().getRawQuery();
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-        Map<String, String> initiation = new LtiPlatform.Request(
+        Map<String, String> initiation = new EmulatedPlatform.Request(
                         "POST",
                         URI.create("/?" + (query == null ? "" : query)),
                         Map.of("content-type", "application/x-www-form-urlencoded"),
@@ -86,7 +86,7 @@ final class ExampleTool implements AutoCloseable {
     /** Answers 200 and the verified claims, or 401 and why the id_token was refused (or the platform's error). */
     private void launch(HttpExchange exchange) throws IOException {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-        Map<String, String> form = new LtiPlatform.Request(
+        Map<String, String> form = new EmulatedPlatform.Request(
                         "POST", URI.create("/"), Map.of("content-type", "application/x-www-form-urlencoded"), body)
                 .parameters();
         if (form.containsKey("error")) {
@@ -124,7 +124,7 @@ final class ExampleTool implements AutoCloseable {
     }
 
     /** A client assertion (RFC 7523) for the token endpoint, its claims changed by {@code tampering}. */
-    String assertion(LtiPlatform.Tool tool, java.util.function.Consumer<JWTClaimsSet.Builder> tampering) {
+    String assertion(EmulatedPlatform.Tool tool, java.util.function.Consumer<JWTClaimsSet.Builder> tampering) {
         Instant now = Instant.now();
         JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
                 .issuer(tool.clientId())
@@ -134,7 +134,7 @@ final class ExampleTool implements AutoCloseable {
                 .expirationTime(Date.from(now.plusSeconds(300)))
                 .jwtID(UUID.randomUUID().toString());
         tampering.accept(claims);
-        return LtiPlatform.sign(claims.build(), key);
+        return EmulatedPlatform.sign(claims.build(), key);
     }
 
     HttpResponse<String> requestToken(String assertion, String scope) {
@@ -149,7 +149,7 @@ final class ExampleTool implements AutoCloseable {
     }
 
     /** A deep linking response placing these content items, for the request whose settings carried {@code data}. */
-    String deepLinkingResponse(LtiPlatform.Tool tool, String data, List<Map<String, Object>> items) {
+    String deepLinkingResponse(EmulatedPlatform.Tool tool, String data, List<Map<String, Object>> items) {
         Instant now = Instant.now();
         JWTClaimsSet claims = new JWTClaimsSet.Builder()
                 .issuer(tool.clientId())
@@ -163,7 +163,7 @@ final class ExampleTool implements AutoCloseable {
                 .claim(Lti.DEEP_LINKING_DATA, data)
                 .claim(Lti.CONTENT_ITEMS, items)
                 .build();
-        return LtiPlatform.sign(claims, key);
+        return EmulatedPlatform.sign(claims, key);
     }
 
     @Override

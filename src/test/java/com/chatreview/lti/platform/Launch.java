@@ -59,8 +59,8 @@ public final class Launch {
             .followRedirects(HttpClient.Redirect.NEVER)
             .build();
 
-    private final LtiPlatform platform;
-    private final LtiPlatform.Tool tool;
+    private final EmulatedPlatform platform;
+    private final EmulatedPlatform.Tool tool;
     private final Course course;
     private final Member member;
     private final String messageType;
@@ -70,8 +70,8 @@ public final class Launch {
     private boolean loginByGet;
 
     Launch(
-            LtiPlatform platform,
-            LtiPlatform.Tool tool,
+            EmulatedPlatform platform,
+            EmulatedPlatform.Tool tool,
             Course course,
             Member member,
             String messageType,
@@ -102,7 +102,7 @@ public final class Launch {
         return this;
     }
 
-    LtiPlatform.Tool tool() {
+    EmulatedPlatform.Tool tool() {
         return tool;
     }
 

@@ -65,7 +65,7 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@link #inject}) and reads back what arrived: the gradebook ({@link LineItem#scores}), every request received
  * ({@link #exchanges}), the content items returned by deep linking ({@link #deepLinkingReturns}).
  */
-public final class LtiPlatform implements AutoCloseable {
+public final class EmulatedPlatform implements AutoCloseable {
 
     /** The platform's endpoints, as faults and the record of requests name them. */
     public enum Endpoint {
@@ -144,7 +144,7 @@ public final class LtiPlatform implements AutoCloseable {
     private final List<DeepLinkingReturn> deepLinkingReturns = new CopyOnWriteArrayList<>();
     private volatile Duration tokenLifetime = Duration.ofHours(1);
 
-    public LtiPlatform() throws IOException {
+    public EmulatedPlatform() throws IOException {
         keys.add(newKey());
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(executor);
@@ -227,6 +227,23 @@ public final class LtiPlatform implements AutoCloseable {
 
     RSAKey signingKey() {
         return keys.getLast();
+    }
+
+    /** A key of an impostor under the {@code kid} of the platform's signing key: its signatures do not verify. */
+    public RSAKey impostorKey() {
+        try {
+            return new RSAKeyGenerator(2048)
+                    .keyID(signingKey().getKeyID())
+                    .algorithm(JWSAlgorithm.RS256)
+                    .generate();
+        } catch (JOSEException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A key the platform never published. */
+    public static RSAKey foreignKey() {
+        return newKey();
     }
 
     /** How long the access tokens issued from now on are valid. */

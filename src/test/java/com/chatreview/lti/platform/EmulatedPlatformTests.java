@@ -2,8 +2,8 @@ package com.chatreview.lti.platform;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.chatreview.lti.platform.LtiPlatform.Endpoint;
-import com.chatreview.lti.platform.LtiPlatform.Exchange;
+import com.chatreview.lti.platform.EmulatedPlatform.Endpoint;
+import com.chatreview.lti.platform.EmulatedPlatform.Exchange;
 import com.nimbusds.jwt.SignedJWT;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,18 +28,18 @@ import tools.jackson.databind.node.ObjectNode;
  * and against what Moodle refuses, through a tool written here from the specifications alone ({@link ExampleTool}):
  * the emulator is the peer the service's LTI tests trust, so it is tested first.
  */
-class LtiPlatformTests {
+class EmulatedPlatformTests {
 
-    private static LtiPlatform platform;
+    private static EmulatedPlatform platform;
     private static ExampleTool tool;
-    private static LtiPlatform.Tool registered;
+    private static EmulatedPlatform.Tool registered;
     private static Course course;
     private static Member ada;
     private static Member teacher;
 
     @BeforeAll
     static void platformWithACourse() throws IOException {
-        platform = new LtiPlatform();
+        platform = new EmulatedPlatform();
         tool = new ExampleTool(platform);
         registered = tool.registerOn(platform);
         course = platform.course("MATH 101", "Algebra for everyone");
@@ -68,7 +68,7 @@ class LtiPlatformTests {
                 platform.launch(registered, course, ada, link).run().page();
 
         assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
-        JsonNode claims = LtiPlatform.JSON.readTree(page.body());
+        JsonNode claims = EmulatedPlatform.JSON.readTree(page.body());
         JsonNode example = resource("resource-link-launch.json");
         for (String name : example.propertyNames()) {
             assertThat(claims.has(name)).as("claim %s", name).isTrue();
@@ -104,7 +104,7 @@ class LtiPlatformTests {
                 .page();
 
         assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
-        JsonNode claims = LtiPlatform.JSON.readTree(page.body());
+        JsonNode claims = EmulatedPlatform.JSON.readTree(page.body());
         assertThat(claims.has(Lti.CUSTOM)).isFalse();
         assertThat(claims.get(Lti.AGS_ENDPOINT).has("lineitem")).isFalse();
     }
@@ -163,7 +163,7 @@ class LtiPlatformTests {
     @Test
     void aTamperedLaunchIsSignedAsTheTestSays() throws Exception {
         ResourceLink link = course.place("Poster", Map.of(), null);
-        var forger = LtiPlatform.newKey();
+        var forger = EmulatedPlatform.newKey();
 
         Launch.Result forged = platform.launch(registered, course, ada, link)
                 .tamper(claims -> claims.audience("someone-else").claim(Lti.VERSION, "1.1"))
@@ -183,7 +183,7 @@ class LtiPlatformTests {
         String rotated = platform.rotateKey().getKeyID();
         try {
             JsonNode jwks =
-                    LtiPlatform.JSON.readTree(Launch.send(HttpRequest.newBuilder(URI.create(platform.jwksUrl())))
+                    EmulatedPlatform.JSON.readTree(Launch.send(HttpRequest.newBuilder(URI.create(platform.jwksUrl())))
                             .body());
             assertThat(jwks.get("keys").valueStream().map(key -> key.get("kid").asString()))
                     .contains(old, rotated);
@@ -201,8 +201,9 @@ class LtiPlatformTests {
         } finally {
             platform.retireOldKeys();
         }
-        JsonNode jwks = LtiPlatform.JSON.readTree(Launch.send(HttpRequest.newBuilder(URI.create(platform.jwksUrl())))
-                .body());
+        JsonNode jwks =
+                EmulatedPlatform.JSON.readTree(Launch.send(HttpRequest.newBuilder(URI.create(platform.jwksUrl())))
+                        .body());
         assertThat(jwks.get("keys").valueStream().map(key -> key.get("kid").asString()))
                 .containsExactly(rotated);
     }
@@ -213,7 +214,7 @@ class LtiPlatformTests {
     void aDeepLinkingResponsePlacesItsItemWithALineItemWhichLaterLaunchesCarry() {
         HttpResponse<String> page =
                 platform.deepLinking(registered, course, teacher).run().page();
-        JsonNode claims = LtiPlatform.JSON.readTree(page.body());
+        JsonNode claims = EmulatedPlatform.JSON.readTree(page.body());
         assertThat(claims.get(Lti.MESSAGE_TYPE).asString()).isEqualTo("LtiDeepLinkingRequest");
         assertThat(claims.has(Lti.RESOURCE_LINK)).isFalse();
         JsonNode settings = claims.get(Lti.DEEP_LINKING_SETTINGS);
@@ -237,7 +238,7 @@ class LtiPlatformTests {
         ResourceLink link = platform.deepLinkingReturns().getLast().links().getFirst();
         assertThat(link.lineItem().scoreMaximum()).isEqualTo(12.0);
         assertThat(link.lineItem().resourceLinkId()).isEqualTo(link.id());
-        JsonNode launch = LtiPlatform.JSON.readTree(
+        JsonNode launch = EmulatedPlatform.JSON.readTree(
                 platform.launch(registered, course, ada, link).run().page().body());
         assertThat(launch.get(Lti.CUSTOM).get("homework_id").asString()).isEqualTo("hw-2");
         assertThat(launch.get(Lti.AGS_ENDPOINT).get("lineitem").asString())
@@ -266,7 +267,7 @@ class LtiPlatformTests {
         String valid = tool.deepLinkingResponse(registered, settingsData, List.of());
         String[] parts = valid.split("\\.");
         String unsigned = parts[0] + "." + parts[1] + ".";
-        String forged = LtiPlatform.sign(parse(valid), LtiPlatform.newKey());
+        String forged = EmulatedPlatform.sign(parse(valid), EmulatedPlatform.newKey());
 
         for (String jwt : List.of(unsigned, forged)) {
             HttpResponse<String> refused =
@@ -287,7 +288,7 @@ class LtiPlatformTests {
 
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         assertThat(answer.headers().firstValue("Cache-Control")).hasValue("no-store");
-        JsonNode token = LtiPlatform.JSON.readTree(answer.body());
+        JsonNode token = EmulatedPlatform.JSON.readTree(answer.body());
         assertThat(token.get("token_type").asString()).isEqualTo("Bearer");
         assertThat(token.get("expires_in").asLong()).isEqualTo(3600);
         assertThat(token.get("scope").asString()).isEqualTo(Lti.SCOPE_SCORE);
@@ -300,7 +301,7 @@ class LtiPlatformTests {
         Map<String, HttpResponse<String>> refusals = Map.of(
                 "signed by a key the tool does not publish",
                 tool.requestToken(
-                        LtiPlatform.sign(parse(tool.assertion(registered, c -> {})), LtiPlatform.newKey()),
+                        EmulatedPlatform.sign(parse(tool.assertion(registered, c -> {})), EmulatedPlatform.newKey()),
                         Lti.SCOPE_SCORE),
                 "for another audience",
                 tool.requestToken(tool.assertion(registered, c -> c.audience(platform.issuer())), Lti.SCOPE_SCORE),
@@ -311,7 +312,10 @@ class LtiPlatformTests {
                 tool.requestToken(tool.assertion(registered, c -> c.subject("someone")), Lti.SCOPE_SCORE));
         refusals.forEach((why, answer) -> {
             assertThat(answer.statusCode()).as(why).isEqualTo(401);
-            assertThat(LtiPlatform.JSON.readTree(answer.body()).get("error").asString())
+            assertThat(EmulatedPlatform.JSON
+                            .readTree(answer.body())
+                            .get("error")
+                            .asString())
                     .as(why)
                     .isEqualTo("invalid_client");
         });
@@ -325,7 +329,7 @@ class LtiPlatformTests {
         HttpResponse<String> scope =
                 tool.requestToken(tool.assertion(registered, c -> {}), "https://purl.imsglobal.org/spec/lti-nrps/all");
         assertThat(scope.statusCode()).isEqualTo(400);
-        assertThat(LtiPlatform.JSON.readTree(scope.body()).get("error").asString())
+        assertThat(EmulatedPlatform.JSON.readTree(scope.body()).get("error").asString())
                 .isEqualTo("invalid_scope");
     }
 
@@ -341,11 +345,11 @@ class LtiPlatformTests {
         HttpResponse<String> created = send("POST", course.lineItemsUrl(), token, Lti.LINE_ITEM_TYPE, item.toString());
 
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-        JsonNode body = LtiPlatform.JSON.readTree(created.body());
+        JsonNode body = EmulatedPlatform.JSON.readTree(created.body());
         String id = body.get("id").asString();
         assertThat(id).startsWith(platform.issuer()).endsWith("/lineitem?type_id=7");
         assertThat(body.get("scoreMaximum").asDouble()).isEqualTo(60.0);
-        JsonNode listed = LtiPlatform.JSON.readTree(
+        JsonNode listed = EmulatedPlatform.JSON.readTree(
                 send("GET", course.lineItemsUrl() + "&resource_link_id=" + link.id(), token, null, null)
                         .body());
         assertThat(listed.valueStream().map(node -> node.get("id").asString())).containsExactly(id);
@@ -353,7 +357,7 @@ class LtiPlatformTests {
         item.put("label", "Chapter 5 essay, revised");
         assertThat(send("PUT", id, token, Lti.LINE_ITEM_TYPE, item.toString()).statusCode())
                 .isEqualTo(200);
-        assertThat(LtiPlatform.JSON
+        assertThat(EmulatedPlatform.JSON
                         .readTree(send("GET", id, token, null, null).body())
                         .get("label")
                         .asString())
@@ -487,7 +491,7 @@ class LtiPlatformTests {
     private static String token(String scope) {
         HttpResponse<String> answer = tool.requestToken(tool.assertion(registered, c -> {}), scope);
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-        return LtiPlatform.JSON.readTree(answer.body()).get("access_token").asString();
+        return EmulatedPlatform.JSON.readTree(answer.body()).get("access_token").asString();
     }
 
     /** The scores endpoint: the line item's URL with /scores added to its path, before its query. */
@@ -498,7 +502,7 @@ class LtiPlatformTests {
     }
 
     private static ObjectNode scoreOf(Member member, double points) {
-        return LtiPlatform.JSON
+        return EmulatedPlatform.JSON
                 .createObjectNode()
                 .put("userId", member.sub())
                 .put("scoreGiven", points)
@@ -535,8 +539,8 @@ class LtiPlatformTests {
     }
 
     private static JsonNode resource(String name) {
-        try (InputStream in = LtiPlatformTests.class.getResourceAsStream("/lti/" + name)) {
-            return LtiPlatform.JSON.readTree(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        try (InputStream in = EmulatedPlatformTests.class.getResourceAsStream("/lti/" + name)) {
+            return EmulatedPlatform.JSON.readTree(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new AssertionError(e);
         }

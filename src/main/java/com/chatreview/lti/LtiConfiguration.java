@@ -1,0 +1,64 @@
+package com.chatreview.lti;
+
+import com.chatreview.outbound.Destinations;
+import com.chatreview.redis.ConditionalOnRedis;
+import com.chatreview.redis.Redis;
+import com.chatreview.redis.RedisReachability;
+import com.chatreview.sealing.Sealer;
+import java.time.Clock;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+@Configuration(proxyBeanMethods = false)
+class LtiConfiguration {
+
+    @Bean
+    Platforms ltiPlatformTable(JdbcClient jdbc) {
+        return new Platforms(jdbc);
+    }
+
+    @Bean
+    LtiPlatforms ltiPlatforms(
+            Platforms platforms, LtiSettings settings, TransactionTemplate transactions, Clock clock) {
+        // a Destinations of the module's own (not a bean: the webhook module has its own policy)
+        return new LtiPlatforms(
+                platforms, new Destinations(settings.destinationPolicy()), settings, transactions, clock);
+    }
+
+    @Bean
+    ToolKeys ltiToolKeys(
+            JdbcClient jdbc, TransactionTemplate transactions, Sealer sealer, LtiSettings settings, Clock clock) {
+        return new ToolKeys(jdbc, transactions, sealer, settings, clock);
+    }
+
+    @Bean(destroyMethod = "close")
+    PlatformHttp ltiPlatformHttp(LtiSettings settings) {
+        return new PlatformHttp(new Destinations(settings.destinationPolicy()));
+    }
+
+    @Bean
+    PlatformKeys ltiPlatformKeys(PlatformHttp http, LtiSettings settings) {
+        return new PlatformKeys(http, settings.platformKeysCache(), settings.platformKeysRefreshLimit());
+    }
+
+    @Bean
+    @ConditionalOnRedis.Absent
+    LoginStates ltiLoginStates(LtiSettings settings) {
+        return new InProcessLoginStates(settings.loginTimeout(), settings.pendingLogins());
+    }
+
+    @Bean
+    @ConditionalOnRedis
+    LoginStates redisLtiLoginStates(Redis redis, RedisReachability reachability, JsonMapper json) {
+        return new RedisLoginStates(redis, reachability, json);
+    }
+
+    @Bean
+    LtiLaunches ltiLaunches(
+            Platforms platforms, PlatformKeys keys, LoginStates logins, LtiSettings settings, Clock clock) {
+        return new LtiLaunches(platforms, keys, logins, settings, clock);
+    }
+}

@@ -1,0 +1,72 @@
+package com.chatreview.lti;
+
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A launch whose {@code id_token} passed every check: who launched, from where, and what the platform offers the tool
+ * (its grade service, or the deep linking return).
+ *
+ * @param studentId the user as homework and submissions know them: {@code lti:{platform id}:{sub}}
+ */
+public record LtiLaunch(
+        LtiPlatform platform,
+        String messageType,
+        String deploymentId,
+        String sub,
+        String studentId,
+        @Nullable String name,
+        @Nullable String email,
+        List<String> roles,
+        @Nullable Context context,
+        @Nullable ResourceLink resourceLink,
+        Map<String, String> custom,
+        @Nullable GradeService gradeService,
+        @Nullable DeepLinking deepLinking,
+        String targetLinkUri) {
+
+    public static final String RESOURCE_LINK_REQUEST = "LtiResourceLinkRequest";
+    public static final String DEEP_LINKING_REQUEST = "LtiDeepLinkingRequest";
+
+    private static final List<String> TEACHING_ROLES = List.of(
+            "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor",
+            "http://purl.imsglobal.org/vocab/lis/v2/membership#ContentDeveloper",
+            "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant",
+            "http://purl.imsglobal.org/vocab/lis/v2/institution/person#Administrator",
+            "http://purl.imsglobal.org/vocab/lis/v2/system/person#Administrator");
+
+    public LtiLaunch {
+        roles = List.copyOf(roles);
+        custom = Map.copyOf(custom);
+    }
+
+    /** The course (the LTI context) the launch came from. */
+    public record Context(
+            String id, @Nullable String label, @Nullable String title) {}
+
+    /** The placement of the tool that was clicked. */
+    public record ResourceLink(String id, @Nullable String title) {}
+
+    /** The platform's Assignment and Grade Services claim: its scopes, the line items container, the line item. */
+    public record GradeService(
+            List<String> scopes,
+            @Nullable String lineItems,
+            @Nullable String lineItem) {}
+
+    /** Where a deep linking response goes, and what it may hold. */
+    public record DeepLinking(
+            String returnUrl,
+            List<String> acceptTypes,
+            boolean acceptMultiple,
+            @Nullable String data) {}
+
+    /** Whether the user teaches (instructor, teaching assistant, content developer, administrator): not a learner. */
+    public boolean teaches() {
+        return roles.stream().anyMatch(TEACHING_ROLES::contains);
+    }
+
+    public boolean deepLinkingRequest() {
+        return DEEP_LINKING_REQUEST.equals(messageType);
+    }
+}

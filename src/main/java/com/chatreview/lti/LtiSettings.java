@@ -1,0 +1,53 @@
+package com.chatreview.lti;
+
+import com.chatreview.outbound.Destinations;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The LTI tool, as the operator runs it (docs/lti.md).
+ *
+ * @param allowHttp a platform's URLs may be plain {@code http} ({@code LTI_ALLOW_HTTP}); otherwise {@code https} only
+ * @param allowPrivateNetworks a platform's URLs may resolve to addresses that are not globally reachable
+ *     ({@code LTI_ALLOW_PRIVATE_NETWORKS}): a test platform on loopback
+ * @param publicUrl where platforms and browsers reach the service ({@code PUBLIC_URL}): the tool's URLs (the launch
+ *     URL sent as {@code redirect_uri}) are made from it; without it, from the request's own base
+ * @param clockSkew how far a platform's clock may be off: an {@code id_token} is accepted this long after its
+ *     {@code exp}, and with an {@code iat} this far ahead
+ * @param loginTimeout how long a login's state and nonce wait for the platform's answer: the launch must come back
+ *     within it, once
+ * @param pendingLogins at most this many logins wait on one node without Redis (the oldest go first)
+ * @param keyRotation the tool's signing key is replaced when it is this old
+ * @param keyOverlap a replaced key stays published this long, for platforms that cached the JWKS
+ * @param platformKeysCache how long a platform's JWKS is kept before it is fetched again (an unknown {@code kid}
+ *     fetches it at once)
+ * @param platformKeysRefreshLimit a platform's JWKS is fetched at most twice in this time, however many unknown
+ *     {@code kid}s come: past it, an id_token with an unknown {@code kid} is refused without a fetch
+ * @param maxPlatformsPerTenant how many platforms a tenant may register
+ */
+@ConfigurationProperties("lti")
+public record LtiSettings(
+        @DefaultValue("false") boolean allowHttp,
+        @DefaultValue("false") boolean allowPrivateNetworks,
+        @Nullable String publicUrl,
+        @DefaultValue("30s") Duration clockSkew,
+        @DefaultValue("5m") Duration loginTimeout,
+        @DefaultValue("100000") int pendingLogins,
+        @DefaultValue("90d") Duration keyRotation,
+        @DefaultValue("7d") Duration keyOverlap,
+        @DefaultValue("1h") Duration platformKeysCache,
+        @DefaultValue("30s") Duration platformKeysRefreshLimit,
+        @DefaultValue("50") int maxPlatformsPerTenant) {
+
+    /** Where a platform's URLs may point, as these settings allow. */
+    Destinations.Policy destinationPolicy() {
+        return new Destinations.Policy(
+                allowHttp,
+                allowPrivateNetworks,
+                "LTI_ALLOW_HTTP",
+                "LTI_ALLOW_PRIVATE_NETWORKS",
+                "https://lms.example.org/mod/lti/auth.php");
+    }
+}

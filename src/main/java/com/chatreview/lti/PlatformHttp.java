@@ -1,0 +1,76 @@
+package com.chatreview.lti;
+
+import com.chatreview.outbound.Destinations;
+import com.nimbusds.jose.util.Resource;
+import com.nimbusds.jose.util.ResourceRetriever;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.client.CompletableResponseListener;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+
+/**
+ * The tool's HTTP client towards platforms: it connects only to the addresses {@link Destinations} allows, as it
+ * connects (no DNS rebinding), follows no redirect, waits a few seconds at most and reads a bounded answer. It
+ * fetches platforms' JWKS for nimbus ({@link ResourceRetriever}).
+ */
+final class PlatformHttp implements ResourceRetriever, AutoCloseable {
+
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /** A JWKS of a few keys is a few KiB; a platform's answer is cut off past this. */
+    static final int MAX_ANSWER = 256 * 1024;
+
+    private final HttpClient http = new HttpClient();
+
+    PlatformHttp(Destinations destinations) {
+        http.setFollowRedirects(false);
+        http.setConnectTimeout(CONNECT_TIMEOUT.toMillis());
+        http.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "chat-review-service LTI tool"));
+        http.setSocketAddressResolver(destinations.connectingResolver());
+        try {
+            http.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("The LTI HTTP client did not start", e);
+        }
+    }
+
+    @Override
+    public Resource retrieveResource(URL url) throws IOException {
+        ContentResponse response;
+        try {
+            var request = http.newRequest(url.toURI())
+                    .timeout(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .headers(headers -> headers.put(HttpHeader.ACCEPT, "application/json"));
+            response = new CompletableResponseListener(request, MAX_ANSWER)
+                    .send()
+                    .get(TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS);
+        } catch (URISyntaxException e) {
+            throw new IOException("not a URL: " + url, e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new IOException(cause.getMessage(), cause);
+        } catch (TimeoutException e) {
+            throw new IOException("no answer from " + url + " within " + TIMEOUT.toSeconds() + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+        if (response.getStatus() != 200) {
+            throw new IOException(url + " answered " + response.getStatus());
+        }
+        return new Resource(response.getContentAsString(), response.getMediaType());
+    }
+
+    @Override
+    public void close() throws Exception {
+        http.stop();
+    }
+}

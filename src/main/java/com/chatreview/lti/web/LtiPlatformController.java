@@ -1,0 +1,119 @@
+package com.chatreview.lti.web;
+
+import com.chatreview.kernel.InvalidInput;
+import com.chatreview.lti.LtiPlatform;
+import com.chatreview.lti.LtiPlatforms;
+import com.chatreview.lti.NewPlatform;
+import com.chatreview.tenancy.Tenant;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code /api/v1/lti/platforms} (docs/lti.md, Registering a platform): a tenant's LMS platforms, with its API key. */
+@RestController
+@RequestMapping("/api/v1/lti/platforms")
+@Tag(name = "LTI")
+@SecurityRequirement(name = "X-API-Key")
+class LtiPlatformController {
+
+    private final LtiPlatforms platforms;
+
+    LtiPlatformController(LtiPlatforms platforms) {
+        this.platforms = platforms;
+    }
+
+    record PlatformRequest(
+            @Nullable String issuer,
+            @JsonProperty("client_id") @Nullable String clientId,
+            @JsonProperty("deployment_ids") @Nullable List<String> deploymentIds,
+            @JsonProperty("auth_login_url") @Nullable String authLoginUrl,
+            @JsonProperty("auth_token_url") @Nullable String authTokenUrl,
+            @JsonProperty("jwks_url") @Nullable String jwksUrl) {}
+
+    record PlatformBody(
+            String id,
+            String issuer,
+            @JsonProperty("client_id") String clientId,
+            @JsonProperty("deployment_ids") List<String> deploymentIds,
+            @JsonProperty("auth_login_url") String authLoginUrl,
+            @JsonProperty("auth_token_url") String authTokenUrl,
+            @JsonProperty("jwks_url") String jwksUrl,
+            @JsonProperty("created_at") Instant createdAt) {
+
+        static PlatformBody of(LtiPlatform platform) {
+            return new PlatformBody(
+                    platform.id().toString(),
+                    platform.issuer(),
+                    platform.clientId(),
+                    platform.deploymentIds(),
+                    platform.authLoginUrl(),
+                    platform.authTokenUrl(),
+                    platform.jwksUrl(),
+                    platform.createdAt());
+        }
+    }
+
+    record PlatformList(List<PlatformBody> platforms) {}
+
+    @PostMapping(
+            path = {"", "/"},
+            consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(
+            summary = "Register an LMS platform",
+            description = "Its issuer, the client_id it gave the tool, its deployment ids and its URLs, as the LMS's"
+                    + " LTI 1.3 settings show them. The URLs must be https and public.")
+    ResponseEntity<PlatformBody> register(Tenant tenant, @RequestBody @Nullable PlatformRequest request) {
+        if (request == null) {
+            throw InvalidInput.field(
+                    "issuer",
+                    "is required",
+                    "Send {\"issuer\", \"client_id\", \"deployment_ids\": [...], \"auth_login_url\","
+                            + " \"auth_token_url\", \"jwks_url\"}.");
+        }
+        LtiPlatform registered = platforms.register(
+                tenant.id(),
+                new NewPlatform(
+                        request.issuer(),
+                        request.clientId(),
+                        request.deploymentIds(),
+                        request.authLoginUrl(),
+                        request.authTokenUrl(),
+                        request.jwksUrl()));
+        return ResponseEntity.status(HttpStatus.CREATED).body(PlatformBody.of(registered));
+    }
+
+    @GetMapping({"", "/"})
+    @Operation(summary = "The tenant's platforms")
+    PlatformList list(Tenant tenant) {
+        return new PlatformList(
+                platforms.of(tenant.id()).stream().map(PlatformBody::of).toList());
+    }
+
+    @GetMapping("/{platform_id}")
+    @Operation(summary = "One platform")
+    PlatformBody get(Tenant tenant, @PathVariable("platform_id") UUID id) {
+        return PlatformBody.of(platforms.get(tenant.id(), id));
+    }
+
+    @DeleteMapping("/{platform_id}")
+    @Operation(summary = "Delete a platform (204): its launches stop")
+    ResponseEntity<Void> delete(Tenant tenant, @PathVariable("platform_id") UUID id) {
+        platforms.delete(tenant.id(), id);
+        return ResponseEntity.noContent().build();
+    }
+}

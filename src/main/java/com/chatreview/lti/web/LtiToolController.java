@@ -1,0 +1,108 @@
+package com.chatreview.lti.web;
+
+import com.chatreview.lti.LaunchRefused;
+import com.chatreview.lti.LtiLaunch;
+import com.chatreview.lti.LtiLaunches;
+import com.chatreview.lti.LtiSettings;
+import com.chatreview.lti.ToolKeys;
+import io.swagger.v3.oas.annotations.Hidden;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.net.URI;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+
+/**
+ * The tool's own endpoints (docs/lti.md): its JWKS, the login a platform starts, and the launch it posts back. The
+ * platform and the user's browser call them, with no API key: what they carry is checked instead. Not in the REST
+ * API's document: they answer a browser with redirects and pages, not problem bodies (docs/lti.md lists them).
+ */
+@Hidden
+@RestController
+@RequestMapping("/lti")
+@Tag(name = "LTI")
+class LtiToolController {
+
+    private final LtiLaunches launches;
+    private final ToolKeys keys;
+    private final LtiSettings settings;
+
+    LtiToolController(LtiLaunches launches, ToolKeys keys, LtiSettings settings) {
+        this.launches = launches;
+        this.keys = keys;
+        this.settings = settings;
+    }
+
+    @GetMapping(path = "/jwks", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "The tool's public keys (RS256), the current one and those replaced within the overlap")
+    ResponseEntity<String> jwks() {
+        return ResponseEntity.ok()
+                .cacheControl(CacheControl.maxAge(Duration.ofHours(1)).cachePublic())
+                .body(keys.published().toString());
+    }
+
+    @RequestMapping(
+            path = "/login",
+            method = {RequestMethod.GET, RequestMethod.POST})
+    @Operation(
+            summary = "OIDC login initiation by the platform",
+            description = "Redirects the browser to the platform's authorization endpoint; state and nonce are kept"
+                    + " by the service, no cookie is set.")
+    ResponseEntity<String> login(
+            @RequestParam(name = "iss", required = false) @Nullable String issuer,
+            @RequestParam(name = "login_hint", required = false) @Nullable String loginHint,
+            @RequestParam(name = "target_link_uri", required = false) @Nullable String targetLinkUri,
+            @RequestParam(name = "lti_message_hint", required = false) @Nullable String messageHint,
+            @RequestParam(name = "client_id", required = false) @Nullable String clientId,
+            @RequestParam(name = "lti_deployment_id", required = false) @Nullable String deploymentId) {
+        URI authorization = launches.login(
+                new LtiLaunches.LoginInitiation(issuer, loginHint, targetLinkUri, messageHint, clientId, deploymentId),
+                launchUrl());
+        return ResponseEntity.status(HttpStatus.FOUND)
+                .location(authorization)
+                .cacheControl(CacheControl.noStore())
+                .build();
+    }
+
+    @PostMapping("/launch")
+    @Operation(
+            summary = "The launch: the platform's id_token, posted by the browser",
+            description = "Checked against the platform's JWKS and the login it answers; a page says why if not.")
+    ResponseEntity<String> launch(
+            @RequestParam(name = "id_token", required = false) @Nullable String idToken,
+            @RequestParam(name = "state", required = false) @Nullable String state,
+            @RequestParam(name = "error", required = false) @Nullable String error,
+            @RequestParam(name = "error_description", required = false) @Nullable String errorDescription) {
+        LtiLaunch launch = launches.launch(idToken, state, error, errorDescription);
+        return LtiPages.launched(launch);
+    }
+
+    @ExceptionHandler(LaunchRefused.class)
+    ResponseEntity<String> refused(LaunchRefused refused) {
+        return LtiPages.refused(refused);
+    }
+
+    /** The launch URL, as platforms have it registered: from {@code PUBLIC_URL}, else the request's own base. */
+    private String launchUrl() {
+        String configured = settings.publicUrl();
+        if (configured != null && !configured.isBlank()) {
+            String base = configured.strip();
+            return (base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/lti/launch";
+        }
+        return ServletUriComponentsBuilder.fromCurrentContextPath()
+                .path("/lti/launch")
+                .toUriString();
+    }
+}

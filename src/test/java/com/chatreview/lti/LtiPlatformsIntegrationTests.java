@@ -1,0 +1,169 @@
+package com.chatreview.lti;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.chatreview.support.Api;
+import com.chatreview.support.Api.Reply;
+import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.TestService;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code /api/v1/lti/platforms}: registered, read, listed and deleted by the tenant alone; every field checked; an
+ * issuer and client id leading to one registration across tenants. And the tool's keys, rotated with overlap.
+ */
+@IntegrationTest
+class LtiPlatformsIntegrationTests {
+
+    @Autowired
+    ToolKeys toolKeys;
+
+    @Autowired
+    org.springframework.jdbc.core.simple.JdbcClient jdbc;
+
+    static ObjectNode platform(String issuer, String clientId) {
+        return Api.JSON
+                .createObjectNode()
+                .put("issuer", issuer)
+                .put("client_id", clientId)
+                .<ObjectNode>set(
+                        "deployment_ids",
+                        Api.JSON.createArrayNode().add("1:deployment").add("2:deployment"))
+                .put("auth_login_url", "http://127.0.0.1:9/auth")
+                .put("auth_token_url", "http://127.0.0.1:9/token")
+                .put("jwks_url", "http://127.0.0.1:9/jwks");
+    }
+
+    @Test
+    void aPlatformIsRegisteredReadListedAndDeleted(TestService service) {
+        Api api = service.newTenant("lti-platforms").chats();
+        String clientId = "client-" + UUID.randomUUID();
+
+        Reply created = api.post(
+                "/api/v1/lti/platforms",
+                platform("https://lms.school.example", clientId).toString());
+
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        JsonNode body = created.json();
+        String id = body.get("id").asString();
+        assertThat(body.get("issuer").asString()).isEqualTo("https://lms.school.example");
+        assertThat(body.get("client_id").asString()).isEqualTo(clientId);
+        assertThat(body.get("deployment_ids").valueStream().map(JsonNode::asString))
+                .containsExactly("1:deployment", "2:deployment");
+        assertThat(body.get("jwks_url").asString()).isEqualTo("http://127.0.0.1:9/jwks");
+        assertThat(body.get("created_at").asString()).isNotBlank();
+        assertThat(api.get("/api/v1/lti/platforms/" + id).json()).isEqualTo(body);
+        assertThat(api.get("/api/v1/lti/platforms")
+                        .json()
+                        .get("platforms")
+                        .valueStream()
+                        .map(node -> node.get("id").asString()))
+                .containsExactly(id);
+
+        assertThat(api.delete("/api/v1/lti/platforms/" + id).status()).isEqualTo(204);
+        Reply gone = api.get("/api/v1/lti/platforms/" + id);
+        assertThat(gone.status()).isEqualTo(404);
+        assertThat(gone.json().get("code").asString()).isEqualTo("NOT_FOUND");
+        assertThat(api.delete("/api/v1/lti/platforms/" + id).status()).isEqualTo(404);
+    }
+
+    @Test
+    void anotherTenantNeitherSeesNorDeletesIt(TestService service) {
+        Api school = service.newTenant("lti-owner").chats();
+        Api other = service.newTenant("lti-other").chats();
+        String id = school.post(
+                        "/api/v1/lti/platforms",
+                        platform("https://lms.school.example", "client-" + UUID.randomUUID())
+                                .toString())
+                .json()
+                .get("id")
+                .asString();
+
+        assertThat(other.get("/api/v1/lti/platforms/" + id).status()).isEqualTo(404);
+        assertThat(other.delete("/api/v1/lti/platforms/" + id).status()).isEqualTo(404);
+        assertThat(other.get("/api/v1/lti/platforms").json().get("platforms").size())
+                .isZero();
+        assertThat(school.get("/api/v1/lti/platforms/" + id).status()).isEqualTo(200);
+    }
+
+    @Test
+    void anIssuerAndClientIdLeadToOneRegistrationAcrossTenants(TestService service) {
+        Api first = service.newTenant("lti-first").chats();
+        Api second = service.newTenant("lti-second").chats();
+        String body = platform("https://canvas.example", "client-" + UUID.randomUUID())
+                .toString();
+        assertThat(first.post("/api/v1/lti/platforms", body).status()).isEqualTo(201);
+
+        Reply again = second.post("/api/v1/lti/platforms", body);
+
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(again.json().get("code").asString()).isEqualTo("CONFLICT");
+        assertThat(again.json().get("fix").asString()).isNotBlank();
+        assertThat(first.post("/api/v1/lti/platforms", body).status())
+                .as("the same tenant again")
+                .isEqualTo(409);
+    }
+
+    @Test
+    void everyWrongFieldIsNamed(TestService service) {
+        Api api = service.newTenant("lti-wrong").chats();
+
+        Reply empty = api.post("/api/v1/lti/platforms", "{}");
+
+        assertThat(empty.status()).isEqualTo(400);
+        assertThat(empty.json().get("code").asString()).isEqualTo("VALIDATION_ERROR");
+        assertThat(empty.json()
+                        .get("errors")
+                        .valueStream()
+                        .map(error -> error.get("field").asString()))
+                .contains("issuer", "client_id", "deployment_ids", "auth_login_url", "auth_token_url", "jwks_url");
+
+        ObjectNode wrong = platform("not a url", " padded ");
+        wrong.set("deployment_ids", Api.JSON.createArrayNode().add(""));
+        wrong.put("jwks_url", "ftp://127.0.0.1/jwks");
+        wrong.put("auth_token_url", "https://user:secret@lms.example/token");
+        Reply refused = api.post("/api/v1/lti/platforms", wrong.toString());
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.json()
+                        .get("errors")
+                        .valueStream()
+                        .map(error -> error.get("field").asString()))
+                .contains("issuer", "client_id", "deployment_ids[0]", "auth_token_url", "jwks_url");
+        assertThat(api.get("/api/v1/lti/platforms").json().get("platforms").size())
+                .isZero();
+    }
+
+    @Test
+    void theToolsKeyIsReplacedWhenDueAndTheOldOneStaysPublishedForTheOverlap() {
+        // past every key made so far (a key made later than "now" would sign until it is due itself)
+        Instant now = jdbc.sql("SELECT max(created_at) FROM lti_tool_keys")
+                .query(java.sql.Timestamp.class)
+                .optional()
+                .map(java.sql.Timestamp::toInstant)
+                .orElse(Instant.now())
+                .plus(1, ChronoUnit.DAYS);
+        String before = toolKeys.signingKeyAt(now).getKeyID();
+
+        Instant due = now.plus(91, ChronoUnit.DAYS);
+        String after = toolKeys.signingKeyAt(due).getKeyID();
+
+        assertThat(after).isNotEqualTo(before);
+        assertThat(toolKeys.publishedAt(due.plus(1, ChronoUnit.DAYS)).getKeys())
+                .extracting(key -> key.getKeyID())
+                .contains(before, after);
+        assertThat(toolKeys.publishedAt(due.plus(8, ChronoUnit.DAYS)).getKeys())
+                .extracting(key -> key.getKeyID())
+                .contains(after)
+                .doesNotContain(before);
+        assertThat(toolKeys.signingKeyAt(due.plus(8, ChronoUnit.DAYS)).getKeyID())
+                .isEqualTo(after);
+        assertThat(toolKeys.publishedAt(due).getKeys())
+                .allSatisfy(key -> assertThat(key.isPrivate()).isFalse());
+    }
+}
