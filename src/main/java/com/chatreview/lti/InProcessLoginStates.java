@@ -5,7 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
 import java.util.Optional;
 
-/** The logins of a single node: bounded, each gone after its timeout (what waits longest goes first when full). */
+/** The logins of a single node: each gone after its timeout; bounded (past the bound, Caffeine drops some). */
 final class InProcessLoginStates implements LoginStates {
 
     private final Cache<String, LoginState> logins;

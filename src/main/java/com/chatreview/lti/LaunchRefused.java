@@ -1,34 +1,59 @@
 package com.chatreview.lti;
 
+import java.time.Duration;
+
 /**
  * A login or launch the tool does not go on with, and why, in words for the person in front of the LMS (the page
- * they see says it; nothing else is shown). {@code unavailable} ones are the service's, worth another try.
+ * they see says it; nothing else is shown).
  */
 public final class LaunchRefused extends RuntimeException {
 
-    private final boolean unavailable;
-    private final String reason;
+    /** Whose the failure is: the launch's (400), the service's for now (503), or too many from the address (429). */
+    public enum Kind {
+        REFUSED,
+        UNAVAILABLE,
+        TOO_MANY
+    }
 
-    private LaunchRefused(String reason, boolean unavailable) {
+    private final Kind kind;
+    private final String reason;
+    private final Duration retryAfter;
+
+    private LaunchRefused(Kind kind, String reason, Duration retryAfter) {
         super(reason, null, false, false);
-        this.unavailable = unavailable;
+        this.kind = kind;
         this.reason = reason;
+        this.retryAfter = retryAfter;
     }
 
     static LaunchRefused because(String reason) {
-        return new LaunchRefused(reason, false);
-    }
-
-    static LaunchRefused unavailable(String reason) {
-        return new LaunchRefused(reason, true);
+        return new LaunchRefused(Kind.REFUSED, reason, Duration.ZERO);
     }
 
     /** The service could not finish now (a dependency down); the same launch may work in a moment. */
-    public boolean unavailable() {
-        return unavailable;
+    public static LaunchRefused unavailable(String reason) {
+        return new LaunchRefused(Kind.UNAVAILABLE, reason, Duration.ofSeconds(5));
+    }
+
+    static LaunchRefused tooMany(Duration retryAfter) {
+        return new LaunchRefused(
+                Kind.TOO_MANY,
+                "Too many launches came from your network in the last minute. Wait "
+                        + Math.max(1, retryAfter.toSeconds())
+                        + " seconds, then launch the tool again from your course.",
+                retryAfter);
+    }
+
+    public Kind kind() {
+        return kind;
     }
 
     public String reason() {
         return reason;
+    }
+
+    /** When to try again ({@code Retry-After}); zero for a refusal the same request would meet again. */
+    public Duration retryAfter() {
+        return retryAfter;
     }
 }

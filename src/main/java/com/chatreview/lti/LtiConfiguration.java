@@ -1,6 +1,7 @@
 package com.chatreview.lti;
 
 import com.chatreview.outbound.Destinations;
+import com.chatreview.ratelimit.RateLimiter;
 import com.chatreview.redis.ConditionalOnRedis;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
@@ -54,6 +55,11 @@ class LtiConfiguration {
     @ConditionalOnRedis
     LoginStates redisLtiLoginStates(Redis redis, RedisReachability reachability, JsonMapper json) {
         return new RedisLoginStates(redis, reachability, json);
+    }
+
+    @Bean
+    LaunchAdmission ltiLaunchAdmission(RateLimiter limiter, LtiSettings settings) {
+        return new LaunchAdmission(limiter, settings);
     }
 
     @Bean

@@ -21,17 +21,18 @@ public final class LtiErrors {
     }
 
     /**
-     * The issuer and client id are registered already: launches name only these two, so they can lead to one
-     * registration alone.
+     * A deployment of the issuer and client id is registered already: a launch names only these three, so they lead
+     * to one registration alone.
      */
     public static final class PlatformAlreadyRegistered extends ServiceError {
-        PlatformAlreadyRegistered(String issuer, String clientId) {
+        PlatformAlreadyRegistered(String issuer, String clientId, String deploymentId) {
             super(
                     Code.CONFLICT,
-                    "The platform '" + issuer + "' with client_id '" + clientId + "' is registered already",
+                    "The deployment '" + deploymentId + "' of the platform '" + issuer + "' with client_id '" + clientId
+                            + "' is registered already",
                     "Use the registration there is (GET /api/v1/lti/platforms), or delete it first. If another tenant"
-                            + " holds it, ask the platform for a new client_id.",
-                    List.of(new FieldProblem("client_id", "is registered already for this issuer")));
+                            + " holds it, the LMS's administrator can make a new deployment of the tool.",
+                    List.of(new FieldProblem("deployment_ids", "'" + deploymentId + "' is registered already")));
         }
     }
 

@@ -43,6 +43,10 @@ public class LtiLaunches {
     private static final Set<String> MESSAGE_TYPES =
             Set.of(LtiLaunch.RESOURCE_LINK_REQUEST, LtiLaunch.DEEP_LINKING_REQUEST);
     private static final Base64.Encoder URL_SAFE = Base64.getUrlEncoder().withoutPadding();
+    private static final int BRIEF = 120;
+    /** The longest {@code studentId} homework and submissions take. */
+    static final int MAX_STUDENT_ID = 255;
+
     private static final String ADMIN_ADVICE =
             " If it keeps failing, show this message to whoever set the tool up in your LMS.";
 
@@ -82,23 +86,21 @@ public class LtiLaunches {
         String loginHint = required(initiation.loginHint(), "login_hint");
         String targetLinkUri = required(initiation.targetLinkUri(), "target_link_uri");
         String clientId = Objects.requireNonNullElse(initiation.clientId(), "");
-        List<LtiPlatform> candidates = platforms.byIssuer(issuer, clientId);
+        String deployment = Objects.requireNonNullElse(initiation.deploymentId(), "");
+        List<LtiPlatform> candidates = platforms.forLogin(issuer, clientId, deployment);
         if (candidates.isEmpty()) {
             throw LaunchRefused.because("This LMS (issuer " + issuer
                     + (clientId.isEmpty() ? "" : ", client_id " + clientId)
+                    + (deployment.isEmpty() ? "" : ", deployment " + deployment)
                     + ") is not registered with the service. Its registration is made with POST"
                     + " /api/v1/lti/platforms, or by Dynamic Registration.");
         }
         if (candidates.size() > 1) {
-            throw LaunchRefused.because("Several registrations have the issuer " + issuer
-                    + "; the LMS must send its client_id with the login." + ADMIN_ADVICE);
+            throw LaunchRefused.because("Several registrations share the issuer " + issuer
+                    + (clientId.isEmpty() ? "" : " and client_id " + clientId)
+                    + "; the LMS must send its client_id and lti_deployment_id with the login." + ADMIN_ADVICE);
         }
         LtiPlatform platform = candidates.getFirst();
-        String deployment = initiation.deploymentId();
-        if (deployment != null && !platform.deploymentIds().contains(deployment)) {
-            throw LaunchRefused.because("The deployment " + deployment
-                    + " is not one registered for this LMS; add it to the platform's deployment_ids." + ADMIN_ADVICE);
-        }
         checkTarget(targetLinkUri, launchUrl);
         String state = randomToken();
         String nonce = randomToken();
@@ -138,9 +140,10 @@ public class LtiLaunches {
             @Nullable String error,
             @Nullable String errorDescription) {
         if (error != null) {
-            throw LaunchRefused.because("The LMS did not sign you in to the tool (" + error
-                    + (errorDescription == null ? "" : ": " + errorDescription) + "). Launch it again from your course."
-                    + ADMIN_ADVICE);
+            // anyone can post these: shown as the LMS's words, briefly, never as the tool's
+            throw LaunchRefused.because("The LMS did not sign you in to the tool. Launch it again from your course."
+                    + ADMIN_ADVICE + " The LMS answered: " + brief(error)
+                    + (errorDescription == null ? "" : " (" + brief(errorDescription) + ")") + ".");
         }
         String token = required(idToken, "id_token");
         LoginState login = logins.take(required(state, "state"))
@@ -210,7 +213,9 @@ public class LtiLaunches {
         if (message.startsWith("Expired JWT")) {
             return "The id_token has expired (the LMS's clock may be off, or the launch took too long).";
         }
-        if (message.startsWith("JWT aud") || message.startsWith("JWT missing required audience")) {
+        if (message.startsWith("JWT aud")
+                || message.startsWith("JWT missing required aud")
+                || message.contains("missing required claims: [aud")) {
             return "The id_token is meant for another tool: its aud is not this registration's client_id "
                     + platform.clientId() + ".";
         }
@@ -260,6 +265,11 @@ public class LtiLaunches {
         String sub = text(claims, "sub");
         if (sub == null || sub.isBlank()) {
             throw LaunchRefused.because("The launch names no user (sub): the tool takes no anonymous launches.");
+        }
+        if (platform.studentIdOf(sub).length() > MAX_STUDENT_ID) {
+            throw LaunchRefused.because("The LMS's id of the user (sub) is " + sub.length() + " characters long; the"
+                    + " tool takes at most "
+                    + (MAX_STUDENT_ID - platform.studentIdOf("").length()) + "." + ADMIN_ADVICE);
         }
         Map<String, Object> link = object(claims, CLAIM + "resource_link");
         LtiLaunch.ResourceLink resourceLink = link == null || !(link.get("id") instanceof String id)
@@ -347,6 +357,11 @@ public class LtiLaunches {
     @SuppressWarnings("unchecked")
     private static @Nullable Map<String, Object> object(JWTClaimsSet claims, String name) {
         return claims.getClaim(name) instanceof Map<?, ?> map ? (Map<String, Object>) map : null;
+    }
+
+    private static String brief(String text) {
+        String line = text.replaceAll("\\s+", " ").strip();
+        return line.length() <= BRIEF ? line : line.substring(0, BRIEF) + "…";
     }
 
     private static String required(@Nullable String value, String name) {

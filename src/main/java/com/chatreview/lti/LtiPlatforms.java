@@ -59,9 +59,9 @@ public class LtiPlatforms {
             if (platforms.countLocked(tenant) >= settings.maxPlatformsPerTenant()) {
                 throw new TooManyPlatforms(settings.maxPlatformsPerTenant());
             }
-            if (!platforms.insert(platform)) {
-                throw new PlatformAlreadyRegistered(platform.issuer(), platform.clientId());
-            }
+            platforms.insert(platform).ifPresent(taken -> {
+                throw new PlatformAlreadyRegistered(platform.issuer(), platform.clientId(), taken);
+            });
             return platform;
         });
     }
@@ -157,6 +157,10 @@ public class LtiPlatforms {
     private @Nullable String url(String field, @Nullable String value, List<FieldProblem> problems) {
         if (value != null && value.length() > MAX_URL) {
             problems.add(new FieldProblem(field, "must be at most " + MAX_URL + " characters"));
+            return null;
+        }
+        if (value != null && value.contains("#")) {
+            problems.add(new FieldProblem(field, "must not have a #fragment"));
             return null;
         }
         try {

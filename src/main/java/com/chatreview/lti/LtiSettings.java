@@ -18,9 +18,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     {@code exp}, and with an {@code iat} this far ahead
  * @param loginTimeout how long a login's state and nonce wait for the platform's answer: the launch must come back
  *     within it, once
- * @param pendingLogins at most this many logins wait on one node without Redis (the oldest go first)
+ * @param pendingLogins at most this many logins wait on one node without Redis (past it, some are dropped)
  * @param keyRotation the tool's signing key is replaced when it is this old
+ * @param keyActivation a new key is published this long before it signs, so that platforms that cached the JWKS
+ *     (an hour at most, as it is served) have it before anything is signed with it
  * @param keyOverlap a replaced key stays published this long, for platforms that cached the JWKS
+ * @param requestsPerAddress the logins and launches one client address may make in a minute
  * @param platformKeysCache how long a platform's JWKS is kept before it is fetched again (an unknown {@code kid}
  *     fetches it at once)
  * @param platformKeysRefreshLimit a platform's JWKS is fetched at most twice in this time, however many unknown
@@ -36,10 +39,12 @@ public record LtiSettings(
         @DefaultValue("5m") Duration loginTimeout,
         @DefaultValue("100000") int pendingLogins,
         @DefaultValue("90d") Duration keyRotation,
+        @DefaultValue("1d") Duration keyActivation,
         @DefaultValue("7d") Duration keyOverlap,
         @DefaultValue("1h") Duration platformKeysCache,
         @DefaultValue("30s") Duration platformKeysRefreshLimit,
-        @DefaultValue("50") int maxPlatformsPerTenant) {
+        @DefaultValue("50") int maxPlatformsPerTenant,
+        @DefaultValue("60") int requestsPerAddress) {
 
     /** Where a platform's URLs may point, as these settings allow. */
     Destinations.Policy destinationPolicy() {

@@ -13,8 +13,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 /** The {@code lti_platforms} table. */
 class Platforms {
 
-    private static final String COLUMNS = "id, tenant_id, issuer, client_id, deployment_ids, auth_login_url,"
-            + " auth_token_url, jwks_url, created_at";
+    private static final String COLUMNS = "p.id, p.tenant_id, p.issuer, p.client_id, p.auth_login_url,"
+            + " p.auth_token_url, p.jwks_url, p.created_at, ARRAY(SELECT d.deployment_id FROM lti_deployments d"
+            + " WHERE d.platform_id = p.id ORDER BY d.position) AS deployment_ids";
 
     private final JdbcClient jdbc;
 
@@ -22,24 +23,41 @@ class Platforms {
         this.jdbc = jdbc;
     }
 
-    /** Inserts the platform; false if its issuer and client id are registered already. */
-    boolean insert(LtiPlatform platform) {
-        return jdbc.sql("""
-                        INSERT INTO lti_platforms (id, tenant_id, issuer, client_id, deployment_ids, auth_login_url,
-                                                   auth_token_url, jwks_url, created_at)
-                        VALUES (:id, :tenant, :issuer, :client, :deployments::text[], :login, :token, :jwks, :created)
-                        ON CONFLICT (issuer, client_id) DO NOTHING""")
-                        .param("id", platform.id())
-                        .param("tenant", platform.tenantId().value())
-                        .param("issuer", platform.issuer())
-                        .param("client", platform.clientId())
-                        .param("deployments", platform.deploymentIds().toArray(String[]::new))
-                        .param("login", platform.authLoginUrl())
-                        .param("token", platform.authTokenUrl())
-                        .param("jwks", platform.jwksUrl())
-                        .param("created", Sql.at(platform.createdAt()))
-                        .update()
-                == 1;
+    /**
+     * Inserts the platform with its deployments; the first of its deployments registered already (by any tenant,
+     * under the same issuer and client id) if there is one, and then the caller's transaction must not commit.
+     */
+    Optional<String> insert(LtiPlatform platform) {
+        jdbc.sql("""
+                INSERT INTO lti_platforms (id, tenant_id, issuer, client_id, auth_login_url, auth_token_url, jwks_url,
+                                           created_at)
+                VALUES (:id, :tenant, :issuer, :client, :login, :token, :jwks, :created)""")
+                .param("id", platform.id())
+                .param("tenant", platform.tenantId().value())
+                .param("issuer", platform.issuer())
+                .param("client", platform.clientId())
+                .param("login", platform.authLoginUrl())
+                .param("token", platform.authTokenUrl())
+                .param("jwks", platform.jwksUrl())
+                .param("created", Sql.at(platform.createdAt()))
+                .update();
+        List<String> deployments = platform.deploymentIds();
+        for (int position = 0; position < deployments.size(); position++) {
+            int inserted = jdbc.sql("""
+                            INSERT INTO lti_deployments (issuer, client_id, deployment_id, platform_id, position)
+                            VALUES (:issuer, :client, :deployment, :platform, :position)
+                            ON CONFLICT DO NOTHING""")
+                    .param("issuer", platform.issuer())
+                    .param("client", platform.clientId())
+                    .param("deployment", deployments.get(position))
+                    .param("platform", platform.id())
+                    .param("position", position)
+                    .update();
+            if (inserted == 0) {
+                return Optional.of(deployments.get(position));
+            }
+        }
+        return Optional.empty();
     }
 
     /**
@@ -58,33 +76,40 @@ class Platforms {
     }
 
     List<LtiPlatform> ofTenant(TenantId tenant) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM lti_platforms WHERE tenant_id = :tenant ORDER BY created_at, id")
+        return jdbc.sql("SELECT " + COLUMNS
+                        + " FROM lti_platforms p WHERE p.tenant_id = :tenant ORDER BY p.created_at, p.id")
                 .param("tenant", tenant.value())
                 .query(Platforms::platform)
                 .list();
     }
 
     Optional<LtiPlatform> find(TenantId tenant, UUID id) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM lti_platforms WHERE tenant_id = :tenant AND id = :id")
+        return jdbc.sql("SELECT " + COLUMNS + " FROM lti_platforms p WHERE p.tenant_id = :tenant AND p.id = :id")
                 .param("tenant", tenant.value())
                 .param("id", id)
                 .query(Platforms::platform)
                 .optional();
     }
 
-    /** The registrations a launch with this issuer (and client id, when the platform sends it) may be for. */
-    List<LtiPlatform> byIssuer(String issuer, String clientId) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM lti_platforms WHERE issuer = :issuer"
-                        + " AND (:client = '' OR client_id = :client) ORDER BY created_at, id LIMIT 2")
+    /**
+     * The registrations a login may be for: those of the issuer (and of the client id and the deployment, when the
+     * platform names them), two at most (two mean it is not told which).
+     */
+    List<LtiPlatform> forLogin(String issuer, String clientId, String deploymentId) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM lti_platforms p WHERE p.issuer = :issuer"
+                        + " AND (:client = '' OR p.client_id = :client)"
+                        + " AND (:deployment = '' OR EXISTS (SELECT 1 FROM lti_deployments d WHERE d.platform_id = p.id"
+                        + " AND d.deployment_id = :deployment)) ORDER BY p.created_at, p.id LIMIT 2")
                 .param("issuer", issuer)
                 .param("client", clientId)
+                .param("deployment", deploymentId)
                 .query(Platforms::platform)
                 .list();
     }
 
     /** The platform a login's state was made for, if it is still registered. */
     Optional<LtiPlatform> byId(UUID id) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM lti_platforms WHERE id = :id")
+        return jdbc.sql("SELECT " + COLUMNS + " FROM lti_platforms p WHERE p.id = :id")
                 .param("id", id)
                 .query(Platforms::platform)
                 .optional();

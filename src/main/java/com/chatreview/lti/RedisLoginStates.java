@@ -40,7 +40,7 @@ final class RedisLoginStates implements LoginStates {
             redis.commands().set(PREFIX + state, json.writeValueAsString(stored), SetArgs.Builder.px(timeout));
         } catch (RuntimeException e) {
             reachability.failed(e);
-            throw reachability.chatHoldUnknowable();
+            throw unreachable();
         }
     }
 
@@ -51,7 +51,7 @@ final class RedisLoginStates implements LoginStates {
             value = redis.commands().getdel(PREFIX + state);
         } catch (RuntimeException e) {
             reachability.failed(e);
-            throw reachability.chatHoldUnknowable();
+            throw unreachable();
         }
         if (value == null) {
             return Optional.empty();
@@ -59,5 +59,10 @@ final class RedisLoginStates implements LoginStates {
         Stored stored = json.readValue(value, Stored.class);
         return Optional.of(new LoginState(
                 stored.platformId(), stored.nonce(), stored.targetLinkUri(), Instant.ofEpochMilli(stored.expiresAt())));
+    }
+
+    private static LaunchRefused unreachable() {
+        return LaunchRefused.unavailable("The service cannot keep or find logins right now (its Redis is unreachable)."
+                + " Launch the tool again from your course in a moment.");
     }
 }

@@ -87,6 +87,62 @@ class LtiLaunchIntegrationTests {
     }
 
     @Test
+    void aLoginWithoutClientIdAndAnAudienceListWithoutAzpLaunchToo() {
+        HttpResponse<String> page = platform.launch(tool, course, ada, essay)
+                .withoutClientId()
+                .tamper(claims ->
+                        claims.audience(java.util.List.of(tool.clientId())).claim("azp", null))
+                .run()
+                .page();
+
+        assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+    }
+
+    @Test
+    void aUserIdLongerThanStudentIdsTakeIsRefused() {
+        assertRefused(tampered(claims -> claims.subject("u".repeat(250))), "characters long");
+    }
+
+    @Test
+    void whatAnyoneMayPostAsThePlatformsErrorIsShownBrieflyAndEscaped() {
+        HttpResponse<String> page = Launch.post(new com.chatreview.lti.platform.HtmlForm(
+                URI.create(tool.launchUrl()),
+                Map.of("error", "login_required", "error_description", "<script>alert(1)</script>" + "x".repeat(500))));
+
+        assertRefused(page, "login_required");
+        assertThat(page.body())
+                .doesNotContain("<script>")
+                .contains("&lt;script&gt;")
+                .doesNotContain("x".repeat(200));
+    }
+
+    @Test
+    void oneAddressMakesSixtyLoginsAMinuteAtMost() {
+        URI login = URI.create(tool.loginUrl() + "?iss=" + platform.issuer() + "&login_hint=someone&target_link_uri="
+                + tool.launchUrl());
+        int refusedAt = -1;
+        for (int i = 0; i < 70 && refusedAt < 0; i++) {
+            HttpResponse<String> answer = send(HttpRequest.newBuilder(login)
+                    .header("X-Forwarded-For", "10.99.1.1")
+                    .GET());
+            if (answer.statusCode() == 429) {
+                refusedAt = i;
+                assertThat(answer.headers().firstValue("Retry-After")).isPresent();
+                assertThat(answer.body()).contains("Too many launches");
+            } else {
+                assertThat(answer.statusCode()).isEqualTo(302);
+            }
+        }
+        assertThat(refusedAt).as("the 61st login of the minute is refused").isEqualTo(60);
+        assertThat(send(HttpRequest.newBuilder(login)
+                                .header("X-Forwarded-For", "10.99.1.2")
+                                .GET())
+                        .statusCode())
+                .as("another address")
+                .isEqualTo(302);
+    }
+
+    @Test
     void theSameLaunchPostedAgainIsRefused() {
         Launch.Result launch = platform.launch(tool, course, ada, essay).run();
         assertThat(launch.page().statusCode()).isEqualTo(200);

@@ -8,6 +8,7 @@ import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.TestService;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -93,21 +94,31 @@ class LtiPlatformsIntegrationTests {
     }
 
     @Test
-    void anIssuerAndClientIdLeadToOneRegistrationAcrossTenants(TestService service) {
+    void aDeploymentLeadsToOneRegistrationAcrossTenantsWhoMayShareAClientId(TestService service) {
         Api first = service.newTenant("lti-first").chats();
         Api second = service.newTenant("lti-second").chats();
-        String body = platform("https://canvas.example", "client-" + UUID.randomUUID())
-                .toString();
-        assertThat(first.post("/api/v1/lti/platforms", body).status()).isEqualTo(201);
+        String clientId = "client-" + UUID.randomUUID();
+        ObjectNode body = platform("https://blackboard.example", clientId);
+        assertThat(first.post("/api/v1/lti/platforms", body.toString()).status())
+                .isEqualTo(201);
 
-        Reply again = second.post("/api/v1/lti/platforms", body);
+        Reply again = second.post("/api/v1/lti/platforms", body.toString());
 
         assertThat(again.status()).isEqualTo(409);
         assertThat(again.json().get("code").asString()).isEqualTo("CONFLICT");
+        assertThat(again.json().get("detail").asString()).contains("1:deployment");
         assertThat(again.json().get("fix").asString()).isNotBlank();
-        assertThat(first.post("/api/v1/lti/platforms", body).status())
+        assertThat(second.get("/api/v1/lti/platforms").json().get("platforms").size())
+                .as("nothing of the refused registration is kept")
+                .isZero();
+        assertThat(first.post("/api/v1/lti/platforms", body.toString()).status())
                 .as("the same tenant again")
                 .isEqualTo(409);
+
+        body.set("deployment_ids", Api.JSON.createArrayNode().add("3:another-school"));
+        assertThat(second.post("/api/v1/lti/platforms", body.toString()).status())
+                .as("another school's deployment of the same client id, as Blackboard has them")
+                .isEqualTo(201);
     }
 
     @Test
@@ -128,42 +139,51 @@ class LtiPlatformsIntegrationTests {
         wrong.set("deployment_ids", Api.JSON.createArrayNode().add(""));
         wrong.put("jwks_url", "ftp://127.0.0.1/jwks");
         wrong.put("auth_token_url", "https://user:secret@lms.example/token");
+        wrong.put("auth_login_url", "https://lms.example/auth#fragment");
         Reply refused = api.post("/api/v1/lti/platforms", wrong.toString());
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.json()
                         .get("errors")
                         .valueStream()
                         .map(error -> error.get("field").asString()))
-                .contains("issuer", "client_id", "deployment_ids[0]", "auth_token_url", "jwks_url");
+                .contains("issuer", "client_id", "deployment_ids[0]", "auth_login_url", "auth_token_url", "jwks_url");
         assertThat(api.get("/api/v1/lti/platforms").json().get("platforms").size())
                 .isZero();
     }
 
     @Test
-    void theToolsKeyIsReplacedWhenDueAndTheOldOneStaysPublishedForTheOverlap() {
+    void theToolsNextKeyIsPublishedADayBeforeItSignsAndTheOldOneStaysPublishedAWeekAfter() {
         // past every key made so far (a key made later than "now" would sign until it is due itself)
         Instant now = jdbc.sql("SELECT max(created_at) FROM lti_tool_keys")
                 .query(java.sql.Timestamp.class)
                 .optional()
                 .map(java.sql.Timestamp::toInstant)
                 .orElse(Instant.now())
-                .plus(1, ChronoUnit.DAYS);
+                .plus(2, ChronoUnit.DAYS);
         String before = toolKeys.signingKeyAt(now).getKeyID();
 
-        Instant due = now.plus(91, ChronoUnit.DAYS);
-        String after = toolKeys.signingKeyAt(due).getKeyID();
+        Instant made = now.plus(90, ChronoUnit.DAYS);
+        List<String> publishedWhenMade = kids(toolKeys.publishedAt(made));
+        String signingWhenMade = toolKeys.signingKeyAt(made).getKeyID();
+        String after = publishedWhenMade.stream()
+                .filter(kid -> !kid.equals(before))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no next key published: " + publishedWhenMade));
 
-        assertThat(after).isNotEqualTo(before);
-        assertThat(toolKeys.publishedAt(due.plus(1, ChronoUnit.DAYS)).getKeys())
-                .extracting(key -> key.getKeyID())
-                .contains(before, after);
-        assertThat(toolKeys.publishedAt(due.plus(8, ChronoUnit.DAYS)).getKeys())
-                .extracting(key -> key.getKeyID())
+        assertThat(signingWhenMade)
+                .as("the next key is published, not yet signing")
+                .isEqualTo(before);
+        Instant active = made.plus(1, ChronoUnit.DAYS).plusSeconds(1);
+        assertThat(toolKeys.signingKeyAt(active).getKeyID()).isEqualTo(after);
+        assertThat(kids(toolKeys.publishedAt(active.plus(6, ChronoUnit.DAYS)))).contains(before, after);
+        assertThat(kids(toolKeys.publishedAt(active.plus(8, ChronoUnit.DAYS))))
                 .contains(after)
                 .doesNotContain(before);
-        assertThat(toolKeys.signingKeyAt(due.plus(8, ChronoUnit.DAYS)).getKeyID())
-                .isEqualTo(after);
-        assertThat(toolKeys.publishedAt(due).getKeys())
+        assertThat(toolKeys.publishedAt(active).getKeys())
                 .allSatisfy(key -> assertThat(key.isPrivate()).isFalse());
+    }
+
+    private static List<String> kids(com.nimbusds.jose.jwk.JWKSet keys) {
+        return keys.getKeys().stream().map(key -> key.getKeyID()).toList();
     }
 }

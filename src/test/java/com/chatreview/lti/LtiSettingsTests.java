@@ -20,10 +20,12 @@ class LtiSettingsTests {
             Duration.ofMinutes(5),
             100_000,
             Duration.ofDays(90),
+            Duration.ofDays(1),
             Duration.ofDays(7),
             Duration.ofHours(1),
             Duration.ofSeconds(30),
-            50);
+            50,
+            60);
 
     private final Destinations destinations = new Destinations(
             defaults.destinationPolicy(),

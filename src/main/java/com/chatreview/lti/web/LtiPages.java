@@ -25,9 +25,24 @@ final class LtiPages {
     private LtiPages() {}
 
     static ResponseEntity<String> refused(LaunchRefused refused) {
-        HttpStatus status = refused.unavailable() ? HttpStatus.SERVICE_UNAVAILABLE : HttpStatus.BAD_REQUEST;
-        String title = refused.unavailable() ? "The tool is not available right now" : "The tool could not be opened";
-        return page(status, title, "<p class=\"reason\">" + escape(refused.reason()) + "</p>");
+        HttpStatus status = switch (refused.kind()) {
+            case REFUSED -> HttpStatus.BAD_REQUEST;
+            case UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
+            case TOO_MANY -> HttpStatus.TOO_MANY_REQUESTS;
+        };
+        String title = refused.kind() == LaunchRefused.Kind.REFUSED
+                ? "The tool could not be opened"
+                : "The tool is not available right now";
+        ResponseEntity<String> page = page(status, title, "<p class=\"reason\">" + escape(refused.reason()) + "</p>");
+        if (refused.retryAfter().isPositive()) {
+            return ResponseEntity.status(page.getStatusCode())
+                    .headers(page.getHeaders())
+                    .header(
+                            "Retry-After",
+                            Long.toString(Math.max(1, refused.retryAfter().toSeconds())))
+                    .body(page.getBody());
+        }
+        return page;
     }
 
     /**

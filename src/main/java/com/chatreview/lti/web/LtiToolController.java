@@ -1,5 +1,6 @@
 package com.chatreview.lti.web;
 
+import com.chatreview.lti.LaunchAdmission;
 import com.chatreview.lti.LaunchRefused;
 import com.chatreview.lti.LtiLaunch;
 import com.chatreview.lti.LtiLaunches;
@@ -8,9 +9,12 @@ import com.chatreview.lti.ToolKeys;
 import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -35,12 +39,16 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 @Tag(name = "LTI")
 class LtiToolController {
 
+    private static final Logger log = LoggerFactory.getLogger(LtiToolController.class);
+
     private final LtiLaunches launches;
+    private final LaunchAdmission admission;
     private final ToolKeys keys;
     private final LtiSettings settings;
 
-    LtiToolController(LtiLaunches launches, ToolKeys keys, LtiSettings settings) {
+    LtiToolController(LtiLaunches launches, LaunchAdmission admission, ToolKeys keys, LtiSettings settings) {
         this.launches = launches;
+        this.admission = admission;
         this.keys = keys;
         this.settings = settings;
     }
@@ -66,7 +74,9 @@ class LtiToolController {
             @RequestParam(name = "target_link_uri", required = false) @Nullable String targetLinkUri,
             @RequestParam(name = "lti_message_hint", required = false) @Nullable String messageHint,
             @RequestParam(name = "client_id", required = false) @Nullable String clientId,
-            @RequestParam(name = "lti_deployment_id", required = false) @Nullable String deploymentId) {
+            @RequestParam(name = "lti_deployment_id", required = false) @Nullable String deploymentId,
+            HttpServletRequest request) {
+        admission.admit(request.getRemoteAddr());
         URI authorization = launches.login(
                 new LtiLaunches.LoginInitiation(issuer, loginHint, targetLinkUri, messageHint, clientId, deploymentId),
                 launchUrl());
@@ -84,7 +94,9 @@ class LtiToolController {
             @RequestParam(name = "id_token", required = false) @Nullable String idToken,
             @RequestParam(name = "state", required = false) @Nullable String state,
             @RequestParam(name = "error", required = false) @Nullable String error,
-            @RequestParam(name = "error_description", required = false) @Nullable String errorDescription) {
+            @RequestParam(name = "error_description", required = false) @Nullable String errorDescription,
+            HttpServletRequest request) {
+        admission.admit(request.getRemoteAddr());
         LtiLaunch launch = launches.launch(idToken, state, error, errorDescription);
         return LtiPages.launched(launch);
     }
@@ -92,6 +104,14 @@ class LtiToolController {
     @ExceptionHandler(LaunchRefused.class)
     ResponseEntity<String> refused(LaunchRefused refused) {
         return LtiPages.refused(refused);
+    }
+
+    /** Whatever else fails (the database, a setting) is the service's: a page, never a stack trace. */
+    @ExceptionHandler(RuntimeException.class)
+    ResponseEntity<String> failed(RuntimeException failure) {
+        log.warn("An LTI login or launch failed", failure);
+        return LtiPages.refused(LaunchRefused.unavailable(
+                "The tool could not finish opening. Launch it again from your course in a moment."));
     }
 
     /** The launch URL, as platforms have it registered: from {@code PUBLIC_URL}, else the request's own base. */

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -68,6 +69,10 @@ public final class Launch {
     private Consumer<JWTClaimsSet.Builder> tampering = claims -> {};
     private @Nullable RSAKey signingKey;
     private boolean loginByGet;
+    private boolean withoutClientId;
+    /** The browser's address, as a trusted proxy forwards it: each launch its own user's. */
+    private final String clientAddress = "10.77." + ThreadLocalRandom.current().nextInt(256) + "."
+            + ThreadLocalRandom.current().nextInt(1, 255);
 
     Launch(
             EmulatedPlatform platform,
@@ -99,6 +104,12 @@ public final class Launch {
     /** Initiates the login with a GET and a query, as some platforms do, instead of a form POST. */
     public Launch loginByGet() {
         this.loginByGet = true;
+        return this;
+    }
+
+    /** Initiates the login without {@code client_id} and {@code lti_deployment_id}, as LTI lets a platform do. */
+    public Launch withoutClientId() {
+        this.withoutClientId = true;
         return this;
     }
 
@@ -140,13 +151,17 @@ public final class Launch {
         initiation.put("login_hint", member.sub());
         initiation.put("target_link_uri", link != null && link.url() != null ? link.url() : tool.launchUrl());
         initiation.put("lti_message_hint", messageHint);
-        initiation.put("client_id", tool.clientId());
-        initiation.put("lti_deployment_id", tool.deploymentId());
+        if (!withoutClientId) {
+            initiation.put("client_id", tool.clientId());
+            initiation.put("lti_deployment_id", tool.deploymentId());
+        }
         URI loginUrl = URI.create(tool.loginUrl());
         HttpResponse<String> login = loginByGet
                 ? send(HttpRequest.newBuilder(URI.create(tool.loginUrl() + "?" + HtmlForm.urlEncoded(initiation)))
+                        .header("X-Forwarded-For", clientAddress)
                         .GET())
                 : send(HttpRequest.newBuilder(loginUrl)
+                        .header("X-Forwarded-For", clientAddress)
                         .header("Content-Type", "application/x-www-form-urlencoded")
                         .POST(HttpRequest.BodyPublishers.ofString(HtmlForm.urlEncoded(initiation))));
         String location = login.headers().firstValue("Location").orElse(null);
@@ -159,12 +174,20 @@ public final class Launch {
             return new Result(login, authorization, null, null);
         }
         HtmlForm form = HtmlForm.in(authorization.body(), authorization.uri());
-        return new Result(login, authorization, form, post(form));
+        return new Result(login, authorization, form, post(form, clientAddress));
     }
 
-    /** Posts a form as the browser does: the platform's form_post again, say, to replay a launch. */
+    /** Posts a form as the browser does (from an address of its own): the platform's form_post again, say. */
     public static HttpResponse<String> post(HtmlForm form) {
+        return post(
+                form,
+                "10.78." + ThreadLocalRandom.current().nextInt(256) + "."
+                        + ThreadLocalRandom.current().nextInt(1, 255));
+    }
+
+    public static HttpResponse<String> post(HtmlForm form, String clientAddress) {
         return send(HttpRequest.newBuilder(form.action())
+                .header("X-Forwarded-For", clientAddress)
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(form.urlEncoded())));
     }
