@@ -1,5 +1,6 @@
 package com.chatreview.lti;
 
+import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.outbound.Destinations;
 import com.chatreview.ratelimit.RateLimiter;
 import com.chatreview.redis.ConditionalOnRedis;
@@ -55,6 +56,16 @@ class LtiConfiguration {
     @ConditionalOnRedis
     LoginStates redisLtiLoginStates(Redis redis, RedisReachability reachability, JsonMapper json) {
         return new RedisLoginStates(redis, reachability, json);
+    }
+
+    @Bean
+    LtiSessions ltiSessions(JdbcClient jdbc, JsonMapper json, LtiSettings settings, Clock clock) {
+        return new LtiSessions(jdbc, json, settings.sessionLifetime(), clock);
+    }
+
+    @Bean
+    LtiDeepLinking ltiDeepLinking(HomeworkCatalog homework, ToolKeys keys, LtiSessions sessions, Clock clock) {
+        return new LtiDeepLinking(homework, keys, sessions, clock);
     }
 
     @Bean

@@ -24,6 +24,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     (an hour at most, as it is served) have it before anything is signed with it
  * @param keyOverlap a replaced key stays published this long, for platforms that cached the JWKS
  * @param requestsPerAddress the logins and launches one client address may make in a minute
+ * @param sessionLifetime how long the tool's pages in the LMS go on working after a launch
  * @param platformKeysCache how long a platform's JWKS is kept before it is fetched again (an unknown {@code kid}
  *     fetches it at once)
  * @param platformKeysRefreshLimit a platform's JWKS is fetched at most twice in this time, however many unknown
@@ -44,7 +45,8 @@ public record LtiSettings(
         @DefaultValue("1h") Duration platformKeysCache,
         @DefaultValue("30s") Duration platformKeysRefreshLimit,
         @DefaultValue("50") int maxPlatformsPerTenant,
-        @DefaultValue("60") int requestsPerAddress) {
+        @DefaultValue("60") int requestsPerAddress,
+        @DefaultValue("1h") Duration sessionLifetime) {
 
     /** Where a platform's URLs may point, as these settings allow. */
     Destinations.Policy destinationPolicy() {

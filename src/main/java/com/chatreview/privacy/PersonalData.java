@@ -63,6 +63,12 @@ enum PersonalData {
             "response_body",
             Treatment.ERASED,
             "the answers kept for a retried upload or chat creation of the user, found by the user id they show"),
+    LTI_SESSIONS(
+            "lti_sessions",
+            "user_id",
+            Treatment.ERASED,
+            "a launch from the LMS: who launched (name, email, roles) from which course, for the tool's pages in the"
+                    + " LMS; an hour at most"),
     ERASURE_JOBS(
             "privacy_tasks",
             "task_data",

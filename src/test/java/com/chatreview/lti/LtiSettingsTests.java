@@ -25,7 +25,8 @@ class LtiSettingsTests {
             Duration.ofHours(1),
             Duration.ofSeconds(30),
             50,
-            60);
+            60,
+            Duration.ofHours(1));
 
     private final Destinations destinations = new Destinations(
             defaults.destinationPolicy(),

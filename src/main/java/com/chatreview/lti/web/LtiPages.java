@@ -1,8 +1,14 @@
 package com.chatreview.lti.web;
 
+import com.chatreview.homework.Homework;
+import com.chatreview.kernel.Page;
 import com.chatreview.lti.LaunchRefused;
+import com.chatreview.lti.LtiDeepLinking;
 import com.chatreview.lti.LtiLaunch;
+import com.chatreview.lti.LtiSession;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
@@ -60,10 +66,7 @@ final class LtiPages {
                                 : " in <strong>" + escape(courseOf(launch.context())) + "</strong>")
                 .append(".</p>");
         String homework = launch.custom().get("homework_id");
-        if (launch.deepLinkingRequest()) {
-            body.append("<p>Your LMS asked the tool for content to add to the course. Choosing a homework here is not"
-                    + " offered yet: add the tool by hand with the custom parameter <code>homework_id</code>.</p>");
-        } else if (homework != null) {
+        if (homework != null) {
             body.append("<p>This link opens homework <code>")
                     .append(escape(homework))
                     .append("</code>. Its page in the LMS is not offered yet: your teacher shares its chat links.</p>");
@@ -84,15 +87,145 @@ final class LtiPages {
         return context.label() != null ? context.label() : context.id();
     }
 
+    /**
+     * The teacher's choice of homework for the LMS (deep linking): the tenant's homework to add, a search, and a
+     * form to write a new one. {@code problems} says what was wrong with a new one just sent.
+     */
+    static ResponseEntity<String> picker(
+            LtiSession session,
+            Page<Homework> choices,
+            @Nullable String search,
+            int offset,
+            HttpStatus status,
+            List<String> problems,
+            @Nullable String title,
+            @Nullable String task) {
+        LtiLaunch launch = session.launch();
+        String token = escape(session.token());
+        StringBuilder body = new StringBuilder();
+        body.append("<p>You are signed in as <strong>")
+                .append(escape(launch.name() == null ? launch.sub() : launch.name()))
+                .append("</strong>")
+                .append(
+                        launch.context() == null
+                                ? ""
+                                : ", teaching <strong>" + escape(courseOf(launch.context())) + "</strong>")
+                .append(". Pick the homework students of this course submit to: the LMS adds a link to it, and a"
+                        + " gradebook column its reviews' points go to.</p>");
+        body.append("<form class=\"search\" method=\"get\" action=\"/lti/deep-linking\" role=\"search\">")
+                .append(hidden("session", token))
+                .append("<div><label for=\"search\">Search the homework</label><input type=\"search\" id=\"search\""
+                        + " name=\"search\" value=\"")
+                .append(escape(search))
+                .append("\"></div><button type=\"submit\">Search</button></form>");
+        if (choices.items().isEmpty()) {
+            body.append("<p>")
+                    .append(search == null || search.isBlank() ? "There is no homework yet." : "No homework matches.")
+                    .append("</p>");
+        } else {
+            body.append("<ul class=\"choices\">");
+            for (Homework homework : choices.items()) {
+                body.append("<li><form method=\"post\" action=\"/lti/deep-linking/choose\">")
+                        .append(hidden("session", token))
+                        .append(hidden("homework_id", homework.id().value().toString()))
+                        .append("<span><strong>")
+                        .append(escape(LtiDeepLinking.titleOf(homework)))
+                        .append("</strong><span class=\"meta\">")
+                        .append(escape(homework.course().name()))
+                        .append(" · ")
+                        .append(homework.rubric().totalPoints())
+                        .append(" points</span></span><button type=\"submit\" aria-label=\"Add ")
+                        .append(escape(LtiDeepLinking.titleOf(homework)))
+                        .append("\">Add</button></form></li>");
+            }
+            body.append("</ul><p>")
+                    .append(offset + 1)
+                    .append("–")
+                    .append(offset + choices.items().size())
+                    .append(" of ")
+                    .append(choices.total())
+                    .append(" homework.");
+            if (offset + choices.items().size() < choices.total()) {
+                body.append(" <a href=\"/lti/deep-linking?session=")
+                        .append(token)
+                        .append("&amp;offset=")
+                        .append(offset + choices.items().size())
+                        .append(
+                                search == null
+                                        ? ""
+                                        : "&amp;search="
+                                                + escape(java.net.URLEncoder.encode(search, StandardCharsets.UTF_8)))
+                        .append("\">Next</a>");
+            }
+            body.append("</p>");
+        }
+        body.append("<h2>Or write a new homework</h2>");
+        if (!problems.isEmpty()) {
+            body.append("<div class=\"problems\" role=\"alert\"><p>The homework was not published:</p><ul>");
+            problems.forEach(
+                    problem -> body.append("<li>").append(escape(problem)).append("</li>"));
+            body.append("</ul></div>");
+        }
+        body.append("<form method=\"post\" action=\"/lti/deep-linking/create\">")
+                .append(hidden("session", token))
+                .append("<label for=\"title\">Title</label><input type=\"text\" id=\"title\" name=\"title\""
+                        + " required maxlength=\"255\" value=\"")
+                .append(escape(title))
+                .append("\"><label for=\"task\">Task</label><textarea id=\"task\" name=\"task\" rows=\"8\""
+                        + " required>")
+                .append(escape(task))
+                .append("</textarea><button type=\"submit\">Publish and add</button></form>");
+        return page(status, "Add homework to the course", body.toString(), null);
+    }
+
+    /**
+     * The answer to the LMS, posted by the browser at once (a script of the service's own; the button without it).
+     */
+    static ResponseEntity<String> deepLinkingResponse(LtiDeepLinking.Response response) {
+        String body = "<p>Adding <strong>" + escape(response.title())
+                + "</strong> to the course: your LMS takes it from here.</p>"
+                + "<form method=\"post\" data-auto-submit action=\"" + escape(response.returnUrl()) + "\">"
+                + hidden("JWT", response.jwt())
+                + "<button type=\"submit\">Add to the course</button></form>"
+                + "<script src=\"/lti/submit.js\"></script>";
+        return page(HttpStatus.OK, "Adding the homework", body, origin(response.returnUrl()));
+    }
+
+    private static String hidden(String name, String value) {
+        return "<input type=\"hidden\" name=\"" + name + "\" value=\"" + escape(value) + "\">";
+    }
+
+    /** The origin a form may post to, as a CSP source: the LMS's deep linking return. */
+    private static @Nullable String origin(String url) {
+        try {
+            URI uri = URI.create(url);
+            if (uri.getScheme() == null || uri.getRawAuthority() == null) {
+                return null;
+            }
+            return uri.getScheme() + "://" + uri.getRawAuthority();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
     private static ResponseEntity<String> page(HttpStatus status, String title, String content) {
+        return page(status, title, content, null);
+    }
+
+    private static ResponseEntity<String> page(
+            HttpStatus status, String title, String content, @Nullable String postsTo) {
         String html = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                 + "<title>" + escape(title) + "</title><link rel=\"stylesheet\" href=\"/lti/page.css\"></head>"
                 + "<body><main><h1>" + escape(title) + "</h1>" + content + "</main></body></html>";
+        String policy = postsTo == null
+                ? POLICY
+                : POLICY.replace("form-action 'self'", "form-action 'self' " + postsTo)
+                        .replace("default-src 'none';", "default-src 'none'; script-src 'self';");
         return ResponseEntity.status(status)
                 .contentType(HTML)
                 .cacheControl(CacheControl.noStore())
-                .header("Content-Security-Policy", POLICY)
+                .header("Content-Security-Policy", policy)
                 .header("Referrer-Policy", "no-referrer")
                 .header("X-Content-Type-Options", "nosniff")
                 .body(html);

@@ -1,9 +1,12 @@
 package com.chatreview.lti.web;
 
+import com.chatreview.kernel.InvalidInput;
 import com.chatreview.lti.LaunchAdmission;
 import com.chatreview.lti.LaunchRefused;
+import com.chatreview.lti.LtiDeepLinking;
 import com.chatreview.lti.LtiLaunch;
 import com.chatreview.lti.LtiLaunches;
+import com.chatreview.lti.LtiSession;
 import com.chatreview.lti.LtiSettings;
 import com.chatreview.lti.ToolKeys;
 import io.swagger.v3.oas.annotations.Hidden;
@@ -12,6 +15,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,12 +46,19 @@ class LtiToolController {
     private static final Logger log = LoggerFactory.getLogger(LtiToolController.class);
 
     private final LtiLaunches launches;
+    private final LtiDeepLinking deepLinking;
     private final LaunchAdmission admission;
     private final ToolKeys keys;
     private final LtiSettings settings;
 
-    LtiToolController(LtiLaunches launches, LaunchAdmission admission, ToolKeys keys, LtiSettings settings) {
+    LtiToolController(
+            LtiLaunches launches,
+            LtiDeepLinking deepLinking,
+            LaunchAdmission admission,
+            ToolKeys keys,
+            LtiSettings settings) {
         this.launches = launches;
+        this.deepLinking = deepLinking;
         this.admission = admission;
         this.keys = keys;
         this.settings = settings;
@@ -98,7 +109,89 @@ class LtiToolController {
             HttpServletRequest request) {
         admission.admit(request.getRemoteAddr());
         LtiLaunch launch = launches.launch(idToken, state, error, errorDescription);
+        if (launch.deepLinkingRequest()) {
+            LtiSession session = deepLinking.open(launch);
+            return picker(session, null, 0, HttpStatus.OK, List.of(), null, null);
+        }
         return LtiPages.launched(launch);
+    }
+
+    @GetMapping("/deep-linking")
+    @Operation(summary = "The teacher's choice of homework for the LMS, searched or paged")
+    ResponseEntity<String> deepLinking(
+            @RequestParam(name = "session", required = false) @Nullable String token,
+            @RequestParam(name = "search", required = false) @Nullable String search,
+            @RequestParam(name = "offset", required = false) @Nullable String offset,
+            HttpServletRequest request) {
+        admission.admit(request.getRemoteAddr());
+        LtiSession session = deepLinking.requestOf(token);
+        return picker(session, search, parsedOffset(offset), HttpStatus.OK, List.of(), null, null);
+    }
+
+    @PostMapping("/deep-linking/choose")
+    @Operation(summary = "Adds one of the tenant's homework to the LMS course: the signed answer, posted to the LMS")
+    ResponseEntity<String> choose(
+            @RequestParam(name = "session", required = false) @Nullable String token,
+            @RequestParam(name = "homework_id", required = false) @Nullable String homeworkId,
+            HttpServletRequest request) {
+        admission.admit(request.getRemoteAddr());
+        LtiSession session = deepLinking.requestOf(token);
+        LtiDeepLinking.Response response = deepLinking.choose(session, homeworkId, launchUrl());
+        return LtiPages.deepLinkingResponse(response);
+    }
+
+    @PostMapping("/deep-linking/create")
+    @Operation(summary = "Publishes a new homework and adds it to the LMS course")
+    ResponseEntity<String> create(
+            @RequestParam(name = "session", required = false) @Nullable String token,
+            @RequestParam(name = "title", required = false) @Nullable String title,
+            @RequestParam(name = "task", required = false) @Nullable String task,
+            HttpServletRequest request) {
+        admission.admit(request.getRemoteAddr());
+        LtiSession session = deepLinking.requestOf(token);
+        try {
+            LtiDeepLinking.Response response = deepLinking.create(session, title, task, launchUrl());
+            return LtiPages.deepLinkingResponse(response);
+        } catch (InvalidInput invalid) {
+            List<String> problems = invalid.errors().isEmpty()
+                    ? List.of(invalid.getMessage() == null ? "The homework is not valid." : invalid.getMessage())
+                    : invalid.errors().stream()
+                            .map(problem -> fieldName(problem.field()) + " " + problem.message())
+                            .toList();
+            return picker(session, null, 0, HttpStatus.BAD_REQUEST, problems, title, task);
+        }
+    }
+
+    private ResponseEntity<String> picker(
+            LtiSession session,
+            @Nullable String search,
+            int offset,
+            HttpStatus status,
+            List<String> problems,
+            @Nullable String title,
+            @Nullable String task) {
+        return LtiPages.picker(
+                session, deepLinking.choices(session, search, offset), search, offset, status, problems, title, task);
+    }
+
+    /** The homework's field names as the teacher knows them on the page. */
+    private static String fieldName(String field) {
+        return switch (field) {
+            case "assignmentId" -> "The title";
+            case "files", "files[0].content" -> "The task";
+            default -> field;
+        };
+    }
+
+    private static int parsedOffset(@Nullable String offset) {
+        if (offset == null) {
+            return 0;
+        }
+        try {
+            return Math.max(0, Math.min(Integer.parseInt(offset.strip()), 1_000_000));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     @ExceptionHandler(LaunchRefused.class)

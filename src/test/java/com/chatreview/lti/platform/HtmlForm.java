@@ -39,6 +39,37 @@ public record HtmlForm(URI action, Map<String, String> fields) {
         return new HtmlForm(base.resolve(action), fields);
     }
 
+    /** Every form of the page, in order, each with its own named inputs. */
+    public static java.util.List<HtmlForm> all(String page, URI base) {
+        java.util.List<HtmlForm> forms = new java.util.ArrayList<>();
+        int from = 0;
+        while (true) {
+            int start = page.toLowerCase().indexOf("<form", from);
+            if (start < 0) {
+                return forms;
+            }
+            int end = page.toLowerCase().indexOf("</form>", start);
+            String one = page.substring(start, end < 0 ? page.length() : end);
+            forms.add(in(one, base));
+            from = end < 0 ? page.length() : end + 7;
+        }
+    }
+
+    /** The form of the page whose field {@code name} holds {@code value}. */
+    public static HtmlForm with(String page, URI base, String name, String value) {
+        return all(page, base).stream()
+                .filter(form -> value.equals(form.fields().get(name)))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no form with " + name + "=" + value + " in:\n" + page));
+    }
+
+    /** The same form, a field set as the user types it. */
+    public HtmlForm set(String name, String value) {
+        Map<String, String> changed = new LinkedHashMap<>(fields);
+        changed.put(name, value);
+        return new HtmlForm(action, changed);
+    }
+
     private static Map<String, String> attributes(String tag) {
         Map<String, String> attributes = new LinkedHashMap<>();
         Matcher attribute = ATTRIBUTE.matcher(tag);

@@ -192,7 +192,8 @@ public final class Launch {
                 .POST(HttpRequest.BodyPublishers.ofString(form.urlEncoded())));
     }
 
-    static HttpResponse<String> send(HttpRequest.Builder request) {
+    /** A request as the browser sends it: no cookie, no redirect followed. */
+    public static HttpResponse<String> send(HttpRequest.Builder request) {
         try {
             return BROWSER.send(request.timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

@@ -1,0 +1,85 @@
+package com.chatreview.lti;
+
+import com.chatreview.database.Sql;
+import com.chatreview.kernel.Sha256;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The sessions of launches ({@code lti_sessions}): a random token (32 bytes) per verified launch, stored as its
+ * hash, valid for {@link LtiSettings#sessionLifetime()}. Every node finds every session (PostgreSQL), so a page's
+ * next request may reach any node. Expired sessions are removed as new ones are opened.
+ */
+public class LtiSessions {
+
+    private static final Base64.Encoder URL_SAFE = Base64.getUrlEncoder().withoutPadding();
+    private static final int MAX_TOKEN = 64;
+
+    private final JdbcClient jdbc;
+    private final JsonMapper json;
+    private final Duration lifetime;
+    private final Clock clock;
+    private final SecureRandom random = new SecureRandom();
+
+    LtiSessions(JdbcClient jdbc, JsonMapper json, Duration lifetime, Clock clock) {
+        this.jdbc = jdbc;
+        this.json = json;
+        this.lifetime = lifetime;
+        this.clock = clock;
+    }
+
+    public LtiSession open(LtiLaunch launch) {
+        byte[] bytes = new byte[32];
+        random.nextBytes(bytes);
+        String token = URL_SAFE.encodeToString(bytes);
+        Instant now = Sql.now(clock);
+        Instant expiresAt = now.plus(lifetime);
+        jdbc.sql("""
+                DELETE FROM lti_sessions WHERE token_hash IN (
+                    SELECT token_hash FROM lti_sessions WHERE expires_at < :now LIMIT 100)""").param("now", Sql.at(now)).update();
+        jdbc.sql("""
+                INSERT INTO lti_sessions (token_hash, tenant_id, platform_id, user_id, launch, created_at, expires_at)
+                VALUES (:hash, :tenant, :platform, :user, :launch::jsonb, :created, :expires)""")
+                .param("hash", hash(token))
+                .param("tenant", launch.platform().tenantId().value())
+                .param("platform", launch.platform().id())
+                .param("user", launch.studentId())
+                .param("launch", json.writeValueAsString(launch))
+                .param("created", Sql.at(now))
+                .param("expires", Sql.at(expiresAt))
+                .update();
+        return new LtiSession(token, launch, expiresAt);
+    }
+
+    /** The session of the token, unless it expired, or its platform, or the user, was deleted since. */
+    public Optional<LtiSession> find(@Nullable String token) {
+        if (token == null || token.isEmpty() || token.length() > MAX_TOKEN) {
+            return Optional.empty();
+        }
+        return jdbc.sql("SELECT launch::text, expires_at FROM lti_sessions WHERE token_hash = :hash"
+                        + " AND expires_at > :now")
+                .param("hash", hash(token))
+                .param("now", Sql.at(clock.instant()))
+                .query((rs, row) -> new LtiSession(
+                        token, json.readValue(rs.getString(1), LtiLaunch.class), Sql.instantNotNull(rs, "expires_at")))
+                .optional();
+    }
+
+    /** Ends the session: its token opens nothing more. */
+    public void close(LtiSession session) {
+        jdbc.sql("DELETE FROM lti_sessions WHERE token_hash = :hash")
+                .param("hash", hash(session.token()))
+                .update();
+    }
+
+    private static byte[] hash(String token) {
+        return Sha256.digest().digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+}
