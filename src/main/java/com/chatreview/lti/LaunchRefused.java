@@ -8,11 +8,15 @@ import java.time.Duration;
  */
 public final class LaunchRefused extends RuntimeException {
 
-    /** Whose the failure is: the launch's (400), the service's for now (503), or too many from the address (429). */
+    /**
+     * Whose the failure is: the launch's (400), the service's for now (503), too many from the address (429), or a
+     * body larger than the service takes (413).
+     */
     public enum Kind {
         REFUSED,
         UNAVAILABLE,
-        TOO_MANY
+        TOO_MANY,
+        TOO_LARGE
     }
 
     private final Kind kind;
@@ -33,6 +37,10 @@ public final class LaunchRefused extends RuntimeException {
     /** The service could not finish now (a dependency down); the same launch may work in a moment. */
     public static LaunchRefused unavailable(String reason) {
         return new LaunchRefused(Kind.UNAVAILABLE, reason, Duration.ofSeconds(5));
+    }
+
+    public static LaunchRefused tooLarge(String reason) {
+        return new LaunchRefused(Kind.TOO_LARGE, reason, Duration.ZERO);
     }
 
     static LaunchRefused tooMany(Duration retryAfter) {

@@ -1,5 +1,6 @@
 package com.chatreview.lti;
 
+import com.chatreview.chatui.ChatUi;
 import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.outbound.Destinations;
 import com.chatreview.ratelimit.RateLimiter;
@@ -7,6 +8,7 @@ import com.chatreview.redis.ConditionalOnRedis;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
 import com.chatreview.sealing.Sealer;
+import com.chatreview.submission.SubmissionManagement;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -66,6 +68,12 @@ class LtiConfiguration {
     @Bean
     LtiDeepLinking ltiDeepLinking(HomeworkCatalog homework, ToolKeys keys, LtiSessions sessions, Clock clock) {
         return new LtiDeepLinking(homework, keys, sessions, clock);
+    }
+
+    @Bean
+    LtiHomework ltiHomework(
+            HomeworkCatalog homework, SubmissionManagement submissions, LtiSessions sessions, ChatUi chatUi) {
+        return new LtiHomework(homework, submissions, sessions, chatUi);
     }
 
     @Bean

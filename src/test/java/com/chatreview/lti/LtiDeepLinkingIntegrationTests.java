@@ -110,10 +110,15 @@ class LtiDeepLinkingIntegrationTests {
         assertThat(java.util.Objects.requireNonNull(link.lineItem()).resourceId())
                 .isEqualTo(essayId);
 
-        HttpResponse<String> learnersPage =
+        HttpResponse<String> learnersLaunch =
                 platform.launch(tool, course, ada, link).run().page();
+        assertThat(learnersLaunch.statusCode()).as(learnersLaunch.body()).isEqualTo(303);
+        HttpResponse<String> learnersPage = Launch.send(java.net.http.HttpRequest.newBuilder(URI.create(
+                                tool.launchUrl())
+                        .resolve(learnersLaunch.headers().firstValue("Location").orElseThrow()))
+                .GET());
         assertThat(learnersPage.statusCode()).as(learnersPage.body()).isEqualTo(200);
-        assertThat(learnersPage.body()).contains(essayId);
+        assertThat(learnersPage.body()).contains("The revolutions of 1848 (essay-1848)", "Hand in your solution");
 
         HttpResponse<String> again = Launch.post(HtmlForm.with(picker.body(), picker.uri(), "homework_id", essayId));
         assertThat(again.statusCode())

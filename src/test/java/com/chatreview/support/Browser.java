@@ -60,9 +60,26 @@ public final class Browser implements AutoCloseable {
     }
 
     public static Browser start() {
+        return start(false);
+    }
+
+    /**
+     * A browser that refuses cookies in third-party contexts (an iframe of another site), as Safari and Firefox do
+     * and Chrome does when the user asks: what a tool in an LMS's iframe meets.
+     */
+    public static Browser blockingThirdPartyCookies() {
+        return start(true);
+    }
+
+    private static Browser start(boolean blockThirdPartyCookies) {
         try {
             Path profile = Files.createTempDirectory("crs-chromium");
             ChromeOptions options = new ChromeOptions();
+            if (blockThirdPartyCookies) {
+                options.setExperimentalOption(
+                        "prefs",
+                        java.util.Map.of("profile.block_third_party_cookies", true, "profile.cookie_controls_mode", 1));
+            }
             options.setBinary(chromium());
             options.addArguments(
                     "--headless=new",

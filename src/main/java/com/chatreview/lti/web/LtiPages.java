@@ -1,14 +1,21 @@
 package com.chatreview.lti.web;
 
+import com.chatreview.grading.Verdict;
 import com.chatreview.homework.Homework;
+import com.chatreview.homework.HomeworkFile;
 import com.chatreview.kernel.Page;
 import com.chatreview.lti.LaunchRefused;
 import com.chatreview.lti.LtiDeepLinking;
+import com.chatreview.lti.LtiHomework;
 import com.chatreview.lti.LtiLaunch;
 import com.chatreview.lti.LtiSession;
+import com.chatreview.submission.Submission;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
@@ -35,10 +42,13 @@ final class LtiPages {
             case REFUSED -> HttpStatus.BAD_REQUEST;
             case UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
             case TOO_MANY -> HttpStatus.TOO_MANY_REQUESTS;
+            case TOO_LARGE -> HttpStatus.PAYLOAD_TOO_LARGE;
         };
-        String title = refused.kind() == LaunchRefused.Kind.REFUSED
-                ? "The tool could not be opened"
-                : "The tool is not available right now";
+        String title = switch (refused.kind()) {
+            case REFUSED -> "The tool could not be opened";
+            case TOO_LARGE -> "The files were not handed in";
+            case UNAVAILABLE, TOO_MANY -> "The tool is not available right now";
+        };
         ResponseEntity<String> page = page(status, title, "<p class=\"reason\">" + escape(refused.reason()) + "</p>");
         if (refused.retryAfter().isPositive()) {
             return ResponseEntity.status(page.getStatusCode())
@@ -67,9 +77,10 @@ final class LtiPages {
                 .append(".</p>");
         String homework = launch.custom().get("homework_id");
         if (homework != null) {
-            body.append("<p>This link opens homework <code>")
+            body.append("<p>This link names homework <code>")
                     .append(escape(homework))
-                    .append("</code>. Its page in the LMS is not offered yet: your teacher shares its chat links.</p>");
+                    .append("</code>, which the service does not have (any more): ask your teacher to add the homework"
+                            + " to the course again.</p>");
         } else {
             body.append("<p>This link names no homework: your teacher sets the custom parameter <code>homework_id"
                     + "</code> on it, or adds it through the tool's content selection.</p>");
@@ -189,6 +200,114 @@ final class LtiPages {
                 + "<button type=\"submit\">Add to the course</button></form>"
                 + "<script src=\"/lti/submit.js\"></script>";
         return page(HttpStatus.OK, "Adding the homework", body, origin(response.returnUrl()));
+    }
+
+    /**
+     * The learner's homework page: the task and rules (never the teacher's solution), the upload, their
+     * submissions with status, grade, points per criterion and a link to each review chat.
+     *
+     * @param uploaded the submission just handed in, to confirm; {@code problems} what was wrong with an upload
+     */
+    static ResponseEntity<String> homework(
+            LtiSession session,
+            LtiHomework.View view,
+            @Nullable String uploaded,
+            HttpStatus status,
+            List<String> problems) {
+        LtiLaunch launch = session.launch();
+        Homework homework = view.homework();
+        StringBuilder body = new StringBuilder();
+        body.append("<p>You are signed in as <strong>")
+                .append(escape(launch.name() == null ? launch.sub() : launch.name()))
+                .append("</strong>")
+                .append(launch.context() == null ? "" : ", " + escape(courseOf(launch.context())))
+                .append(".</p>");
+        if (uploaded != null) {
+            body.append("<p class=\"notice\" role=\"status\">Your files were handed in. The review is under way;"
+                    + " it appears below when it is done (reload the page).</p>");
+        }
+        List<HomeworkFile> tasks = homework.filesOfType(HomeworkFile.FileType.TASK);
+        body.append("<h2>The task</h2>");
+        tasks.forEach(file -> body.append(document(file, tasks.size() > 1)));
+        List<HomeworkFile> rules = homework.filesOfType(HomeworkFile.FileType.RESTRICTION);
+        if (!rules.isEmpty()) {
+            body.append("<h2>Rules</h2>");
+            rules.forEach(file -> body.append(document(file, rules.size() > 1)));
+        }
+        body.append("<h2>Hand in your solution</h2>");
+        if (!problems.isEmpty()) {
+            body.append("<div class=\"problems\" role=\"alert\"><p>Nothing was handed in:</p><ul>");
+            problems.forEach(
+                    problem -> body.append("<li>").append(escape(problem)).append("</li>"));
+            body.append("</ul></div>");
+        }
+        body.append("<form method=\"post\" action=\"/lti/homework/submissions\" enctype=\"multipart/form-data\">")
+                .append(hidden("session", session.token()))
+                .append("<label for=\"files\">Your files (1 to 10, each at most 10 MiB)</label>")
+                .append("<input type=\"file\" id=\"files\" name=\"files\" multiple required>")
+                .append("<button type=\"submit\">Hand in</button></form>");
+        body.append("<h2>Your submissions</h2>");
+        if (view.submissions().isEmpty()) {
+            body.append("<p>You have not handed in anything yet.</p>");
+        } else {
+            body.append("<ol class=\"submissions\" reversed>");
+            view.submissions().forEach(handed -> body.append(submission(handed)));
+            body.append("</ol>");
+            if (view.total() > view.submissions().size()) {
+                body.append("<p>The latest ")
+                        .append(view.submissions().size())
+                        .append(" of your ")
+                        .append(view.total())
+                        .append(" submissions.</p>");
+            }
+        }
+        return page(status, LtiDeepLinking.titleOf(homework), body.toString(), null);
+    }
+
+    private static String document(HomeworkFile file, boolean named) {
+        return (named ? "<h3>" + escape(file.fileName()) + "</h3>" : "") + "<div class=\"document\">"
+                + escape(file.content()) + "</div>";
+    }
+
+    private static final DateTimeFormatter HANDED_IN = DateTimeFormatter.ofPattern(
+                    "d MMMM yyyy, HH:mm 'UTC'", Locale.ENGLISH)
+            .withZone(ZoneOffset.UTC);
+
+    private static String submission(LtiHomework.Handed handed) {
+        Submission submission = handed.submission();
+        StringBuilder item = new StringBuilder("<li><p><strong>Handed in ")
+                .append(HANDED_IN.format(submission.createdAt()))
+                .append("</strong>: ")
+                .append(escape(statusOf(submission)));
+        if (!submission.grade().isEmpty()) {
+            item.append(" Grade <strong>").append(escape(submission.grade())).append("</strong>.");
+        }
+        item.append("</p>");
+        List<Verdict.CriterionScore> criteria = submission.outcome().criteria();
+        if (!criteria.isEmpty()) {
+            item.append("<table><caption>Points per criterion</caption><tbody>");
+            criteria.forEach(score -> item.append("<tr><th scope=\"row\">")
+                    .append(escape(score.title()))
+                    .append("</th><td>")
+                    .append(score.points())
+                    .append(" of ")
+                    .append(score.maxPoints())
+                    .append("</td></tr>"));
+            item.append("</tbody></table>");
+        }
+        item.append("<p><a href=\"")
+                .append(escape(handed.chatLink()))
+                .append("\" target=\"_blank\" rel=\"noopener\">Read the review and ask about it</a></p></li>");
+        return item.toString();
+    }
+
+    private static String statusOf(Submission submission) {
+        return switch (submission.status()) {
+            case SUBMITTED -> "waiting for its review.";
+            case REVIEWED -> "reviewed.";
+            case APPROVED -> "approved by your teacher.";
+            case NEEDS_REVISION -> "your teacher asks for a revision.";
+        };
     }
 
     private static String hidden(String name, String value) {

@@ -1,14 +1,18 @@
 package com.chatreview.lti.web;
 
 import com.chatreview.kernel.InvalidInput;
+import com.chatreview.kernel.ServiceError;
 import com.chatreview.lti.LaunchAdmission;
 import com.chatreview.lti.LaunchRefused;
 import com.chatreview.lti.LtiDeepLinking;
+import com.chatreview.lti.LtiHomework;
 import com.chatreview.lti.LtiLaunch;
 import com.chatreview.lti.LtiLaunches;
 import com.chatreview.lti.LtiSession;
 import com.chatreview.lti.LtiSettings;
 import com.chatreview.lti.ToolKeys;
+import com.chatreview.submission.IncomingFile;
+import com.chatreview.submission.Submission;
 import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -16,6 +20,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +34,10 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.multipart.MaxUploadSizeExceededException;
+import org.springframework.web.multipart.MultipartFile;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /**
@@ -47,6 +55,7 @@ class LtiToolController {
 
     private final LtiLaunches launches;
     private final LtiDeepLinking deepLinking;
+    private final LtiHomework homeworkPages;
     private final LaunchAdmission admission;
     private final ToolKeys keys;
     private final LtiSettings settings;
@@ -54,11 +63,13 @@ class LtiToolController {
     LtiToolController(
             LtiLaunches launches,
             LtiDeepLinking deepLinking,
+            LtiHomework homeworkPages,
             LaunchAdmission admission,
             ToolKeys keys,
             LtiSettings settings) {
         this.launches = launches;
         this.deepLinking = deepLinking;
+        this.homeworkPages = homeworkPages;
         this.admission = admission;
         this.keys = keys;
         this.settings = settings;
@@ -113,7 +124,66 @@ class LtiToolController {
             LtiSession session = deepLinking.open(launch);
             return picker(session, null, 0, HttpStatus.OK, List.of(), null, null);
         }
+        if (homeworkPages.homeworkOf(launch).isPresent()) {
+            // the page is reached by a GET of its own, so that reloading it does not post the launch again
+            return seeOther(homeworkPage(homeworkPages.open(launch), null));
+        }
         return LtiPages.launched(launch);
+    }
+
+    @GetMapping("/homework")
+    @Operation(summary = "The learner's homework page: the task, the upload, their submissions")
+    ResponseEntity<String> homework(
+            @RequestParam(name = "session", required = false) @Nullable String token,
+            @RequestParam(name = "uploaded", required = false) @Nullable String uploaded,
+            HttpServletRequest request) {
+        admission.admit(request.getRemoteAddr());
+        LtiSession session = homeworkPages.requestOf(token);
+        return LtiPages.homework(session, homeworkPages.view(session), uploaded, HttpStatus.OK, List.of());
+    }
+
+    @PostMapping(path = "/homework/submissions", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+    @Operation(summary = "Hands in the learner's files, under the upload endpoint's rules")
+    ResponseEntity<String> handIn(
+            @RequestParam(name = "session", required = false) @Nullable String token,
+            @RequestPart(name = "files", required = false) @Nullable List<MultipartFile> files,
+            HttpServletRequest request) {
+        admission.admit(request.getRemoteAddr());
+        LtiSession session = homeworkPages.requestOf(token);
+        List<IncomingFile> incoming = files == null
+                ? List.of()
+                : files.stream()
+                        .filter(file -> !(file.isEmpty()
+                                && (file.getOriginalFilename() == null
+                                        || file.getOriginalFilename().isEmpty())))
+                        .map(file -> new IncomingFile(file.getOriginalFilename(), file.getSize(), file))
+                        .toList();
+        try {
+            Submission handed = homeworkPages.upload(session, incoming);
+            return seeOther(homeworkPage(session, handed.id().value().toString()));
+        } catch (ServiceError refused) {
+            List<String> problems = refused.errors().isEmpty()
+                    ? List.of(Objects.requireNonNullElse(refused.getMessage(), "The files were refused."))
+                    : refused.errors().stream()
+                            .map(problem -> problem.message().isEmpty() ? problem.field() : problem.message())
+                            .toList();
+            HttpStatus status = refused.code() == ServiceError.Code.PAYLOAD_TOO_LARGE
+                    ? HttpStatus.PAYLOAD_TOO_LARGE
+                    : HttpStatus.BAD_REQUEST;
+            return LtiPages.homework(session, homeworkPages.view(session), null, status, problems);
+        }
+    }
+
+    private static String homeworkPage(LtiSession session, @Nullable String uploaded) {
+        return "/lti/homework?session=" + session.token() + (uploaded == null ? "" : "&uploaded=" + uploaded);
+    }
+
+    private static ResponseEntity<String> seeOther(String location) {
+        return ResponseEntity.status(HttpStatus.SEE_OTHER)
+                .location(URI.create(location))
+                .cacheControl(CacheControl.noStore())
+                .header("Referrer-Policy", "no-referrer")
+                .build();
     }
 
     @GetMapping("/deep-linking")
@@ -197,6 +267,14 @@ class LtiToolController {
     @ExceptionHandler(LaunchRefused.class)
     ResponseEntity<String> refused(LaunchRefused refused) {
         return LtiPages.refused(refused);
+    }
+
+    /** Files larger than the service takes are refused as the upload endpoint refuses them, on a page. */
+    @ExceptionHandler(MaxUploadSizeExceededException.class)
+    ResponseEntity<String> tooLarge(MaxUploadSizeExceededException tooLarge) {
+        return LtiPages.refused(LaunchRefused.tooLarge(
+                "The files are larger than the service takes: each at most 10 MiB, 50 MiB in all. Go back and hand"
+                        + " in smaller files."));
     }
 
     /** Whatever else fails (the database, a setting) is the service's: a page, never a stack trace. */

@@ -74,7 +74,8 @@ public final class EmulatedPlatform implements AutoCloseable {
         JWKS,
         LINE_ITEMS,
         SCORES,
-        DEEP_LINKING_RETURN
+        DEEP_LINKING_RETURN,
+        COURSE_PAGE
     }
 
     /** One request the platform received, and the status it answered. */
@@ -366,6 +367,9 @@ public final class EmulatedPlatform implements AutoCloseable {
             case "/jwks" -> Endpoint.JWKS;
             case "/deep-linking-return" -> Endpoint.DEEP_LINKING_RETURN;
             default -> {
+                if (path.startsWith("/course-page/") || path.startsWith("/launch-frame/")) {
+                    yield Endpoint.COURSE_PAGE;
+                }
                 Matcher matcher = LINE_ITEMS_PATH.matcher(path);
                 if (!matcher.matches()) {
                     yield null;
@@ -418,6 +422,7 @@ public final class EmulatedPlatform implements AutoCloseable {
             case DEEP_LINKING_RETURN -> returnFromDeepLinking(request);
             case LINE_ITEMS -> lineItems(request);
             case SCORES -> scores(request);
+            case COURSE_PAGE -> coursePage(request);
         };
     }
 
@@ -1075,6 +1080,35 @@ public final class EmulatedPlatform implements AutoCloseable {
             links.add(pending.course().place(title, url, custom, lineItem));
         }
         return links;
+    }
+
+    private record Frame(Map<String, String> initiation, String loginUrl, int width) {}
+
+    private final Map<String, Frame> frames = new ConcurrentHashMap<>();
+
+    /** A course page framing a launch (see {@link Launch#coursePage}): its URL, under the name localhost. */
+    String coursePage(Map<String, String> initiation, String loginUrl, int width) {
+        String id = UUID.randomUUID().toString();
+        frames.put(id, new Frame(initiation, loginUrl, width));
+        return "http://localhost:" + server.getAddress().getPort() + "/course-page/" + id;
+    }
+
+    private Answer coursePage(Request request) {
+        String path = request.uri().getPath();
+        String id = path.substring(path.lastIndexOf('/') + 1);
+        Frame frame = frames.get(id);
+        if (frame == null) {
+            return Answer.html(404, "<p>No such course page.</p>");
+        }
+        if (path.startsWith("/course-page/")) {
+            return Answer.html(
+                    200,
+                    "<!doctype html><html lang=\"en\"><head><title>Course</title></head><body style=\"margin:0\">"
+                            + "<iframe id=\"tool\" title=\"The tool\" style=\"border:0\" width=\"" + frame.width()
+                            + "\" height=\"900\" src=\"" + issuer() + "/launch-frame/" + id
+                            + "\"></iframe></body></html>");
+        }
+        return Answer.html(200, new HtmlForm(URI.create(frame.loginUrl()), frame.initiation()).autoSubmittingPage());
     }
 
     void awaitLaunch(String messageHint, Launch launch) {

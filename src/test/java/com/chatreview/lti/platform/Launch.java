@@ -144,17 +144,7 @@ public final class Launch {
     }
 
     public Result run() {
-        String messageHint = "message-" + UUID.randomUUID();
-        platform.awaitLaunch(messageHint, this);
-        Map<String, String> initiation = new LinkedHashMap<>();
-        initiation.put("iss", platform.issuer());
-        initiation.put("login_hint", member.sub());
-        initiation.put("target_link_uri", link != null && link.url() != null ? link.url() : tool.launchUrl());
-        initiation.put("lti_message_hint", messageHint);
-        if (!withoutClientId) {
-            initiation.put("client_id", tool.clientId());
-            initiation.put("lti_deployment_id", tool.deploymentId());
-        }
+        Map<String, String> initiation = initiation();
         URI loginUrl = URI.create(tool.loginUrl());
         HttpResponse<String> login = loginByGet
                 ? send(HttpRequest.newBuilder(URI.create(tool.loginUrl() + "?" + HtmlForm.urlEncoded(initiation)))
@@ -175,6 +165,31 @@ public final class Launch {
         }
         HtmlForm form = HtmlForm.in(authorization.body(), authorization.uri());
         return new Result(login, authorization, form, post(form, clientAddress));
+    }
+
+    /**
+     * The course page a real browser opens for this launch: on the platform under another site's name
+     * ({@code localhost}) than the tool's and the platform's own endpoints ({@code 127.0.0.1}), so that the tool in its
+     * iframe is a third party, as in a school's LMS. The iframe starts the login by a form post, as Moodle does.
+     */
+    public String coursePage(int frameWidth) {
+        return platform.coursePage(initiation(), tool.loginUrl(), frameWidth);
+    }
+
+    /** The login initiation's parameters, the launch registered with the platform under its message hint. */
+    private Map<String, String> initiation() {
+        String messageHint = "message-" + UUID.randomUUID();
+        platform.awaitLaunch(messageHint, this);
+        Map<String, String> initiation = new LinkedHashMap<>();
+        initiation.put("iss", platform.issuer());
+        initiation.put("login_hint", member.sub());
+        initiation.put("target_link_uri", link != null && link.url() != null ? link.url() : tool.launchUrl());
+        initiation.put("lti_message_hint", messageHint);
+        if (!withoutClientId) {
+            initiation.put("client_id", tool.clientId());
+            initiation.put("lti_deployment_id", tool.deploymentId());
+        }
+        return initiation;
     }
 
     /** Posts a form as the browser does (from an address of its own): the platform's form_post again, say. */

@@ -1,0 +1,109 @@
+package com.chatreview.lti;
+
+import com.chatreview.chatui.ChatUi;
+import com.chatreview.homework.Homework;
+import com.chatreview.homework.HomeworkCatalog;
+import com.chatreview.homework.HomeworkId;
+import com.chatreview.kernel.Ids;
+import com.chatreview.kernel.Page;
+import com.chatreview.kernel.PageRequest;
+import com.chatreview.submission.IncomingFile;
+import com.chatreview.submission.Submission;
+import com.chatreview.submission.SubmissionManagement;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The homework page a learner's launch opens (docs/lti.md, The homework page): the homework of the resource link's
+ * {@code homework_id}, an upload under the same rules as the upload endpoint, and the learner's own submissions,
+ * each with a link to its review chat. The learner is {@code lti:{platform id}:{sub}} wherever the service names them.
+ */
+public class LtiHomework {
+
+    /** The submissions the page shows, newest first. */
+    static final int SHOWN = 20;
+
+    private final HomeworkCatalog homework;
+    private final SubmissionManagement submissions;
+    private final LtiSessions sessions;
+    private final ChatUi chatUi;
+
+    LtiHomework(HomeworkCatalog homework, SubmissionManagement submissions, LtiSessions sessions, ChatUi chatUi) {
+        this.homework = homework;
+        this.submissions = submissions;
+        this.sessions = sessions;
+        this.chatUi = chatUi;
+    }
+
+    /** What the page shows: the homework, the learner's latest submissions (and how many there are in all). */
+    public record View(Homework homework, List<Handed> submissions, long total) {}
+
+    /** A submission of the learner, with the link that opens its review chat (the chat page, with an embed token). */
+    public record Handed(Submission submission, String chatLink) {}
+
+    /** The homework the launch's resource link opens, if it names one of the tenant's. */
+    public Optional<Homework> homeworkOf(LtiLaunch launch) {
+        String named = launch.custom().get(LtiDeepLinking.HOMEWORK_PARAMETER);
+        if (named == null || launch.deepLinkingRequest()) {
+            return Optional.empty();
+        }
+        return Ids.uuid(named.strip())
+                .flatMap(id -> homework.find(launch.platform().tenantId(), HomeworkId.of(id)));
+    }
+
+    /** Opens the session of a launch of a homework. */
+    public LtiSession open(LtiLaunch launch) {
+        return sessions.open(launch);
+    }
+
+    /**
+     * The session of a homework page, checked.
+     *
+     * @throws LaunchRefused when it expired, or is not one of a homework's launch
+     */
+    public LtiSession requestOf(@Nullable String token) {
+        LtiSession session = sessions.find(token)
+                .orElseThrow(() -> LaunchRefused.because("This page has expired (a page of the tool works for an hour"
+                        + " after it was opened from the LMS). Open the homework again from your course."));
+        if (homeworkOf(session.launch()).isEmpty()) {
+            throw LaunchRefused.because("This page is not one of a homework. Open the homework from your course.");
+        }
+        return session;
+    }
+
+    public View view(LtiSession session) {
+        LtiLaunch launch = session.launch();
+        Homework opened = homeworkOf(launch)
+                .orElseThrow(() -> LaunchRefused.because("The homework of this link no longer exists."));
+        Page<Submission> theirs = submissions.submissions(
+                launch.platform().tenantId(), opened.id(), launch.studentId(), new PageRequest(0, SHOWN, false));
+        List<Handed> handed = theirs.items().stream()
+                .map(submission -> new Handed(submission, chatLink(submission)))
+                .toList();
+        return new View(opened, handed, theirs.total());
+    }
+
+    /**
+     * Hands in the learner's files, as the upload endpoint does with the learner as {@code studentId}.
+     *
+     * @throws com.chatreview.kernel.ServiceError as the upload endpoint refuses (no files, too many, too large, the
+     *     tenant's storage spent...)
+     */
+    public Submission upload(LtiSession session, List<IncomingFile> files) {
+        LtiLaunch launch = session.launch();
+        Homework opened = homeworkOf(launch)
+                .orElseThrow(() -> LaunchRefused.because("The homework of this link no longer exists."));
+        return submissions.receive(
+                launch.platform().tenantId(), opened.id(), submissions.prepare(launch.studentId(), files));
+    }
+
+    private String chatLink(Submission submission) {
+        String token = chatUi.mintEmbedToken(submission.tenantId(), submission.chatId(), null)
+                .token();
+        return chatUi.pageUrl() + "/?chat_id=" + submission.chatId().value() + "&token="
+                + URLEncoder.encode(token, StandardCharsets.UTF_8);
+    }
+}

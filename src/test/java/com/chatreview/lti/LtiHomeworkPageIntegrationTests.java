@@ -1,0 +1,209 @@
+package com.chatreview.lti;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.chatreview.lti.platform.Course;
+import com.chatreview.lti.platform.EmulatedPlatform;
+import com.chatreview.lti.platform.HtmlForm;
+import com.chatreview.lti.platform.Launch;
+import com.chatreview.lti.platform.Member;
+import com.chatreview.lti.platform.ResourceLink;
+import com.chatreview.support.Api;
+import com.chatreview.support.Eventually;
+import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The learner's homework page, reached by a launch of a resource link naming the homework: the task and rules but
+ * never the teacher's solution, an upload under the upload endpoint's rules, and the learner's submissions with
+ * their review, as the REST API has them under {@code lti:{platform id}:{sub}}.
+ */
+@IntegrationTest
+class LtiHomeworkPageIntegrationTests {
+
+    private static EmulatedPlatform platform;
+    private static EmulatedPlatform.Tool tool;
+    private static Course course;
+    private static TestTenant school;
+    private static String platformId;
+    private static String homeworkId;
+    private static ResourceLink essay;
+
+    @BeforeAll
+    static void aHomeworkPlacedInACourse(TestService service) throws IOException {
+        platform = new EmulatedPlatform();
+        String base = "http://127.0.0.1:" + service.port();
+        tool = platform.register(base + "/lti/login", base + "/lti/launch", base + "/lti/jwks");
+        school = service.newTenant("lti-homework-page");
+        Api.Reply registered = school.chats()
+                .post("/api/v1/lti/platforms", Api.JSON.writeValueAsString(platform.registrationFor(tool)));
+        assertThat(registered.status()).as(registered.toString()).isEqualTo(201);
+        platformId = registered.json().get("id").asString();
+        String courseId = school.homework()
+                .post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Physics\"}")
+                .json()
+                .get("id")
+                .asString();
+        Api.Reply published = school.homework()
+                .post(
+                        "/v1/homeworks",
+                        Api.JSON.writeValueAsString(Map.of(
+                                "teacherId", "t-1",
+                                "courseId", courseId,
+                                "assignmentId", "pendulum",
+                                "subject", "The pendulum",
+                                "files",
+                                        List.of(
+                                                Map.of(
+                                                        "fileType", "task",
+                                                        "fileName", "task.md",
+                                                        "content",
+                                                                "Explain why a pendulum's period <b>does not</b> depend on its mass."),
+                                                Map.of(
+                                                        "fileType", "restriction",
+                                                        "fileName", "rules.md",
+                                                        "content", "At most one page."),
+                                                Map.of(
+                                                        "fileType", "solution",
+                                                        "fileName", "solution.md",
+                                                        "content", "TEACHERS-ONLY: the mass cancels out.")))));
+        assertThat(published.status()).as(published.toString()).isEqualTo(201);
+        homeworkId = published.json().get("id").asString();
+        course = platform.course("PHYS 1", "Physics for all");
+        essay = course.place("The pendulum", Map.of("homework_id", homeworkId), 20.0);
+    }
+
+    @AfterAll
+    static void close() {
+        platform.close();
+    }
+
+    @Test
+    void aLearnerSeesTheTaskHandsInAndReadsTheReview() {
+        Member ada = course.learner("Ada", "Lovelace");
+        HttpResponse<String> page = homeworkPage(ada);
+
+        assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+        assertThat(page.body())
+                .contains("The pendulum (pendulum)", "Ada Lovelace", "Physics for all")
+                .contains("does not")
+                .contains("&lt;b&gt;")
+                .contains("At most one page.")
+                .doesNotContain("TEACHERS-ONLY")
+                .contains("You have not handed in anything yet");
+        assertThat(page.headers().allValues("Set-Cookie")).isEmpty();
+
+        HttpResponse<String> handedIn = handIn(page, new Api.Multipart().file("answer.md", "The mass cancels out."));
+
+        assertThat(handedIn.statusCode()).as(handedIn.body()).isEqualTo(303);
+        String location = handedIn.headers().firstValue("Location").orElseThrow();
+        assertThat(location).contains("uploaded=");
+        HttpResponse<String> confirmed = get(URI.create(tool.launchUrl()).resolve(location));
+        assertThat(confirmed.body()).contains("Your files were handed in");
+        String studentId = "lti:" + platformId + ":" + ada.sub();
+        Api.Reply listed = school.homework().get("/v1/homeworks/" + homeworkId + "/submissions?studentId=" + studentId);
+        assertThat(listed.json().get("total").asInt()).isEqualTo(1);
+
+        HttpResponse<String> reviewed = Eventually.value(Eventually.PATIENCE, () -> {
+            HttpResponse<String> now = get(URI.create(tool.launchUrl()).resolve(location));
+            return now.body().contains("reviewed.") ? now : null;
+        });
+        assertThat(reviewed.body()).contains("Grade <strong>", "Points per criterion", "Read the review and ask");
+        String chatId = listed.json().get("data").get(0).get("chatId").asString();
+        assertThat(reviewed.body()).contains("/chat/?chat_id=" + chatId + "&amp;token=");
+    }
+
+    @Test
+    void whatTheRestUploadHandsInForTheLearnerIsTheirsOnThePage() {
+        Member bob = course.learner("Bob", "Builder");
+        String studentId = "lti:" + platformId + ":" + bob.sub();
+        school.upload(homeworkId, studentId, "by-rest.md", "Handed in through the REST API.");
+
+        HttpResponse<String> page = homeworkPage(bob);
+
+        assertThat(page.body())
+                .doesNotContain("You have not handed in anything yet")
+                .contains("Handed in ");
+    }
+
+    @Test
+    void anUploadTheEndpointWouldRefuseIsRefusedOnThePage() {
+        Member cleo = course.learner("Cleo", "Patra");
+        HttpResponse<String> page = homeworkPage(cleo);
+
+        HttpResponse<String> none = handIn(page, new Api.Multipart());
+        Api.Multipart eleven = new Api.Multipart();
+        for (int i = 0; i < 11; i++) {
+            eleven.file("part-" + i + ".md", "part " + i);
+        }
+        HttpResponse<String> tooMany = handIn(page, eleven);
+
+        assertThat(none.statusCode()).isEqualTo(400);
+        assertThat(none.body()).contains("Nothing was handed in");
+        assertThat(tooMany.statusCode()).isEqualTo(400);
+        assertThat(tooMany.body()).contains("Nothing was handed in");
+        assertThat(school.homework()
+                        .get("/v1/homeworks/" + homeworkId + "/submissions?studentId=lti:" + platformId + ":"
+                                + cleo.sub())
+                        .json()
+                        .get("total")
+                        .asInt())
+                .isZero();
+    }
+
+    @Test
+    void aForgedSessionOrALinkWithoutHomeworkOpensNoHomeworkPage() {
+        HttpResponse<String> forged = get(URI.create(tool.launchUrl().replace("/launch", "/homework?session=forged")));
+        assertThat(forged.statusCode()).isEqualTo(400);
+        assertThat(forged.body()).contains("expired");
+
+        Member dora = course.learner("Dora", "Explorer");
+        HttpResponse<String> unknown = platform.launch(
+                        tool,
+                        course,
+                        dora,
+                        course.place(
+                                "Gone",
+                                Map.of(
+                                        "homework_id",
+                                        java.util.UUID.randomUUID().toString()),
+                                null))
+                .run()
+                .page();
+        assertThat(unknown.statusCode()).isEqualTo(200);
+        assertThat(unknown.body()).contains("does not have");
+    }
+
+    private static HttpResponse<String> homeworkPage(Member learner) {
+        HttpResponse<String> launched =
+                platform.launch(tool, course, learner, essay).run().page();
+        assertThat(launched.statusCode()).as(launched.body()).isEqualTo(303);
+        return get(URI.create(tool.launchUrl())
+                .resolve(launched.headers().firstValue("Location").orElseThrow()));
+    }
+
+    private static HttpResponse<String> handIn(HttpResponse<String> page, Api.Multipart files) {
+        HtmlForm form = HtmlForm.all(page.body(), page.uri()).stream()
+                .filter(candidate -> candidate.action().getPath().equals("/lti/homework/submissions"))
+                .findFirst()
+                .orElseThrow();
+        Api.Multipart body = files.field("session", form.field("session"));
+        return Launch.send(HttpRequest.newBuilder(form.action())
+                .header("Content-Type", body.contentType())
+                .POST(body.publisher()));
+    }
+
+    private static HttpResponse<String> get(URI uri) {
+        return Launch.send(HttpRequest.newBuilder(uri).GET());
+    }
+}
