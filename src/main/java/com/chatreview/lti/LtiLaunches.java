@@ -280,7 +280,8 @@ public class LtiLaunches {
         }
         LtiLaunch.DeepLinking deepLinking = deepLinking(object(claims, DEEP_LINKING_SETTINGS));
         if (deepLinking == null && messageType.equals(LtiLaunch.DEEP_LINKING_REQUEST)) {
-            throw LaunchRefused.because("The deep linking request has no deep_link_return_url." + ADMIN_ADVICE);
+            throw LaunchRefused.because(
+                    "The deep linking request has no deep_link_return_url that is an http(s) URL." + ADMIN_ADVICE);
         }
         Map<String, Object> context = object(claims, CLAIM + "context");
         return new LtiLaunch(
@@ -303,7 +304,9 @@ public class LtiLaunches {
     }
 
     private static LtiLaunch.@Nullable DeepLinking deepLinking(@Nullable Map<String, Object> settings) {
-        if (settings == null || !(settings.get("deep_link_return_url") instanceof String returnUrl)) {
+        if (settings == null
+                || !(settings.get("deep_link_return_url") instanceof String returnUrl)
+                || !webUrl(returnUrl)) {
             return null;
         }
         return new LtiLaunch.DeepLinking(
@@ -311,6 +314,17 @@ public class LtiLaunches {
                 strings(settings.get("accept_types")),
                 Boolean.TRUE.equals(settings.get("accept_multiple")),
                 string(settings.get("data")));
+    }
+
+    /** An absolute http(s) URL: where a page of the tool may send the browser, or post a form. */
+    private static boolean webUrl(String url) {
+        try {
+            URI uri = new URI(url);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+            return (scheme.equals("https") || scheme.equals("http")) && uri.getHost() != null;
+        } catch (java.net.URISyntaxException e) {
+            return false;
+        }
     }
 
     private static LtiLaunch.@Nullable GradeService gradeService(@Nullable Map<String, Object> endpoint) {

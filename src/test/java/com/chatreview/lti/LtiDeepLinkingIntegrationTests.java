@@ -183,6 +183,23 @@ class LtiDeepLinkingIntegrationTests {
     }
 
     @Test
+    void aReturnUrlThatIsNoWebAddressIsRefused() {
+        HttpResponse<String> page = platform.deepLinking(tool, course, teacher)
+                .tamper(claims -> claims.claim(
+                        "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings",
+                        Map.of(
+                                "deep_link_return_url",
+                                "javascript:alert(1)",
+                                "accept_types",
+                                List.of("ltiResourceLink"))))
+                .run()
+                .page();
+
+        assertThat(page.statusCode()).isEqualTo(400);
+        assertThat(page.body()).contains("deep_link_return_url").doesNotContain("javascript:alert");
+    }
+
+    @Test
     void aLearnerCannotAddContent() {
         HttpResponse<String> page =
                 platform.deepLinking(tool, course, ada).run().page();
