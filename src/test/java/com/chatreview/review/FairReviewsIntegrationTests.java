@@ -131,7 +131,8 @@ class FairReviewsIntegrationTests {
         String measured = String.format(
                 "Fair shares: tenant B's review was done %d ms after its upload (the upload took %d ms; one review"
                         + " takes %d ms); %d of tenant A's reviews started before it did, %d of its %d still waited."
-                        + "%n  next jobs when the upload was answered: %s%n  next jobs 5 reviews' time later: %s",
+                        + "%n  next jobs when the upload was answered: %s%n  next jobs 5 reviews' time later: %s"
+                        + "%n  tenant A's submissions by review state: %s",
                 waited.toMillis(),
                 uploadTook.toMillis(),
                 oneReview.toMillis(),
@@ -139,7 +140,8 @@ class FairReviewsIntegrationTests {
                 backlogLeft,
                 BACKLOG,
                 queueWhenUploaded,
-                queueWhenLate);
+                queueWhenLate,
+                reviewStates(a));
         System.out.println(measured);
         // A's head of line (it reached the head before B's job joined); and at most one per other worker picked in the
         // same fetch as B's job, behind it, before this loop saw it picked
@@ -218,6 +220,15 @@ class FairReviewsIntegrationTests {
                 .param("id", UUID.fromString(submissionId))
                 .query(Boolean.class)
                 .single();
+    }
+
+    private String reviewStates(TestTenant tenant) {
+        return jdbc.sql("SELECT review_state || ' ' || count(*) FROM submissions WHERE tenant_id = :tenant"
+                        + " GROUP BY review_state ORDER BY review_state")
+                .param("tenant", tenant.uuid())
+                .query(String.class)
+                .list()
+                .toString();
     }
 
     private int pending(TestTenant tenant) {
