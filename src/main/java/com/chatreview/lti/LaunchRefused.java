@@ -9,7 +9,7 @@ import java.time.Duration;
 public final class LaunchRefused extends RuntimeException {
 
     /**
-     * Whose the failure is: the launch's (400), the service's for now (503), too many from the address (429), or a
+     * Whose the failure is: the launch's (400), the service's for now (503), too many (429), or a
      * body larger than the service takes (413).
      */
     public enum Kind {
@@ -39,17 +39,17 @@ public final class LaunchRefused extends RuntimeException {
         return new LaunchRefused(Kind.UNAVAILABLE, reason, Duration.ofSeconds(5));
     }
 
+    /** A hand-in's body that is no multipart form: the request's fault, sent again it may work. */
+    public static LaunchRefused malformedUpload(String reason) {
+        return new LaunchRefused(Kind.REFUSED, reason, Duration.ZERO);
+    }
+
     public static LaunchRefused tooLarge(String reason) {
         return new LaunchRefused(Kind.TOO_LARGE, reason, Duration.ZERO);
     }
 
-    static LaunchRefused tooMany(Duration retryAfter) {
-        return new LaunchRefused(
-                Kind.TOO_MANY,
-                "Too many launches came from your network in the last minute. Wait "
-                        + Math.max(1, retryAfter.toSeconds())
-                        + " seconds, then launch the tool again from your course.",
-                retryAfter);
+    static LaunchRefused tooMany(String reason, Duration retryAfter) {
+        return new LaunchRefused(Kind.TOO_MANY, reason, retryAfter);
     }
 
     public Kind kind() {

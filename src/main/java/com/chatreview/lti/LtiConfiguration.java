@@ -4,6 +4,7 @@ import com.chatreview.chatui.ChatUi;
 import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.outbound.Destinations;
 import com.chatreview.ratelimit.RateLimiter;
+import com.chatreview.ratelimit.RequestQuotas;
 import com.chatreview.redis.ConditionalOnRedis;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
@@ -77,8 +78,8 @@ class LtiConfiguration {
     }
 
     @Bean
-    LaunchAdmission ltiLaunchAdmission(RateLimiter limiter, LtiSettings settings) {
-        return new LaunchAdmission(limiter, settings);
+    LtiAdmission ltiAdmission(RateLimiter limiter, RequestQuotas quotas, LtiSettings settings) {
+        return new LtiAdmission(limiter, quotas, settings);
     }
 
     @Bean

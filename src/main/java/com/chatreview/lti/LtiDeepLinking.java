@@ -72,14 +72,11 @@ public class LtiDeepLinking {
     }
 
     /**
-     * The session a teacher's deep linking request opened, checked again.
+     * The session, checked to be one of the picker's: a teacher's deep linking request.
      *
-     * @throws LaunchRefused when it expired, was used, or is not a teacher's deep linking request
+     * @throws LaunchRefused when it is not
      */
-    public LtiSession requestOf(@Nullable String token) {
-        LtiSession session = sessions.find(token)
-                .orElseThrow(() -> LaunchRefused.because("This page has expired or was used (a page of the tool works"
-                        + " for an hour after it was opened from the LMS). Open it again from your course."));
+    public LtiSession checked(LtiSession session) {
         check(session.launch());
         return session;
     }

@@ -14,7 +14,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The homework page a learner's launch opens (docs/lti.md, The homework page): the homework of the resource link's
@@ -60,14 +59,11 @@ public class LtiHomework {
     }
 
     /**
-     * The session of a homework page, checked.
+     * The session, checked to be one of a homework page.
      *
-     * @throws LaunchRefused when it expired, or is not one of a homework's launch
+     * @throws LaunchRefused when it is not one of a homework's launch
      */
-    public LtiSession requestOf(@Nullable String token) {
-        LtiSession session = sessions.find(token)
-                .orElseThrow(() -> LaunchRefused.because("This page has expired (a page of the tool works for an hour"
-                        + " after it was opened from the LMS). Open the homework again from your course."));
+    public LtiSession checked(LtiSession session) {
         if (homeworkOf(session.launch()).isEmpty()) {
             throw LaunchRefused.because("This page is not one of a homework. Open the homework from your course.");
         }

@@ -72,6 +72,17 @@ public class LtiSessions {
                 .optional();
     }
 
+    /**
+     * The session of the token.
+     *
+     * @throws LaunchRefused when there is none: it expired, was used, or never was
+     */
+    public LtiSession require(@Nullable String token) {
+        return find(token)
+                .orElseThrow(() -> LaunchRefused.because("This page has expired or was used (a page of the tool works"
+                        + " for an hour after it was opened from the LMS). Open it again from your course."));
+    }
+
     /** Ends the session: its token opens nothing more. */
     public void close(LtiSession session) {
         jdbc.sql("DELETE FROM lti_sessions WHERE token_hash = :hash")

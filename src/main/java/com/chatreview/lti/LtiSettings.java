@@ -23,7 +23,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param keyActivation a new key is published this long before it signs, so that platforms that cached the JWKS
  *     (an hour at most, as it is served) have it before anything is signed with it
  * @param keyOverlap a replaced key stays published this long, for platforms that cached the JWKS
- * @param requestsPerAddress the logins and launches one client address may make in a minute
+ * @param requestsPerAddress the logins and launches one client address may make in a minute (a school's students
+ *     often share one address: a class launches at once)
+ * @param requestsPerSession the requests one session of the tool's pages (a launch's picker or homework page) may make
+ *     in a minute
+ * @param handInsPerLearner how many times a learner may hand in one homework from its page in an hour
  * @param sessionLifetime how long the tool's pages in the LMS go on working after a launch
  * @param platformKeysCache how long a platform's JWKS is kept before it is fetched again (an unknown {@code kid}
  *     fetches it at once)
@@ -45,7 +49,9 @@ public record LtiSettings(
         @DefaultValue("1h") Duration platformKeysCache,
         @DefaultValue("30s") Duration platformKeysRefreshLimit,
         @DefaultValue("50") int maxPlatformsPerTenant,
-        @DefaultValue("60") int requestsPerAddress,
+        @DefaultValue("300") int requestsPerAddress,
+        @DefaultValue("60") int requestsPerSession,
+        @DefaultValue("20") int handInsPerLearner,
         @DefaultValue("1h") Duration sessionLifetime) {
 
     /** Where a platform's URLs may point, as these settings allow. */

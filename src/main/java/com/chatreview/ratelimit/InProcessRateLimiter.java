@@ -2,19 +2,27 @@ package com.chatreview.ratelimit;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Bucket4j buckets in this JVM. Buckets nobody used for ten minutes are dropped, so that one-off client
- * addresses do not pile up; a dropped bucket comes back full, which no quota here outlives anyway.
+ * Bucket4j buckets in this JVM. Buckets nobody used for ten minutes, or for their quota's period when that is longer,
+ * are dropped, so that one-off client addresses do not pile up; a dropped bucket comes back full, and by then its
+ * quota's period has passed anyway.
  */
 class InProcessRateLimiter implements RateLimiter {
 
-    private final Cache<String, Bucket> buckets =
-            Caffeine.newBuilder().expireAfterAccess(Duration.ofMinutes(10)).build();
+    private static final Duration IDLE = Duration.ofMinutes(10);
+
+    private record Held(Bucket bucket, Duration period) {}
+
+    private final Cache<String, Held> buckets = Caffeine.newBuilder()
+            .expireAfter(Expiry.accessing(
+                    (String key, Held held) -> held.period().compareTo(IDLE) > 0 ? held.period() : IDLE))
+            .build();
     private final Cache<String, Instant> marks =
             Caffeine.newBuilder().expireAfterWrite(Duration.ofHours(1)).build();
 
@@ -31,11 +39,11 @@ class InProcessRateLimiter implements RateLimiter {
 
     @Override
     public Duration exhaustedFor(String key, Quota quota) {
-        Bucket bucket = buckets.getIfPresent(key);
-        if (bucket == null) {
+        Held held = buckets.getIfPresent(key);
+        if (held == null) {
             return Duration.ZERO;
         }
-        return Duration.ofNanos(bucket.estimateAbilityToConsume(1).getNanosToWaitForRefill());
+        return Duration.ofNanos(held.bucket().estimateAbilityToConsume(1).getNanosToWaitForRefill());
     }
 
     @Override
@@ -62,10 +70,13 @@ class InProcessRateLimiter implements RateLimiter {
 
     private Bucket bucket(String key, Quota quota) {
         return buckets.get(
-                key,
-                k -> Bucket.builder()
-                        .addLimit(limit ->
-                                limit.capacity(quota.requests()).refillIntervally(quota.requests(), quota.period()))
-                        .build());
+                        key,
+                        k -> new Held(
+                                Bucket.builder()
+                                        .addLimit(limit -> limit.capacity(quota.requests())
+                                                .refillIntervally(quota.requests(), quota.period()))
+                                        .build(),
+                                quota.period()))
+                .bucket();
     }
 }

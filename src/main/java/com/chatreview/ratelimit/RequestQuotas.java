@@ -61,7 +61,6 @@ public class RequestQuotas {
         return limiter.marked(revokedKey(apiKeyId));
     }
 
-    /** Spends one REST request of the tenant's minute. */
     /**
      * A REST request with a key the service knows as active, from an address past its failure budget: the budget
      * does not apply (it refuses guesses, not valid keys); the key's revocation and the tenant's quota do.
@@ -73,6 +72,7 @@ public class RequestQuotas {
         return new RestRequest.Counted(limiter.tryConsume(restKey(tenantId), restQuota()));
     }
 
+    /** Spends one REST request of the tenant's minute. */
     public RateLimitDecision restRequest(UUID tenantId) {
         return limiter.tryConsume(restKey(tenantId), restQuota());
     }

@@ -14,9 +14,12 @@ import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -30,6 +33,9 @@ import org.junit.jupiter.api.Test;
  */
 @IntegrationTest
 class LtiHomeworkPageIntegrationTests {
+
+    /** {@code lti.hand-ins-per-learner} of the tests' service */
+    static final int HAND_INS_AN_HOUR = 3;
 
     private static EmulatedPlatform platform;
     private static EmulatedPlatform.Tool tool;
@@ -114,10 +120,17 @@ class LtiHomeworkPageIntegrationTests {
         Api.Reply listed = school.homework().get("/v1/homeworks/" + homeworkId + "/submissions?studentId=" + studentId);
         assertThat(listed.json().get("total").asInt()).isEqualTo(1);
 
-        HttpResponse<String> reviewed = Eventually.value(Eventually.PATIENCE, () -> {
-            HttpResponse<String> now = get(URI.create(tool.launchUrl()).resolve(location));
-            return now.body().contains("reviewed.") ? now : null;
-        });
+        // awaited through the REST API: a page reloaded every few milliseconds would spend its session's minute
+        String submissionId = listed.json().get("data").get(0).get("id").asString();
+        Eventually.until(
+                Eventually.PATIENCE,
+                () -> school.homework()
+                        .get("/v1/homeworks/" + homeworkId + "/submissions/" + submissionId)
+                        .json()
+                        .get("status")
+                        .asString()
+                        .equals("reviewed"));
+        HttpResponse<String> reviewed = get(URI.create(tool.launchUrl()).resolve(location));
         assertThat(reviewed.body()).contains("Grade <strong>", "Points per criterion", "Read the review and ask");
         String chatId = listed.json().get("data").get(0).get("chatId").asString();
         assertThat(reviewed.body()).contains("/chat/?chat_id=" + chatId + "&amp;token=");
@@ -184,6 +197,105 @@ class LtiHomeworkPageIntegrationTests {
         assertThat(unknown.body()).contains("does not have");
     }
 
+    @Test
+    void aHandInWithoutAnOpenSessionIsRefusedBeforeItsFilesAreRead() throws IOException {
+        // 40 MB announced, 1 KB sent: an answer before the rest means the body was not waited for
+        try (Socket socket =
+                new Socket("127.0.0.1", URI.create(tool.launchUrl()).getPort())) {
+            socket.setSoTimeout(10_000);
+            String head = "POST /lti/homework/submissions?session=forged HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Content-Type: multipart/form-data; boundary=cut\r\nContent-Length: 40000000\r\n"
+                    + "Connection: close\r\n\r\n"
+                    + "--cut\r\nContent-Disposition: form-data; name=\"files\"; filename=\"big.txt\"\r\n\r\n";
+            OutputStream out = socket.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.US_ASCII));
+            out.write("x".repeat(1024).getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+
+            String answer = answerOf(socket);
+
+            assertThat(answer).startsWith("HTTP/1.1 400").contains("expired or was used");
+        }
+    }
+
+    @Test
+    void aLearnerHandsInAHomeworkAtMostSoManyTimesAnHour() {
+        Member fay = course.learner("Fay", "Wray");
+        HttpResponse<String> page = homeworkPage(fay);
+        for (int i = 1; i <= HAND_INS_AN_HOUR; i++) {
+            HttpResponse<String> handedIn = handIn(page, new Api.Multipart().file("answer.md", "Attempt " + i));
+            assertThat(handedIn.statusCode()).as(handedIn.body()).isEqualTo(303);
+        }
+
+        HttpResponse<String> oneMore = handIn(page, new Api.Multipart().file("answer.md", "One more"));
+        HttpResponse<String> anotherLearner =
+                handIn(homeworkPage(course.learner("Gus", "Grissom")), new Api.Multipart().file("answer.md", "Mine"));
+
+        assertThat(oneMore.statusCode()).isEqualTo(429);
+        assertThat(oneMore.headers().firstValue("Retry-After")).isPresent();
+        assertThat(oneMore.body()).contains("times in the last hour");
+        assertThat(school.homework()
+                        .get("/v1/homeworks/" + homeworkId + "/submissions?studentId=lti:" + platformId + ":"
+                                + fay.sub())
+                        .json()
+                        .get("total")
+                        .asInt())
+                .isEqualTo(HAND_INS_AN_HOUR);
+        assertThat(anotherLearner.statusCode()).isEqualTo(303);
+    }
+
+    @Test
+    void aHandInIsOneOfTheTenantsRestRequests() {
+        HttpResponse<String> page = homeworkPage(course.learner("Hal", "Incandenza"));
+        for (int attempt = 1; ; attempt++) {
+            Api.Reply before = school.homework().get("/v1/homeworks/" + homeworkId);
+            HttpResponse<String> handedIn = handIn(page, new Api.Multipart().file("answer.md", "Counted"));
+            Api.Reply after = school.homework().get("/v1/homeworks/" + homeworkId);
+            assertThat(handedIn.statusCode()).isEqualTo(303);
+            long spent = remaining(before) - remaining(after);
+            if (spent >= 0 || attempt == 2) {
+                // this GET, and the hand-in between (a negative count is a new minute begun meanwhile: once more)
+                assertThat(spent).isEqualTo(2);
+                return;
+            }
+        }
+    }
+
+    @Test
+    void aPageMakesAtMostItsMinutesRequests() {
+        HttpResponse<String> page = homeworkPage(course.learner("Ida", "Noddack"));
+        URI again = page.uri();
+        int answered = 1;
+        HttpResponse<String> last = page;
+        while (last.statusCode() == 200 && answered <= 200) {
+            last = get(again);
+            answered++;
+        }
+
+        assertThat(last.statusCode()).isEqualTo(429);
+        assertThat(answered).as("requests until refused").isEqualTo(61);
+        assertThat(last.body()).contains("too many requests");
+        assertThat(homeworkPage(course.learner("Jo", "March")).statusCode())
+                .as("another learner's page")
+                .isEqualTo(200);
+    }
+
+    /** What the server answered, up to the end of its page (it may keep the connection open for the rest). */
+    private static String answerOf(Socket socket) throws IOException {
+        StringBuilder answer = new StringBuilder();
+        byte[] buffer = new byte[4096];
+        int read;
+        while (!answer.toString().contains("</html>")
+                && (read = socket.getInputStream().read(buffer)) > 0) {
+            answer.append(new String(buffer, 0, read, StandardCharsets.UTF_8));
+        }
+        return answer.toString();
+    }
+
+    private static long remaining(Api.Reply reply) {
+        return Long.parseLong(java.util.Objects.requireNonNull(reply.header("X-RateLimit-Remaining")));
+    }
+
     private static HttpResponse<String> homeworkPage(Member learner) {
         HttpResponse<String> launched =
                 platform.launch(tool, course, learner, essay).run().page();
@@ -197,10 +309,12 @@ class LtiHomeworkPageIntegrationTests {
                 .filter(candidate -> candidate.action().getPath().equals("/lti/homework/submissions"))
                 .findFirst()
                 .orElseThrow();
-        Api.Multipart body = files.field("session", form.field("session"));
+        assertThat(form.action().getQuery())
+                .as("the session is in the action's query")
+                .startsWith("session=");
         return Launch.send(HttpRequest.newBuilder(form.action())
-                .header("Content-Type", body.contentType())
-                .POST(body.publisher()));
+                .header("Content-Type", files.contentType())
+                .POST(files.publisher()));
     }
 
     private static HttpResponse<String> get(URI uri) {

@@ -25,7 +25,9 @@ class LtiSettingsTests {
             Duration.ofHours(1),
             Duration.ofSeconds(30),
             50,
+            300,
             60,
+            20,
             Duration.ofHours(1));
 
     private final Destinations destinations = new Destinations(

@@ -11,6 +11,7 @@ import com.chatreview.lti.LtiLaunch;
 import com.chatreview.lti.LtiSession;
 import com.chatreview.submission.Submission;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -241,8 +242,10 @@ final class LtiPages {
                     problem -> body.append("<li>").append(escape(problem)).append("</li>"));
             body.append("</ul></div>");
         }
-        body.append("<form method=\"post\" action=\"/lti/homework/submissions\" enctype=\"multipart/form-data\">")
-                .append(hidden("session", session.token()))
+        // the session in the action's query: the service finds it before it reads the files
+        body.append("<form method=\"post\" action=\"/lti/homework/submissions?session=")
+                .append(escape(URLEncoder.encode(session.token(), StandardCharsets.UTF_8)))
+                .append("\" enctype=\"multipart/form-data\">")
                 .append("<label for=\"files\">Your files (1 to 10, each at most 10 MiB)</label>")
                 .append("<input type=\"file\" id=\"files\" name=\"files\" multiple required>")
                 .append("<button type=\"submit\">Hand in</button></form>");

@@ -2,7 +2,6 @@ package com.chatreview.lti.web;
 
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.ServiceError;
-import com.chatreview.lti.LaunchAdmission;
 import com.chatreview.lti.LaunchRefused;
 import com.chatreview.lti.LtiDeepLinking;
 import com.chatreview.lti.LtiHomework;
@@ -11,12 +10,13 @@ import com.chatreview.lti.LtiLaunches;
 import com.chatreview.lti.LtiSession;
 import com.chatreview.lti.LtiSettings;
 import com.chatreview.lti.ToolKeys;
+import com.chatreview.lti.web.LtiRequestAdmission.Admitted;
+import com.chatreview.lti.web.LtiRequestAdmission.By;
 import com.chatreview.submission.IncomingFile;
 import com.chatreview.submission.Submission;
 import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -31,12 +31,14 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.multipart.MaxUploadSizeExceededException;
+import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.multipart.MultipartFile;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
@@ -56,7 +58,6 @@ class LtiToolController {
     private final LtiLaunches launches;
     private final LtiDeepLinking deepLinking;
     private final LtiHomework homeworkPages;
-    private final LaunchAdmission admission;
     private final ToolKeys keys;
     private final LtiSettings settings;
 
@@ -64,13 +65,11 @@ class LtiToolController {
             LtiLaunches launches,
             LtiDeepLinking deepLinking,
             LtiHomework homeworkPages,
-            LaunchAdmission admission,
             ToolKeys keys,
             LtiSettings settings) {
         this.launches = launches;
         this.deepLinking = deepLinking;
         this.homeworkPages = homeworkPages;
-        this.admission = admission;
         this.keys = keys;
         this.settings = settings;
     }
@@ -83,6 +82,7 @@ class LtiToolController {
                 .body(keys.published().toString());
     }
 
+    @Admitted(By.ADDRESS)
     @RequestMapping(
             path = "/login",
             method = {RequestMethod.GET, RequestMethod.POST})
@@ -96,9 +96,7 @@ class LtiToolController {
             @RequestParam(name = "target_link_uri", required = false) @Nullable String targetLinkUri,
             @RequestParam(name = "lti_message_hint", required = false) @Nullable String messageHint,
             @RequestParam(name = "client_id", required = false) @Nullable String clientId,
-            @RequestParam(name = "lti_deployment_id", required = false) @Nullable String deploymentId,
-            HttpServletRequest request) {
-        admission.admit(request.getRemoteAddr());
+            @RequestParam(name = "lti_deployment_id", required = false) @Nullable String deploymentId) {
         URI authorization = launches.login(
                 new LtiLaunches.LoginInitiation(issuer, loginHint, targetLinkUri, messageHint, clientId, deploymentId),
                 launchUrl());
@@ -108,6 +106,7 @@ class LtiToolController {
                 .build();
     }
 
+    @Admitted(By.ADDRESS)
     @PostMapping("/launch")
     @Operation(
             summary = "The launch: the platform's id_token, posted by the browser",
@@ -116,9 +115,7 @@ class LtiToolController {
             @RequestParam(name = "id_token", required = false) @Nullable String idToken,
             @RequestParam(name = "state", required = false) @Nullable String state,
             @RequestParam(name = "error", required = false) @Nullable String error,
-            @RequestParam(name = "error_description", required = false) @Nullable String errorDescription,
-            HttpServletRequest request) {
-        admission.admit(request.getRemoteAddr());
+            @RequestParam(name = "error_description", required = false) @Nullable String errorDescription) {
         LtiLaunch launch = launches.launch(idToken, state, error, errorDescription);
         if (launch.deepLinkingRequest()) {
             LtiSession session = deepLinking.open(launch);
@@ -131,25 +128,23 @@ class LtiToolController {
         return LtiPages.launched(launch);
     }
 
+    @Admitted(By.SESSION)
     @GetMapping("/homework")
     @Operation(summary = "The learner's homework page: the task, the upload, their submissions")
     ResponseEntity<String> homework(
-            @RequestParam(name = "session", required = false) @Nullable String token,
-            @RequestParam(name = "uploaded", required = false) @Nullable String uploaded,
-            HttpServletRequest request) {
-        admission.admit(request.getRemoteAddr());
-        LtiSession session = homeworkPages.requestOf(token);
+            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
+            @RequestParam(name = "uploaded", required = false) @Nullable String uploaded) {
+        LtiSession session = homeworkPages.checked(opened);
         return LtiPages.homework(session, homeworkPages.view(session), uploaded, HttpStatus.OK, List.of());
     }
 
+    @Admitted(By.HAND_IN)
     @PostMapping(path = "/homework/submissions", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
     @Operation(summary = "Hands in the learner's files, under the upload endpoint's rules")
     ResponseEntity<String> handIn(
-            @RequestParam(name = "session", required = false) @Nullable String token,
-            @RequestPart(name = "files", required = false) @Nullable List<MultipartFile> files,
-            HttpServletRequest request) {
-        admission.admit(request.getRemoteAddr());
-        LtiSession session = homeworkPages.requestOf(token);
+            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
+            @RequestPart(name = "files", required = false) @Nullable List<MultipartFile> files) {
+        LtiSession session = homeworkPages.checked(opened);
         List<IncomingFile> incoming = files == null
                 ? List.of()
                 : files.stream()
@@ -186,39 +181,36 @@ class LtiToolController {
                 .build();
     }
 
+    @Admitted(By.SESSION)
     @GetMapping("/deep-linking")
     @Operation(summary = "The teacher's choice of homework for the LMS, searched or paged")
     ResponseEntity<String> deepLinking(
-            @RequestParam(name = "session", required = false) @Nullable String token,
+            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
             @RequestParam(name = "search", required = false) @Nullable String search,
-            @RequestParam(name = "offset", required = false) @Nullable String offset,
-            HttpServletRequest request) {
-        admission.admit(request.getRemoteAddr());
-        LtiSession session = deepLinking.requestOf(token);
+            @RequestParam(name = "offset", required = false) @Nullable String offset) {
+        LtiSession session = deepLinking.checked(opened);
         return picker(session, search, parsedOffset(offset), HttpStatus.OK, List.of(), null, null);
     }
 
+    @Admitted(By.SESSION)
     @PostMapping("/deep-linking/choose")
     @Operation(summary = "Adds one of the tenant's homework to the LMS course: the signed answer, posted to the LMS")
     ResponseEntity<String> choose(
-            @RequestParam(name = "session", required = false) @Nullable String token,
-            @RequestParam(name = "homework_id", required = false) @Nullable String homeworkId,
-            HttpServletRequest request) {
-        admission.admit(request.getRemoteAddr());
-        LtiSession session = deepLinking.requestOf(token);
+            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
+            @RequestParam(name = "homework_id", required = false) @Nullable String homeworkId) {
+        LtiSession session = deepLinking.checked(opened);
         LtiDeepLinking.Response response = deepLinking.choose(session, homeworkId, launchUrl());
         return LtiPages.deepLinkingResponse(response);
     }
 
+    @Admitted(By.SESSION)
     @PostMapping("/deep-linking/create")
     @Operation(summary = "Publishes a new homework and adds it to the LMS course")
     ResponseEntity<String> create(
-            @RequestParam(name = "session", required = false) @Nullable String token,
+            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
             @RequestParam(name = "title", required = false) @Nullable String title,
-            @RequestParam(name = "task", required = false) @Nullable String task,
-            HttpServletRequest request) {
-        admission.admit(request.getRemoteAddr());
-        LtiSession session = deepLinking.requestOf(token);
+            @RequestParam(name = "task", required = false) @Nullable String task) {
+        LtiSession session = deepLinking.checked(opened);
         try {
             LtiDeepLinking.Response response = deepLinking.create(session, title, task, launchUrl());
             return LtiPages.deepLinkingResponse(response);
@@ -275,6 +267,13 @@ class LtiToolController {
         return LtiPages.refused(LaunchRefused.tooLarge(
                 "The files are larger than the service takes: each at most 10 MiB, 50 MiB in all. Go back and hand"
                         + " in smaller files."));
+    }
+
+    /** A body that is no multipart form (broken boundaries, a part cut short) is the request's fault. */
+    @ExceptionHandler(MultipartException.class)
+    ResponseEntity<String> malformed(MultipartException malformed) {
+        return LtiPages.refused(
+                LaunchRefused.malformedUpload("The files did not arrive whole. Go back and hand them in again."));
     }
 
     /** Whatever else fails (the database, a setting) is the service's: a page, never a stack trace. */

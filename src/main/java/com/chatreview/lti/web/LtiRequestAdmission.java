@@ -1,0 +1,96 @@
+package com.chatreview.lti.web;
+
+import com.chatreview.lti.LtiAdmission;
+import com.chatreview.lti.LtiSession;
+import com.chatreview.lti.LtiSessions;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.MediaType;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerInterceptor;
+
+/**
+ * Admits each request of the tool's endpoints as its handler says ({@link Admitted}), before anything of its body
+ * is read: the multipart body of a hand-in is parsed only when the handler asks for its files (parts are resolved
+ * lazily), after this. A page's session is found here, from the {@code session} query parameter (a form's action
+ * carries it), or from a form body that is not multipart; the handler gets it as the request attribute
+ * {@link #SESSION}.
+ */
+class LtiRequestAdmission implements HandlerInterceptor {
+
+    /** The request attribute of the page's session (a constant: handlers name it in an annotation). */
+    static final String SESSION = "com.chatreview.lti.LtiSession";
+
+    /** What a request of the handler is charged to ({@link LtiAdmission}). */
+    @Target(ElementType.METHOD)
+    @Retention(RetentionPolicy.RUNTIME)
+    @interface Admitted {
+        By value();
+    }
+
+    enum By {
+        /** a login or a launch: its client address */
+        ADDRESS,
+        /** a page of a launch's session: the session, which must be open */
+        SESSION,
+        /** a hand-in: the session, the learner's hand-ins of the homework and the tenant's REST quota */
+        HAND_IN
+    }
+
+    private final LtiAdmission admission;
+    private final LtiSessions sessions;
+
+    LtiRequestAdmission(LtiAdmission admission, LtiSessions sessions) {
+        this.admission = admission;
+        this.sessions = sessions;
+    }
+
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        Admitted admitted = handler instanceof HandlerMethod method ? method.getMethodAnnotation(Admitted.class) : null;
+        if (admitted == null) {
+            return true;
+        }
+        By by = admitted.value();
+        if (by == By.ADDRESS) {
+            admission.address(request.getRemoteAddr());
+            return true;
+        }
+        LtiSession session = sessions.require(sessionToken(request));
+        admission.session(session);
+        if (by == By.HAND_IN) {
+            admission.handIn(session);
+        }
+        request.setAttribute(SESSION, session);
+        return true;
+    }
+
+    /** The query's {@code session} first; a form body's only when it is not multipart (that one is not read yet). */
+    private static @Nullable String sessionToken(HttpServletRequest request) {
+        String query = request.getQueryString();
+        if (query != null) {
+            for (String pair : query.split("&")) {
+                int equals = pair.indexOf('=');
+                if (equals > 0 && pair.substring(0, equals).equals("session")) {
+                    try {
+                        return URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
+                    } catch (IllegalArgumentException malformed) {
+                        return null;
+                    }
+                }
+            }
+        }
+        String contentType = request.getContentType();
+        if (contentType != null && contentType.toLowerCase().startsWith(MediaType.MULTIPART_FORM_DATA_VALUE)) {
+            return null;
+        }
+        return request.getParameter("session");
+    }
+}
