@@ -61,7 +61,7 @@ public class IdempotentRequests {
      * (at most 24 hours old) matches the request as it was then written, in the order the client sent.
      */
     public ResponseEntity<Object> runJson(
-            UUID tenantId, String key, String operation, Object request, Supplier<Response> work) {
+            UUID tenantId, @Nullable String key, String operation, Object request, Supplier<Response> work) {
         return run(
                 tenantId,
                 key,
@@ -79,13 +79,13 @@ public class IdempotentRequests {
      * @param request what makes two requests "the same": the request's content in a canonical form
      */
     public ResponseEntity<Object> run(
-            UUID tenantId, String key, String operation, byte[] request, Supplier<Response> work) {
+            UUID tenantId, @Nullable String key, String operation, byte[] request, Supplier<Response> work) {
         return run(tenantId, key, operation, request, null, work);
     }
 
     private ResponseEntity<Object> run(
             UUID tenantId,
-            String key,
+            @Nullable String key,
             String operation,
             byte[] request,
             byte @Nullable [] formerFingerprint,

@@ -2,6 +2,7 @@ package com.chatreview.lti;
 
 import com.chatreview.chatui.ChatUi;
 import com.chatreview.homework.HomeworkCatalog;
+import com.chatreview.idempotency.IdempotentRequests;
 import com.chatreview.outbound.Destinations;
 import com.chatreview.ratelimit.RateLimiter;
 import com.chatreview.ratelimit.RequestQuotas;
@@ -67,14 +68,24 @@ class LtiConfiguration {
     }
 
     @Bean
-    LtiDeepLinking ltiDeepLinking(HomeworkCatalog homework, ToolKeys keys, LtiSessions sessions, Clock clock) {
-        return new LtiDeepLinking(homework, keys, sessions, clock);
+    LtiDeepLinking ltiDeepLinking(
+            HomeworkCatalog homework,
+            ToolKeys keys,
+            LtiSessions sessions,
+            TransactionTemplate transaction,
+            Clock clock) {
+        return new LtiDeepLinking(homework, keys, sessions, transaction, clock);
     }
 
     @Bean
     LtiHomework ltiHomework(
-            HomeworkCatalog homework, SubmissionManagement submissions, LtiSessions sessions, ChatUi chatUi) {
-        return new LtiHomework(homework, submissions, sessions, chatUi);
+            HomeworkCatalog homework,
+            SubmissionManagement submissions,
+            LtiSessions sessions,
+            ChatUi chatUi,
+            IdempotentRequests idempotent,
+            JsonMapper json) {
+        return new LtiHomework(homework, submissions, sessions, chatUi, idempotent, json);
     }
 
     @Bean

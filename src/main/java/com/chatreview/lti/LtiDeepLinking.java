@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Deep linking for teachers (docs/lti.md, Adding homework to a course): the LMS asks the tool for content; the teacher
@@ -49,9 +50,16 @@ public class LtiDeepLinking {
     private final HomeworkCatalog homework;
     private final ToolKeys keys;
     private final LtiSessions sessions;
+    private final TransactionTemplate transaction;
     private final Clock clock;
 
-    LtiDeepLinking(HomeworkCatalog homework, ToolKeys keys, LtiSessions sessions, Clock clock) {
+    LtiDeepLinking(
+            HomeworkCatalog homework,
+            ToolKeys keys,
+            LtiSessions sessions,
+            TransactionTemplate transaction,
+            Clock clock) {
+        this.transaction = transaction;
         this.homework = homework;
         this.keys = keys;
         this.sessions = sessions;
@@ -113,16 +121,27 @@ public class LtiDeepLinking {
         Homework chosen = Ids.uuid(Objects.requireNonNullElse(homeworkId, ""))
                 .flatMap(id -> homework.find(tenant, HomeworkId.of(id)))
                 .orElseThrow(() -> LaunchRefused.because("No such homework: pick one from the list."));
+        take(session);
         return respond(session, chosen, launchUrl);
     }
 
     /**
      * Publishes a new homework with the task the teacher wrote, in the service's course for the LMS course (made on
-     * first use, named after it), and answers placing it.
+     * first use, named after it), and answers placing it. The session ends in the same transaction: of a form sent
+     * twice, one publishes, the other is refused; a homework refused leaves the session open for the next try.
      *
-     * @throws com.chatreview.kernel.InvalidInput when the title or the task is not one a homework takes
+     * @throws com.chatreview.kernel.ServiceError as the homework endpoint refuses (the title or the task is not one
+     *     a homework takes...)
      */
     public Response create(LtiSession session, @Nullable String title, @Nullable String task, String launchUrl) {
+        return Objects.requireNonNull(transaction.execute(status -> {
+            take(session);
+            return publishAndRespond(session, title, task, launchUrl);
+        }));
+    }
+
+    private Response publishAndRespond(
+            LtiSession session, @Nullable String title, @Nullable String task, String launchUrl) {
         LtiLaunch launch = session.launch();
         TenantId tenant = launch.platform().tenantId();
         String teacher = launch.studentId();
@@ -140,6 +159,14 @@ public class LtiDeepLinking {
                         null,
                         List.of(new NewHomework.NewFile("task", "task.md", Objects.requireNonNullElse(task, "")))));
         return respond(session, published, launchUrl);
+    }
+
+    /** The picker's session ends with its answer: the LMS takes one answer per deep linking request. */
+    private void take(LtiSession session) {
+        if (!sessions.take(session)) {
+            throw LaunchRefused.because("This page was used already: the LMS takes one answer from it. To add more,"
+                    + " open it again from your course.");
+        }
     }
 
     private static String courseName(LtiLaunch launch) {
@@ -183,7 +210,6 @@ public class LtiDeepLinking {
             claims.claim(DATA, request.data());
         }
         String jwt = signed(claims.build());
-        sessions.close(session);
         return new Response(request.returnUrl(), jwt, title);
     }
 

@@ -4,16 +4,28 @@ import com.chatreview.chatui.ChatUi;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.homework.HomeworkId;
+import com.chatreview.idempotency.IdempotentRequests;
 import com.chatreview.kernel.Ids;
 import com.chatreview.kernel.Page;
 import com.chatreview.kernel.PageRequest;
+import com.chatreview.kernel.Sha256;
 import com.chatreview.submission.IncomingFile;
 import com.chatreview.submission.Submission;
+import com.chatreview.submission.SubmissionId;
 import com.chatreview.submission.SubmissionManagement;
+import com.chatreview.tenancy.TenantId;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The homework page a learner's launch opens (docs/lti.md, The homework page): the homework of the resource link's
@@ -29,8 +41,18 @@ public class LtiHomework {
     private final SubmissionManagement submissions;
     private final LtiSessions sessions;
     private final ChatUi chatUi;
+    private final IdempotentRequests idempotent;
+    private final JsonMapper json;
 
-    LtiHomework(HomeworkCatalog homework, SubmissionManagement submissions, LtiSessions sessions, ChatUi chatUi) {
+    LtiHomework(
+            HomeworkCatalog homework,
+            SubmissionManagement submissions,
+            LtiSessions sessions,
+            ChatUi chatUi,
+            IdempotentRequests idempotent,
+            JsonMapper json) {
+        this.idempotent = idempotent;
+        this.json = json;
         this.homework = homework;
         this.submissions = submissions;
         this.sessions = sessions;
@@ -83,17 +105,44 @@ public class LtiHomework {
     }
 
     /**
-     * Hands in the learner's files, as the upload endpoint does with the learner as {@code studentId}.
+     * Hands in the learner's files, as the upload endpoint does with the learner as {@code studentId}, once per
+     * {@code handInKey}: the form's own key (a UUID, new with each page), so that a form sent twice (a double click,
+     * a reload that posts again) hands in once, and the second answer names the same submission. Kept as the upload
+     * endpoint keeps an {@code Idempotency-Key} (24 hours), under a key of its own for the learner.
      *
      * @throws com.chatreview.kernel.ServiceError as the upload endpoint refuses (no files, too many, too large, the
-     *     tenant's storage spent...)
+     *     tenant's storage spent...), or while the same form's first hand-in is still running
      */
-    public Submission upload(LtiSession session, List<IncomingFile> files) {
+    public SubmissionId upload(LtiSession session, @Nullable String handInKey, List<IncomingFile> files) {
         LtiLaunch launch = session.launch();
         Homework opened = homeworkOf(launch)
                 .orElseThrow(() -> LaunchRefused.because("The homework of this link no longer exists."));
-        return submissions.receive(
-                launch.platform().tenantId(), opened.id(), submissions.prepare(launch.studentId(), files));
+        TenantId tenant = launch.platform().tenantId();
+        String key = handInKey == null || Ids.uuid(handInKey.strip()).isEmpty()
+                ? null
+                : "lti-hand-in:"
+                        + Base64.getUrlEncoder().withoutPadding().encodeToString(Sha256.of(launch.studentId())) + ":"
+                        + handInKey.strip();
+        ResponseEntity<Object> answer = idempotent.run(
+                tenant.value(),
+                key,
+                "lti-hand-in",
+                (launch.studentId() + "\n" + opened.id().value()).getBytes(StandardCharsets.UTF_8),
+                () -> new IdempotentRequests.Response(
+                        HttpStatus.SEE_OTHER,
+                        Map.of(
+                                "id",
+                                submissions
+                                        .receive(tenant, opened.id(), submissions.prepare(launch.studentId(), files))
+                                        .id()
+                                        .value()
+                                        .toString())));
+        Object body = Objects.requireNonNull(answer.getBody(), "a hand-in's answer names its submission");
+        // the first answer carries what the work returned; a replay, the JSON kept of it
+        String id = body instanceof Map<?, ?> fields
+                ? String.valueOf(fields.get("id"))
+                : json.readTree(body.toString()).get("id").asString();
+        return SubmissionId.of(UUID.fromString(id));
     }
 
     private String chatLink(Submission submission) {

@@ -83,6 +83,18 @@ public class LtiSessions {
                         + " for an hour after it was opened from the LMS). Open it again from your course."));
     }
 
+    /**
+     * Ends the session if it is still open, and says whether this call ended it: of two requests that would each
+     * end it (a form sent twice), one does, in the caller's transaction (rolled back, the session is open again).
+     */
+    public boolean take(LtiSession session) {
+        return jdbc.sql("DELETE FROM lti_sessions WHERE token_hash = :hash AND expires_at > :now")
+                        .param("hash", hash(session.token()))
+                        .param("now", Sql.at(clock.instant()))
+                        .update()
+                == 1;
+    }
+
     /** Ends the session: its token opens nothing more. */
     public void close(LtiSession session) {
         jdbc.sql("DELETE FROM lti_sessions WHERE token_hash = :hash")

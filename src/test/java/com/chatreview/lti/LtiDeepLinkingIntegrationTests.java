@@ -162,6 +162,38 @@ class LtiDeepLinkingIntegrationTests {
     }
 
     @Test
+    void aNewHomeworkSentTwiceAtOnceIsPublishedOnce() throws Exception {
+        HttpResponse<String> picker =
+                platform.deepLinking(tool, course, teacher).run().page();
+        HtmlForm create = HtmlForm.all(picker.body(), picker.uri()).stream()
+                .filter(form -> form.action().getPath().endsWith("/create"))
+                .findFirst()
+                .orElseThrow()
+                .set("title", "twice-sent")
+                .set("task", "Sent twice.");
+
+        List<HttpResponse<String>> answers;
+        try (var both = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            var first = both.submit(() -> Launch.post(create));
+            var second = both.submit(() -> Launch.post(create));
+            answers = List.of(first.get(), second.get());
+        }
+
+        assertThat(answers).extracting(HttpResponse::statusCode).containsExactlyInAnyOrder(200, 400);
+        assertThat(answers)
+                .filteredOn(answer -> answer.statusCode() == 400)
+                .singleElement()
+                .satisfies(refused -> assertThat(refused.body()).contains("used already"));
+        assertThat(school.homework()
+                        .get("/v1/homeworks?search=twice-sent")
+                        .json()
+                        .get("data")
+                        .size())
+                .as("homework published")
+                .isEqualTo(1);
+    }
+
+    @Test
     void theSearchNarrowsTheChoices() {
         HttpResponse<String> picker =
                 platform.deepLinking(tool, course, teacher).run().page();

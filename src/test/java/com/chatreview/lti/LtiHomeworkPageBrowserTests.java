@@ -83,7 +83,8 @@ class LtiHomeworkPageBrowserTests {
         Path answer = Files.createTempFile("answer", ".md");
         Files.writeString(answer, "The mass cancels out.");
         browser.find("#files").sendKeys(answer.toString());
-        browser.find("form[action^='/lti/homework/submissions?session='] button").click();
+        browser.find("form[action^='/lti/homework/submissions?session='] button")
+                .click();
         browser.await(driver -> String.valueOf(driver.getPageSource()).contains("Your files were handed in"));
 
         assertThat(browser.find("main").getText()).contains("Handed in ");

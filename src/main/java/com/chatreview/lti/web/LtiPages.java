@@ -17,6 +17,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
@@ -246,6 +247,8 @@ final class LtiPages {
         body.append("<form method=\"post\" action=\"/lti/homework/submissions?session=")
                 .append(escape(URLEncoder.encode(session.token(), StandardCharsets.UTF_8)))
                 .append("\" enctype=\"multipart/form-data\">")
+                // the form's own key: sent twice, it hands in once
+                .append(hidden("hand_in", UUID.randomUUID().toString()))
                 .append("<label for=\"files\">Your files (1 to 10, each at most 10 MiB)</label>")
                 .append("<input type=\"file\" id=\"files\" name=\"files\" multiple required>")
                 .append("<button type=\"submit\">Hand in</button></form>");

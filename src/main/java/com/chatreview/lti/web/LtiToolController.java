@@ -1,6 +1,5 @@
 package com.chatreview.lti.web;
 
-import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.ServiceError;
 import com.chatreview.lti.LaunchRefused;
 import com.chatreview.lti.LtiDeepLinking;
@@ -13,7 +12,8 @@ import com.chatreview.lti.ToolKeys;
 import com.chatreview.lti.web.LtiRequestAdmission.Admitted;
 import com.chatreview.lti.web.LtiRequestAdmission.By;
 import com.chatreview.submission.IncomingFile;
-import com.chatreview.submission.Submission;
+import com.chatreview.submission.SubmissionId;
+import com.chatreview.web.ProblemStatus;
 import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -143,6 +143,7 @@ class LtiToolController {
     @Operation(summary = "Hands in the learner's files, under the upload endpoint's rules")
     ResponseEntity<String> handIn(
             @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
+            @RequestParam(name = "hand_in", required = false) @Nullable String handInKey,
             @RequestPart(name = "files", required = false) @Nullable List<MultipartFile> files) {
         LtiSession session = homeworkPages.checked(opened);
         List<IncomingFile> incoming = files == null
@@ -154,18 +155,20 @@ class LtiToolController {
                         .map(file -> new IncomingFile(file.getOriginalFilename(), file.getSize(), file))
                         .toList();
         try {
-            Submission handed = homeworkPages.upload(session, incoming);
-            return seeOther(homeworkPage(session, handed.id().value().toString()));
+            SubmissionId handed = homeworkPages.upload(session, handInKey, incoming);
+            return seeOther(homeworkPage(session, handed.value().toString()));
         } catch (ServiceError refused) {
+            if (refused.code() == ServiceError.Code.IDEMPOTENCY_KEY_IN_USE) {
+                // the same form, sent again while its first hand-in runs: the page lists it once it is in
+                return seeOther(homeworkPage(session, null));
+            }
             List<String> problems = refused.errors().isEmpty()
                     ? List.of(Objects.requireNonNullElse(refused.getMessage(), "The files were refused."))
                     : refused.errors().stream()
                             .map(problem -> problem.message().isEmpty() ? problem.field() : problem.message())
                             .toList();
-            HttpStatus status = refused.code() == ServiceError.Code.PAYLOAD_TOO_LARGE
-                    ? HttpStatus.PAYLOAD_TOO_LARGE
-                    : HttpStatus.BAD_REQUEST;
-            return LtiPages.homework(session, homeworkPages.view(session), null, status, problems);
+            return LtiPages.homework(
+                    session, homeworkPages.view(session), null, ProblemStatus.of(refused.code()), problems);
         }
     }
 
@@ -214,13 +217,13 @@ class LtiToolController {
         try {
             LtiDeepLinking.Response response = deepLinking.create(session, title, task, launchUrl());
             return LtiPages.deepLinkingResponse(response);
-        } catch (InvalidInput invalid) {
-            List<String> problems = invalid.errors().isEmpty()
-                    ? List.of(invalid.getMessage() == null ? "The homework is not valid." : invalid.getMessage())
-                    : invalid.errors().stream()
+        } catch (ServiceError refused) {
+            List<String> problems = refused.errors().isEmpty()
+                    ? List.of(Objects.requireNonNullElse(refused.getMessage(), "The homework was refused."))
+                    : refused.errors().stream()
                             .map(problem -> fieldName(problem.field()) + " " + problem.message())
                             .toList();
-            return picker(session, null, 0, HttpStatus.BAD_REQUEST, problems, title, task);
+            return picker(session, null, 0, ProblemStatus.of(refused.code()), problems, title, task);
         }
     }
 
