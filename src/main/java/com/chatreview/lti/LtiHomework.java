@@ -130,7 +130,10 @@ public class LtiHomework {
                 (launch.studentId() + "\n" + opened.id().value()).getBytes(StandardCharsets.UTF_8),
                 () -> new IdempotentRequests.Response(
                         HttpStatus.SEE_OTHER,
+                        // studentId, as the upload endpoint's answer names it: erased with the learner
                         Map.of(
+                                "studentId",
+                                launch.studentId(),
                                 "id",
                                 submissions
                                         .receive(tenant, opened.id(), submissions.prepare(launch.studentId(), files))

@@ -66,6 +66,25 @@ public record LtiLaunch(
         return roles.stream().anyMatch(TEACHING_ROLES::contains);
     }
 
+    /** The launch as a session keeps it: without the email, which no page shows. */
+    LtiLaunch withoutEmail() {
+        return new LtiLaunch(
+                platform,
+                messageType,
+                deploymentId,
+                sub,
+                studentId,
+                name,
+                null,
+                roles,
+                context,
+                resourceLink,
+                custom,
+                gradeService,
+                deepLinking,
+                targetLinkUri);
+    }
+
     public boolean deepLinkingRequest() {
         return DEEP_LINKING_REQUEST.equals(messageType);
     }

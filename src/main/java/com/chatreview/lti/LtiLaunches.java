@@ -316,12 +316,16 @@ public class LtiLaunches {
                 string(settings.get("data")));
     }
 
-    /** An absolute http(s) URL: where a page of the tool may send the browser, or post a form. */
+    /**
+     * An absolute http(s) URL with no user info: where a page of the tool may send the browser, or post a form.
+     */
     private static boolean webUrl(String url) {
         try {
             URI uri = new URI(url);
             String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
-            return (scheme.equals("https") || scheme.equals("http")) && uri.getHost() != null;
+            return (scheme.equals("https") || scheme.equals("http"))
+                    && uri.getHost() != null
+                    && uri.getRawUserInfo() == null;
         } catch (java.net.URISyntaxException e) {
             return false;
         }

@@ -9,15 +9,22 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.scheduling.annotation.Scheduled;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The sessions of launches ({@code lti_sessions}): a random token (32 bytes) per verified launch, stored as its
  * hash, valid for {@link LtiSettings#sessionLifetime()}. Every node finds every session (PostgreSQL), so a page's
- * next request may reach any node. Expired sessions are removed as new ones are opened.
+ * next request may reach any node. The launch is kept without the user's email (no page shows it); its name is kept
+ * for the pages, and goes with the session. Expired sessions are removed every few minutes.
  */
 public class LtiSessions {
+
+    private static final Logger log = LoggerFactory.getLogger(LtiSessions.class);
 
     private static final Base64.Encoder URL_SAFE = Base64.getUrlEncoder().withoutPadding();
     private static final int MAX_TOKEN = 64;
@@ -42,20 +49,17 @@ public class LtiSessions {
         Instant now = Sql.now(clock);
         Instant expiresAt = now.plus(lifetime);
         jdbc.sql("""
-                DELETE FROM lti_sessions WHERE token_hash IN (
-                    SELECT token_hash FROM lti_sessions WHERE expires_at < :now LIMIT 100)""").param("now", Sql.at(now)).update();
-        jdbc.sql("""
                 INSERT INTO lti_sessions (token_hash, tenant_id, platform_id, user_id, launch, created_at, expires_at)
                 VALUES (:hash, :tenant, :platform, :user, :launch::jsonb, :created, :expires)""")
                 .param("hash", hash(token))
                 .param("tenant", launch.platform().tenantId().value())
                 .param("platform", launch.platform().id())
                 .param("user", launch.studentId())
-                .param("launch", json.writeValueAsString(launch))
+                .param("launch", json.writeValueAsString(launch.withoutEmail()))
                 .param("created", Sql.at(now))
                 .param("expires", Sql.at(expiresAt))
                 .update();
-        return new LtiSession(token, launch, expiresAt);
+        return new LtiSession(token, launch.withoutEmail(), expiresAt);
     }
 
     /** The session of the token, unless it expired, or its platform, or the user, was deleted since. */
@@ -67,9 +71,38 @@ public class LtiSessions {
                         + " AND expires_at > :now")
                 .param("hash", hash(token))
                 .param("now", Sql.at(clock.instant()))
-                .query((rs, row) -> new LtiSession(
-                        token, json.readValue(rs.getString(1), LtiLaunch.class), Sql.instantNotNull(rs, "expires_at")))
-                .optional();
+                .query((rs, row) -> {
+                    Instant expiresAt = Sql.instantNotNull(rs, "expires_at");
+                    return readable(rs.getString(1)).map(launch -> new LtiSession(token, launch, expiresAt));
+                })
+                .optional()
+                .flatMap(found -> found);
+    }
+
+    /**
+     * The launch as stored, if this version of the service reads it: one written by a version whose launch had other
+     * fields is a session that expired (its user launches again), not a failure of the page.
+     */
+    private Optional<LtiLaunch> readable(String stored) {
+        try {
+            return Optional.of(json.readValue(stored, LtiLaunch.class));
+        } catch (JacksonException unreadable) {
+            log.info(
+                    "An LTI session's launch is not readable by this version; the session is treated as expired: {}",
+                    unreadable.getOriginalMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** Removes the expired sessions, a batch at a time, on every node (the DELETE is the same from each). */
+    @Scheduled(fixedDelayString = "PT5M", initialDelayString = "PT1M")
+    void removeExpired() {
+        int removed;
+        do {
+            removed = jdbc.sql("""
+                            DELETE FROM lti_sessions WHERE token_hash IN (
+                                SELECT token_hash FROM lti_sessions WHERE expires_at < :now LIMIT 1000)""").param("now", Sql.at(clock.instant())).update();
+        } while (removed == 1000);
     }
 
     /**

@@ -20,6 +20,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Deep linking against the emulated platform: a teacher picks one of the tenant's homework, or writes a new one, and
@@ -214,21 +216,18 @@ class LtiDeepLinkingIntegrationTests {
         assertThat(none.body()).doesNotContain("The revolutions of 1848").contains("No homework matches");
     }
 
-    @Test
-    void aReturnUrlThatIsNoWebAddressIsRefused() {
+    @ParameterizedTest
+    @ValueSource(strings = {"javascript:alert(1)", "https://x;script-src*@lms.example/return"})
+    void aReturnUrlThatIsNoPlainWebAddressIsRefused(String returnUrl) {
         HttpResponse<String> page = platform.deepLinking(tool, course, teacher)
                 .tamper(claims -> claims.claim(
                         "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings",
-                        Map.of(
-                                "deep_link_return_url",
-                                "javascript:alert(1)",
-                                "accept_types",
-                                List.of("ltiResourceLink"))))
+                        Map.of("deep_link_return_url", returnUrl, "accept_types", List.of("ltiResourceLink"))))
                 .run()
                 .page();
 
         assertThat(page.statusCode()).isEqualTo(400);
-        assertThat(page.body()).contains("deep_link_return_url").doesNotContain("javascript:alert");
+        assertThat(page.body()).contains("deep_link_return_url").doesNotContain(returnUrl);
     }
 
     @Test

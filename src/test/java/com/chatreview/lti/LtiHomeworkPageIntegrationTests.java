@@ -25,6 +25,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * The learner's homework page, reached by a launch of a resource link naming the homework: the task and rules but
@@ -222,6 +224,48 @@ class LtiHomeworkPageIntegrationTests {
                         .asInt())
                 .as("one per page's form")
                 .isEqualTo(2);
+    }
+
+    @Test
+    void aSessionKeepsTheLaunchWithoutTheEmailAndExpiredOnesAreRemoved(
+            @Autowired JdbcClient jdbc, @Autowired LtiSessions sessions) {
+        Member lee = course.learner("Lee", "Miller");
+        HttpResponse<String> page = homeworkPage(lee);
+        assertThat(page.statusCode()).isEqualTo(200);
+        String studentId = "lti:" + platformId + ":" + lee.sub();
+        assertThat(jdbc.sql("SELECT launch::text FROM lti_sessions WHERE user_id = :user")
+                        .param("user", studentId)
+                        .query(String.class)
+                        .single())
+                .contains("Lee Miller")
+                .doesNotContain(lee.email());
+
+        jdbc.sql("UPDATE lti_sessions SET expires_at = now() - interval '1 second' WHERE user_id = :user")
+                .param("user", studentId)
+                .update();
+        sessions.removeExpired();
+
+        assertThat(jdbc.sql("SELECT count(*) FROM lti_sessions WHERE user_id = :user")
+                        .param("user", studentId)
+                        .query(Integer.class)
+                        .single())
+                .isZero();
+        assertThat(get(page.uri()).body()).contains("expired or was used");
+    }
+
+    @Test
+    void aSessionWhoseLaunchThisVersionCannotReadIsAnExpiredOne(@Autowired JdbcClient jdbc) {
+        Member max = course.learner("Max", "Planck");
+        HttpResponse<String> page = homeworkPage(max);
+        jdbc.sql(
+                        "UPDATE lti_sessions SET launch = '{\"written_by\": \"another version\"}'::jsonb WHERE user_id = :user")
+                .param("user", "lti:" + platformId + ":" + max.sub())
+                .update();
+
+        HttpResponse<String> again = get(page.uri());
+
+        assertThat(again.statusCode()).isEqualTo(400);
+        assertThat(again.body()).contains("expired or was used");
     }
 
     @Test

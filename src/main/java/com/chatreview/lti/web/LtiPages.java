@@ -321,13 +321,17 @@ final class LtiPages {
     }
 
     /** The origin a form may post to, as a CSP source: the LMS's deep linking return. */
+    /**
+     * The URL's origin as a CSP source: scheme, host and port alone (an authority's user info, whose {@code ;} would
+     * end the directive, never goes into the policy).
+     */
     private static @Nullable String origin(String url) {
         try {
             URI uri = URI.create(url);
-            if (uri.getScheme() == null || uri.getRawAuthority() == null) {
+            if (uri.getScheme() == null || uri.getHost() == null) {
                 return null;
             }
-            return uri.getScheme() + "://" + uri.getRawAuthority();
+            return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
         } catch (IllegalArgumentException e) {
             return null;
         }
