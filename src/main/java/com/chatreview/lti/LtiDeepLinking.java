@@ -193,7 +193,9 @@ public class LtiDeepLinking {
         item.put("title", title);
         item.put("url", launchUrl);
         item.put("custom", Map.of(HOMEWORK_PARAMETER, placed.id().value().toString()));
-        item.put("lineItem", lineItem);
+        if (request.lineItemAccepted()) {
+            item.put("lineItem", lineItem);
+        }
         Instant now = clock.instant();
         JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
                 .issuer(launch.platform().clientId())

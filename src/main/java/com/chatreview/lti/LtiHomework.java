@@ -1,5 +1,6 @@
 package com.chatreview.lti;
 
+import com.chatreview.chat.ChatErrors;
 import com.chatreview.chatui.ChatUi;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkCatalog;
@@ -62,8 +63,11 @@ public class LtiHomework {
     /** What the page shows: the homework, the learner's latest submissions (and how many there are in all). */
     public record View(Homework homework, List<Handed> submissions, long total) {}
 
-    /** A submission of the learner, with the link that opens its review chat (the chat page, with an embed token). */
-    public record Handed(Submission submission, String chatLink) {}
+    /**
+     * A submission of the learner, with the link that opens its review chat (the chat page, with an embed token); no
+     * link when the tenant deleted the chat.
+     */
+    public record Handed(Submission submission, @Nullable String chatLink) {}
 
     /** The homework the launch's resource link opens, if it names one of the tenant's. */
     public Optional<Homework> homeworkOf(LtiLaunch launch) {
@@ -148,9 +152,14 @@ public class LtiHomework {
         return SubmissionId.of(UUID.fromString(id));
     }
 
-    private String chatLink(Submission submission) {
-        String token = chatUi.mintEmbedToken(submission.tenantId(), submission.chatId(), null)
-                .token();
+    private @Nullable String chatLink(Submission submission) {
+        String token;
+        try {
+            token = chatUi.mintEmbedToken(submission.tenantId(), submission.chatId(), null)
+                    .token();
+        } catch (ChatErrors.ChatNotFound deleted) {
+            return null;
+        }
         return chatUi.pageUrl() + "/?chat_id=" + submission.chatId().value() + "&token="
                 + URLEncoder.encode(token, StandardCharsets.UTF_8);
     }

@@ -54,12 +54,21 @@ public record LtiLaunch(
             @Nullable String lineItems,
             @Nullable String lineItem) {}
 
-    /** Where a deep linking response goes, and what it may hold. */
+    /**
+     * Where a deep linking response goes, and what it may hold ({@code acceptLineItem}: whether a content item may
+     * carry a line item; {@code null} in a session written before it was read, taken as accepted).
+     */
     public record DeepLinking(
             String returnUrl,
             List<String> acceptTypes,
             boolean acceptMultiple,
-            @Nullable String data) {}
+            @Nullable String data,
+            @Nullable Boolean acceptLineItem) {
+
+        public boolean lineItemAccepted() {
+            return !Boolean.FALSE.equals(acceptLineItem);
+        }
+    }
 
     /** Whether the user teaches (instructor, teaching assistant, content developer, administrator): not a learner. */
     public boolean teaches() {

@@ -313,7 +313,9 @@ public class LtiLaunches {
                 returnUrl,
                 strings(settings.get("accept_types")),
                 Boolean.TRUE.equals(settings.get("accept_multiple")),
-                string(settings.get("data")));
+                string(settings.get("data")),
+                // absent means accepted (the AGS claim in deep linking): only an explicit false says otherwise
+                !Boolean.FALSE.equals(settings.get("accept_lineitem")));
     }
 
     /**

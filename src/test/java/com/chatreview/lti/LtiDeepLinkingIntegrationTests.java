@@ -164,6 +164,30 @@ class LtiDeepLinkingIntegrationTests {
     }
 
     @Test
+    void anLmsThatTakesNoLineItemGetsTheLinkWithout() {
+        String settings = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings";
+        HttpResponse<String> picker = platform.deepLinking(tool, course, teacher)
+                .tamper(claims -> {
+                    Map<String, Object> taken = new java.util.HashMap<>();
+                    if (claims.build().getClaim(settings) instanceof Map<?, ?> sent) {
+                        sent.forEach((name, value) -> taken.put(String.valueOf(name), value));
+                    }
+                    taken.put("accept_lineitem", false);
+                    claims.claim(settings, taken);
+                })
+                .run()
+                .page();
+
+        HttpResponse<String> answer = Launch.post(HtmlForm.with(picker.body(), picker.uri(), "homework_id", essayId));
+        HttpResponse<String> added = Launch.post(HtmlForm.in(answer.body(), answer.uri()));
+
+        assertThat(added.statusCode()).as(added.body()).isEqualTo(200);
+        ResourceLink link = platform.deepLinkingReturns().getLast().links().getFirst();
+        assertThat(link.custom()).containsEntry("homework_id", essayId);
+        assertThat(link.lineItem()).isNull();
+    }
+
+    @Test
     void aNewHomeworkSentTwiceAtOnceIsPublishedOnce() throws Exception {
         HttpResponse<String> picker =
                 platform.deepLinking(tool, course, teacher).run().page();

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The learner's homework page, reached by a launch of a resource link naming the homework: the task and rules but
@@ -149,6 +150,30 @@ class LtiHomeworkPageIntegrationTests {
         assertThat(page.body())
                 .doesNotContain("You have not handed in anything yet")
                 .contains("Handed in ");
+    }
+
+    @Test
+    void aSubmissionWhoseChatTheTenantDeletedIsListedWithoutItsLink() {
+        Member ned = course.learner("Ned", "Ludd");
+        JsonNode uploaded = school.upload(homeworkId, "lti:" + platformId + ":" + ned.sub(), "kept.md", "Kept.");
+        String submission = "/v1/homeworks/" + homeworkId + "/submissions/"
+                + uploaded.get("id").asString();
+        Eventually.until(
+                Eventually.PATIENCE,
+                () -> school.homework()
+                        .get(submission)
+                        .json()
+                        .get("status")
+                        .asString()
+                        .equals("reviewed"));
+        Api.Reply deleted =
+                school.chats().delete("/api/v1/chats/" + uploaded.get("chatId").asString());
+        assertThat(deleted.status()).as(deleted.toString()).isEqualTo(200);
+
+        HttpResponse<String> page = homeworkPage(ned);
+
+        assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+        assertThat(page.body()).contains("Its review chat was deleted").doesNotContain("Read the review and ask");
     }
 
     @Test

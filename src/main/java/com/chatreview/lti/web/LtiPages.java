@@ -301,9 +301,14 @@ final class LtiPages {
                     .append("</td></tr>"));
             item.append("</tbody></table>");
         }
-        item.append("<p><a href=\"")
-                .append(escape(handed.chatLink()))
-                .append("\" target=\"_blank\" rel=\"noopener\">Read the review and ask about it</a></p></li>");
+        String chatLink = handed.chatLink();
+        if (chatLink == null) {
+            item.append("<p>Its review chat was deleted.</p></li>");
+        } else {
+            item.append("<p><a href=\"")
+                    .append(escape(chatLink))
+                    .append("\" target=\"_blank\" rel=\"noopener\">Read the review and ask about it</a></p></li>");
+        }
         return item.toString();
     }
 
