@@ -42,14 +42,11 @@ class LtiDeepLinkingIntegrationTests {
 
     @BeforeAll
     static void aRegisteredPlatformAndATenantsHomework(TestService service) throws IOException {
-        platform = new EmulatedPlatform();
-        String base = "http://127.0.0.1:" + service.port();
-        tool = platform.register(base + "/lti/login", base + "/lti/launch", base + "/lti/jwks");
-        school = service.newTenant("lti-deep-linking");
-        Api.Reply registered = school.chats()
-                .post("/api/v1/lti/platforms", Api.JSON.writeValueAsString(platform.registrationFor(tool)));
-        assertThat(registered.status()).as(registered.toString()).isEqualTo(201);
-        platformId = registered.json().get("id").asString();
+        RegisteredTool registered = RegisteredTool.in(service, "lti-deep-linking");
+        platform = registered.platform();
+        tool = registered.tool();
+        school = registered.school();
+        platformId = registered.platformId();
         course = platform.course("HIST 2", "Modern history");
         teacher = course.instructor("Grace", "Hopper");
         ada = course.learner("Ada", "Lovelace");

@@ -6,7 +6,6 @@ import com.chatreview.lti.platform.Course;
 import com.chatreview.lti.platform.EmulatedPlatform;
 import com.chatreview.lti.platform.Member;
 import com.chatreview.lti.platform.ResourceLink;
-import com.chatreview.support.Api;
 import com.chatreview.support.Browser;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.RequiresChromium;
@@ -39,14 +38,10 @@ class LtiHomeworkPageBrowserTests {
 
     @BeforeAll
     static void aHomeworkInACourseAndABrowser(TestService service) throws IOException {
-        platform = new EmulatedPlatform();
-        String base = "http://127.0.0.1:" + service.port();
-        tool = platform.register(base + "/lti/login", base + "/lti/launch", base + "/lti/jwks");
-        TestTenant school = service.newTenant("lti-browser");
-        assertThat(school.chats()
-                        .post("/api/v1/lti/platforms", Api.JSON.writeValueAsString(platform.registrationFor(tool)))
-                        .status())
-                .isEqualTo(201);
+        RegisteredTool registered = RegisteredTool.in(service, "lti-browser");
+        platform = registered.platform();
+        tool = registered.tool();
+        TestTenant school = registered.school();
         String homeworkId = school.publishHomework("pendulum-in-a-frame");
         course = platform.course("PHYS 1", "Physics for all");
         essay = course.place("The pendulum", Map.of("homework_id", homeworkId), 20.0);

@@ -50,14 +50,11 @@ class LtiHomeworkPageIntegrationTests {
 
     @BeforeAll
     static void aHomeworkPlacedInACourse(TestService service) throws IOException {
-        platform = new EmulatedPlatform();
-        String base = "http://127.0.0.1:" + service.port();
-        tool = platform.register(base + "/lti/login", base + "/lti/launch", base + "/lti/jwks");
-        school = service.newTenant("lti-homework-page");
-        Api.Reply registered = school.chats()
-                .post("/api/v1/lti/platforms", Api.JSON.writeValueAsString(platform.registrationFor(tool)));
-        assertThat(registered.status()).as(registered.toString()).isEqualTo(201);
-        platformId = registered.json().get("id").asString();
+        RegisteredTool registered = RegisteredTool.in(service, "lti-homework-page");
+        platform = registered.platform();
+        tool = registered.tool();
+        school = registered.school();
+        platformId = registered.platformId();
         String courseId = school.homework()
                 .post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Physics\"}")
                 .json()

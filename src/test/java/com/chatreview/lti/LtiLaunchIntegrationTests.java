@@ -10,7 +10,6 @@ import com.chatreview.lti.platform.ResourceLink;
 import com.chatreview.support.Api;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.TestService;
-import com.chatreview.support.TestTenant;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -39,13 +38,9 @@ class LtiLaunchIntegrationTests {
 
     @BeforeAll
     static void aRegisteredPlatform(TestService service) throws IOException {
-        platform = new EmulatedPlatform();
-        String base = "http://127.0.0.1:" + service.port();
-        tool = platform.register(base + "/lti/login", base + "/lti/launch", base + "/lti/jwks");
-        TestTenant school = service.newTenant("lti-launch");
-        Api.Reply registered = school.chats()
-                .post("/api/v1/lti/platforms", Api.JSON.writeValueAsString(platform.registrationFor(tool)));
-        assertThat(registered.status()).as(registered.toString()).isEqualTo(201);
+        RegisteredTool registered = RegisteredTool.in(service, "lti-launch");
+        platform = registered.platform();
+        tool = registered.tool();
         course = platform.course("MATH 101", "Algebra for everyone");
         ada = course.learner("Ada", "Lovelace");
         essay = course.place("Essay on functions", Map.of("homework_id", "hw-essay"), 20.0);

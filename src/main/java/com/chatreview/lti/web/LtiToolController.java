@@ -1,5 +1,6 @@
 package com.chatreview.lti.web;
 
+import com.chatreview.kernel.FieldProblem;
 import com.chatreview.kernel.ServiceError;
 import com.chatreview.lti.LaunchRefused;
 import com.chatreview.lti.LtiDeepLinking;
@@ -21,6 +22,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -162,11 +164,10 @@ class LtiToolController {
                 // the same form, sent again while its first hand-in runs: the page lists it once it is in
                 return seeOther(homeworkPage(session, null));
             }
-            List<String> problems = refused.errors().isEmpty()
-                    ? List.of(Objects.requireNonNullElse(refused.getMessage(), "The files were refused."))
-                    : refused.errors().stream()
-                            .map(problem -> problem.message().isEmpty() ? problem.field() : problem.message())
-                            .toList();
+            List<String> problems = problems(
+                    refused,
+                    "The files were refused.",
+                    problem -> problem.message().isEmpty() ? problem.field() : problem.message());
             return LtiPages.homework(
                     session, homeworkPages.view(session), null, ProblemStatus.of(refused.code()), problems);
         }
@@ -218,11 +219,10 @@ class LtiToolController {
             LtiDeepLinking.Response response = deepLinking.create(session, title, task, launchUrl());
             return LtiPages.deepLinkingResponse(response);
         } catch (ServiceError refused) {
-            List<String> problems = refused.errors().isEmpty()
-                    ? List.of(Objects.requireNonNullElse(refused.getMessage(), "The homework was refused."))
-                    : refused.errors().stream()
-                            .map(problem -> fieldName(problem.field()) + " " + problem.message())
-                            .toList();
+            List<String> problems = problems(
+                    refused,
+                    "The homework was refused.",
+                    problem -> fieldName(problem.field()) + " " + problem.message());
             return picker(session, null, 0, ProblemStatus.of(refused.code()), problems, title, task);
         }
     }
@@ -237,6 +237,14 @@ class LtiToolController {
             @Nullable String task) {
         return LtiPages.picker(
                 session, deepLinking.choices(session, search, offset), search, offset, status, problems, title, task);
+    }
+
+    /** What a refusal says on a page: each field's problem, worded for the page, or its message. */
+    private static List<String> problems(
+            ServiceError refused, String otherwise, Function<FieldProblem, String> worded) {
+        return refused.errors().isEmpty()
+                ? List.of(Objects.requireNonNullElse(refused.getMessage(), otherwise))
+                : refused.errors().stream().map(worded).toList();
     }
 
     /** The homework's field names as the teacher knows them on the page. */
