@@ -11,6 +11,7 @@ import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
 import com.chatreview.sealing.Sealer;
 import com.chatreview.submission.SubmissionManagement;
+import com.chatreview.submission.SubmissionsForReview;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -84,8 +85,36 @@ class LtiConfiguration {
             LtiSessions sessions,
             ChatUi chatUi,
             IdempotentRequests idempotent,
+            GradePassback grades,
             JsonMapper json) {
-        return new LtiHomework(homework, submissions, sessions, chatUi, idempotent, json);
+        return new LtiHomework(homework, submissions, sessions, chatUi, idempotent, grades, json);
+    }
+
+    @Bean
+    PlatformTokens ltiPlatformTokens(PlatformHttp http, ToolKeys keys, JsonMapper json, Clock clock) {
+        return new PlatformTokens(http, keys, json, clock);
+    }
+
+    @Bean
+    ScoreDelivery ltiScoreDelivery(
+            JdbcClient jdbc,
+            Platforms platforms,
+            PlatformTokens tokens,
+            PlatformHttp http,
+            LtiSettings settings,
+            Clock clock) {
+        return new ScoreDelivery(jdbc, platforms, tokens, http, settings, clock);
+    }
+
+    @Bean
+    GradePassback ltiGradePassback(
+            JdbcClient jdbc,
+            SubmissionsForReview submissions,
+            HomeworkCatalog homework,
+            JsonMapper json,
+            ScoreDelivery delivery,
+            Clock clock) {
+        return new GradePassback(jdbc, submissions, homework, json, delivery::wake, clock);
     }
 
     @Bean

@@ -43,6 +43,7 @@ public class LtiHomework {
     private final LtiSessions sessions;
     private final ChatUi chatUi;
     private final IdempotentRequests idempotent;
+    private final GradePassback grades;
     private final JsonMapper json;
 
     LtiHomework(
@@ -51,8 +52,10 @@ public class LtiHomework {
             LtiSessions sessions,
             ChatUi chatUi,
             IdempotentRequests idempotent,
+            GradePassback grades,
             JsonMapper json) {
         this.idempotent = idempotent;
+        this.grades = grades;
         this.json = json;
         this.homework = homework;
         this.submissions = submissions;
@@ -79,8 +82,12 @@ public class LtiHomework {
                 .flatMap(id -> homework.find(launch.platform().tenantId(), HomeworkId.of(id)));
     }
 
-    /** Opens the session of a launch of a homework. */
+    /**
+     * Opens the session of a launch of a homework; the launch's gradebook column, if it has one, receives the
+     * learner's scores of the homework from now on.
+     */
     public LtiSession open(LtiLaunch launch) {
+        homeworkOf(launch).ifPresent(opened -> grades.launched(launch, opened));
         return sessions.open(launch);
     }
 

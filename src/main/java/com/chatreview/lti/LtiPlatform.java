@@ -20,12 +20,15 @@ public record LtiPlatform(
         String jwksUrl,
         Instant createdAt) {
 
+    /** How the ids of LMS users begin, as the service knows them: {@code lti:{platform id}:{sub}}. */
+    public static final String STUDENT_PREFIX = "lti:";
+
     public LtiPlatform {
         deploymentIds = List.copyOf(deploymentIds);
     }
 
     /** The {@code studentId} of the platform's user {@code sub}, as homework and submissions know them. */
     public String studentIdOf(String sub) {
-        return "lti:" + id + ":" + sub;
+        return STUDENT_PREFIX + id + ":" + sub;
     }
 }

@@ -34,6 +34,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param platformKeysRefreshLimit a platform's JWKS is fetched at most twice in this time, however many unknown
  *     {@code kid}s come: past it, an id_token with an unknown {@code kid} is refused without a fetch
  * @param maxPlatformsPerTenant how many platforms a tenant may register
+ * @param scorePoll how often each node looks for scores to send to the platforms (new ones are sent at once)
+ * @param scoreFirstRetry how long a score the platform could not take waits before it is sent again; each later wait
+ *     is twice as long
+ * @param scoreMaxRetry the longest wait between two sends of a score
+ * @param scoreGiveUpAfter a score the platform has not taken this long after it was written is given up
  */
 @ConfigurationProperties("lti")
 public record LtiSettings(
@@ -52,7 +57,11 @@ public record LtiSettings(
         @DefaultValue("300") int requestsPerAddress,
         @DefaultValue("60") int requestsPerSession,
         @DefaultValue("20") int handInsPerLearner,
-        @DefaultValue("1h") Duration sessionLifetime) {
+        @DefaultValue("1h") Duration sessionLifetime,
+        @DefaultValue("1s") Duration scorePoll,
+        @DefaultValue("5s") Duration scoreFirstRetry,
+        @DefaultValue("1h") Duration scoreMaxRetry,
+        @DefaultValue("3d") Duration scoreGiveUpAfter) {
 
     /** Where a platform's URLs may point, as these settings allow. */
     Destinations.Policy destinationPolicy() {

@@ -4,17 +4,23 @@ import com.chatreview.outbound.Destinations;
 import com.nimbusds.jose.util.Resource;
 import com.nimbusds.jose.util.ResourceRetriever;
 import java.io.IOException;
+import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
 
 /**
  * The tool's HTTP client towards platforms: it connects only to the addresses {@link Destinations} allows, as it
@@ -67,6 +73,37 @@ final class PlatformHttp implements ResourceRetriever, AutoCloseable {
             throw new IOException(url + " answered " + response.getStatus());
         }
         return new Resource(response.getContentAsString(), response.getMediaType());
+    }
+
+    /** What a platform answered: its status, body (cut off past {@link #MAX_ANSWER}) and headers. */
+    record Answer(int status, String body, HttpFields headers) {}
+
+    /**
+     * Posts {@code body} and waits for the answer.
+     *
+     * @throws IOException when no answer came (refused, timed out, not allowed to connect)
+     */
+    Answer post(URI uri, String contentType, String body, Map<String, String> headers) throws IOException {
+        ContentResponse response;
+        try {
+            var request = http.newRequest(uri)
+                    .method(HttpMethod.POST)
+                    .timeout(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .body(new StringRequestContent(contentType, body, StandardCharsets.UTF_8))
+                    .headers(fields -> headers.forEach(fields::put));
+            response = new CompletableResponseListener(request, MAX_ANSWER)
+                    .send()
+                    .get(TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new IOException(String.valueOf(cause.getMessage()), cause);
+        } catch (TimeoutException e) {
+            throw new IOException("no answer from " + uri + " within " + TIMEOUT.toSeconds() + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+        return new Answer(response.getStatus(), response.getContentAsString(), response.getHeaders());
     }
 
     @Override

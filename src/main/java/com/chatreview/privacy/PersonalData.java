@@ -67,8 +67,18 @@ enum PersonalData {
             "lti_sessions",
             "user_id",
             Treatment.ERASED,
-            "a launch from the LMS: who launched (name, email, roles) from which course, for the tool's pages in the"
-                    + " LMS; an hour at most"),
+            "a launch from the LMS: who launched (name and roles; not the email) from which course, for the tool's"
+                    + " pages in the LMS; an hour at most"),
+    LTI_GRADE_TARGETS(
+            "lti_grade_targets",
+            "user_id",
+            Treatment.ERASED,
+            "the LMS gradebook column a learner's scores of a homework go to, and their LMS user id (sub)"),
+    LTI_SCORES(
+            "lti_scores",
+            "user_id",
+            Treatment.ERASED,
+            "the scores to send to the LMS gradebook, and those sent (their points and grade)"),
     ERASURE_JOBS(
             "privacy_tasks",
             "task_data",

@@ -28,7 +28,11 @@ class LtiSettingsTests {
             300,
             60,
             20,
-            Duration.ofHours(1));
+            Duration.ofHours(1),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(5),
+            Duration.ofHours(1),
+            Duration.ofDays(3));
 
     private final Destinations destinations = new Destinations(
             defaults.destinationPolicy(),

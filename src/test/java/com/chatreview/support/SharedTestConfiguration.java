@@ -76,6 +76,8 @@ public class SharedTestConfiguration {
             properties.put("lti.platform-keys-refresh-limit", "100ms");
             // a learner's hand-ins an hour: LtiHomeworkPageIntegrationTests.HAND_INS_AN_HOUR
             properties.put("lti.hand-ins-per-learner", "3");
+            // a score the platform refused is sent again soon (LtiGradePassbackIntegrationTests)
+            properties.put("lti.score-first-retry", "100ms");
             properties.put("sealing.key", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
             // three attempts: a retry after 1 s, a last one a second later
             properties.put("webhook.retry-delays", "1s,1s");

@@ -1,0 +1,181 @@
+package com.chatreview.lti;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.chatreview.lti.platform.Course;
+import com.chatreview.lti.platform.EmulatedPlatform;
+import com.chatreview.lti.platform.EmulatedPlatform.Endpoint;
+import com.chatreview.lti.platform.Fault;
+import com.chatreview.lti.platform.HtmlForm;
+import com.chatreview.lti.platform.Launch;
+import com.chatreview.lti.platform.LineItem;
+import com.chatreview.lti.platform.Member;
+import com.chatreview.lti.platform.ResourceLink;
+import com.chatreview.lti.platform.Score;
+import com.chatreview.support.Api;
+import com.chatreview.support.Eventually;
+import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.TestService;
+import com.chatreview.support.TestTenant;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A learner's reviewed submission, and the teacher's decision, reach the LMS gradebook as scores (docs/lti.md,
+ * Grades): exactly once per state, in order, through the platform's faults (5xx, an expired token, an answer too
+ * slow to wait for).
+ */
+@IntegrationTest
+class LtiGradePassbackIntegrationTests {
+
+    private static EmulatedPlatform platform;
+    private static TestTenant school;
+    private static EmulatedPlatform.Tool tool;
+    private static Course course;
+    private static ResourceLink essay;
+    private static String homeworkId;
+    private static int rubricPoints;
+
+    @BeforeAll
+    static void aGradedLinkInACourse(TestService service) throws IOException {
+        RegisteredTool registered = RegisteredTool.in(service, "lti-grades");
+        platform = registered.platform();
+        tool = registered.tool();
+        school = registered.school();
+        homeworkId = school.publishHomework("graded-essay");
+        rubricPoints = school.homework()
+                .get("/v1/homeworks/" + homeworkId)
+                .json()
+                .get("rubric")
+                .get("criteria")
+                .valueStream()
+                .mapToInt(criterion -> criterion.get("maxPoints").asInt())
+                .sum();
+        course = platform.course("LIT 3", "Literature");
+        essay = course.place("The essay", Map.of("homework_id", homeworkId), (double) rubricPoints);
+    }
+
+    @AfterAll
+    static void close() {
+        platform.close();
+    }
+
+    @Test
+    void theReviewThenTheTeachersDecisionReachTheGradebookOnceEach() {
+        Member ada = course.learner("Ada", "Lovelace");
+        String submission = handIn(ada, "An essay.");
+        int points = reviewedPoints(submission);
+
+        Score reviewed = Eventually.value(
+                Eventually.PATIENCE, () -> lineItem().gradeOf(ada).orElse(null));
+        assertThat(reviewed.scoreGiven()).isEqualTo((double) points);
+        assertThat(reviewed.scoreMaximum()).isEqualTo((double) rubricPoints);
+        assertThat(reviewed.activityProgress()).isEqualTo("Submitted");
+        assertThat(reviewed.gradingProgress()).isEqualTo("PendingManual");
+
+        decide(submission, "approved");
+
+        Eventually.until(Eventually.PATIENCE, () -> lineItem().scoresOf(ada).size() == 2);
+        Score decided = lineItem().scoresOf(ada).getLast();
+        assertThat(decided.activityProgress()).isEqualTo("Completed");
+        assertThat(decided.gradingProgress()).isEqualTo("FullyGraded");
+        assertThat(decided.scoreGiven()).isEqualTo((double) points);
+        assertThat(decided.timestamp()).isAfter(reviewed.timestamp());
+        quiet();
+        assertThat(lineItem().scoresOf(ada)).as("once per state").hasSize(2);
+    }
+
+    @Test
+    void aScoreGetsThroughTheFaultsOfThePlatformOnce() {
+        Member bo = course.learner("Bo", "Diddley");
+        int tokensBefore = platform.exchanges(Endpoint.TOKEN).size();
+        platform.inject(
+                Endpoint.SCORES,
+                Fault.status(503),
+                Fault.expiredToken(),
+                Fault.slow(Duration.ofSeconds(12)),
+                Fault.status(502));
+
+        String submission = handIn(bo, "Through the faults.");
+        reviewedPoints(submission);
+
+        Score arrived = Eventually.value(
+                Duration.ofSeconds(60), () -> lineItem().gradeOf(bo).orElse(null));
+        assertThat(arrived.gradingProgress()).isEqualTo("PendingManual");
+        quiet();
+        assertThat(lineItem().scoresOf(bo)).as("accepted once").hasSize(1);
+        assertThat(platform.exchanges(Endpoint.TOKEN).size() - tokensBefore)
+                .as("a fresh token after the expired one")
+                .isGreaterThanOrEqualTo(1);
+        long tries = platform.exchanges(Endpoint.SCORES).stream()
+                .filter(exchange -> exchange.body().contains(bo.sub()))
+                .count();
+        assertThat(tries).as("the score's sends: four faults, then taken").isGreaterThanOrEqualTo(5);
+    }
+
+    private LineItem lineItem() {
+        return Objects.requireNonNull(essay.lineItem());
+    }
+
+    /** Hands in from the homework page a launch of the link opens; the submission's id. */
+    private static String handIn(Member learner, String text) {
+        HttpResponse<String> launched =
+                platform.launch(tool, course, learner, essay).run().page();
+        assertThat(launched.statusCode()).as(launched.body()).isEqualTo(303);
+        HttpResponse<String> page = Launch.send(HttpRequest.newBuilder(URI.create(tool.launchUrl())
+                        .resolve(launched.headers().firstValue("Location").orElseThrow()))
+                .GET());
+        HtmlForm form = HtmlForm.all(page.body(), page.uri()).stream()
+                .filter(candidate -> candidate.action().getPath().equals("/lti/homework/submissions"))
+                .findFirst()
+                .orElseThrow();
+        Api.Multipart body =
+                new Api.Multipart().field("hand_in", form.field("hand_in")).file("answer.md", text);
+        HttpResponse<String> handedIn = Launch.send(HttpRequest.newBuilder(form.action())
+                .header("Content-Type", body.contentType())
+                .POST(body.publisher()));
+        assertThat(handedIn.statusCode()).as(handedIn.body()).isEqualTo(303);
+        String location = handedIn.headers().firstValue("Location").orElseThrow();
+        return location.substring(location.indexOf("uploaded=") + "uploaded=".length());
+    }
+
+    /** Waits for the review; the points it gave. */
+    private static int reviewedPoints(String submission) {
+        String path = "/v1/homeworks/" + homeworkId + "/submissions/" + submission;
+        return Eventually.value(Eventually.PATIENCE, () -> {
+            var now = school.homework().get(path).json();
+            if (!now.get("status").asString().equals("reviewed")) {
+                return null;
+            }
+            return now.get("criteria")
+                    .valueStream()
+                    .mapToInt(criterion -> criterion.get("points").asInt())
+                    .sum();
+        });
+    }
+
+    private static void decide(String submission, String status) {
+        Api.Reply decided = school.homework()
+                .patch(
+                        "/v1/homeworks/" + homeworkId + "/submissions/" + submission,
+                        "{\"status\": \"" + status + "\", \"teacherId\": \"t-1\"}");
+        assertThat(decided.status()).as(decided.toString()).isEqualTo(200);
+    }
+
+    /** Long enough for a second send of a score to have come, were one to come. */
+    private static void quiet() {
+        try {
+            Thread.sleep(1_500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
