@@ -39,6 +39,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     is twice as long
  * @param scoreMaxRetry the longest wait between two sends of a score
  * @param scoreGiveUpAfter a score the platform has not taken this long after it was written is given up
+ * @param scoreLease how long a node that took a score to send has it to itself: longer than a token's fetch and the
+ *     score's post take (10 s each at most); past it, a node that died while sending leaves it to another
  */
 @ConfigurationProperties("lti")
 public record LtiSettings(
@@ -61,7 +63,8 @@ public record LtiSettings(
         @DefaultValue("1s") Duration scorePoll,
         @DefaultValue("5s") Duration scoreFirstRetry,
         @DefaultValue("1h") Duration scoreMaxRetry,
-        @DefaultValue("3d") Duration scoreGiveUpAfter) {
+        @DefaultValue("3d") Duration scoreGiveUpAfter,
+        @DefaultValue("60s") Duration scoreLease) {
 
     /** Where a platform's URLs may point, as these settings allow. */
     Destinations.Policy destinationPolicy() {

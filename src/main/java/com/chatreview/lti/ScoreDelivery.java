@@ -20,7 +20,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Sends the outbox's scores ({@link GradePassback}) to the platforms' line items (docs/lti.md, Grades), from every
- * node: a node takes due scores with {@code FOR UPDATE SKIP LOCKED} and a lease, so that no two nodes send the same
+ * node: a node takes due scores with {@code FOR UPDATE SKIP LOCKED} and a lease ({@code lti.score-lease}), so that no two nodes send the same
  * one at once and a node that dies mid-send (kill -9) leaves it to another once the lease ends. Scores of one line
  * item and user go in the order they were written: one is taken only when none before it is still to send.
  *
@@ -33,8 +33,6 @@ class ScoreDelivery implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(ScoreDelivery.class);
     static final String SCORE_TYPE = "application/vnd.ims.lis.v1.score+json";
-    /** Longer than a token fetch and a score's post together may take. */
-    static final Duration LEASE = Duration.ofSeconds(60);
 
     private static final int BATCH = 20;
 
@@ -129,7 +127,7 @@ class ScoreDelivery implements SmartLifecycle {
                             ORDER BY s.seq LIMIT :batch
                             FOR UPDATE SKIP LOCKED)
                         RETURNING seq, platform_id, line_item_url, score::text AS score, attempts, created_at""")
-                .param("leaseEnds", Sql.at(now.plus(LEASE)))
+                .param("leaseEnds", Sql.at(now.plus(settings.scoreLease())))
                 .param("now", Sql.at(now))
                 .param("batch", BATCH)
                 .query((rs, row) -> new Due(

@@ -32,7 +32,8 @@ class LtiSettingsTests {
             Duration.ofSeconds(1),
             Duration.ofSeconds(5),
             Duration.ofHours(1),
-            Duration.ofDays(3));
+            Duration.ofDays(3),
+            Duration.ofSeconds(60));
 
     private final Destinations destinations = new Destinations(
             defaults.destinationPolicy(),

@@ -143,6 +143,7 @@ public final class EmulatedPlatform implements AutoCloseable {
     private final Map<Endpoint, ConcurrentLinkedQueue<Fault>> faults = new ConcurrentHashMap<>();
     private final Map<Endpoint, List<Exchange>> exchanges = new ConcurrentHashMap<>();
     private final List<DeepLinkingReturn> deepLinkingReturns = new CopyOnWriteArrayList<>();
+    private final Map<Endpoint, AtomicInteger> arrivals = new ConcurrentHashMap<>();
     private volatile Duration tokenLifetime = Duration.ofHours(1);
 
     public EmulatedPlatform() throws IOException {
@@ -260,6 +261,15 @@ public final class EmulatedPlatform implements AutoCloseable {
     }
 
     /** Every request the endpoint received, refused ones too, in order. */
+    /**
+     * How many requests reached the endpoint, counted as each arrives (an exchange is recorded once answered): a
+     * request waiting out a slow fault is counted already.
+     */
+    public int arrivals(Endpoint endpoint) {
+        AtomicInteger arrived = arrivals.get(endpoint);
+        return arrived == null ? 0 : arrived.get();
+    }
+
     public List<Exchange> exchanges(Endpoint endpoint) {
         return List.copyOf(exchanges.getOrDefault(endpoint, List.of()));
     }
@@ -302,6 +312,7 @@ public final class EmulatedPlatform implements AutoCloseable {
             if (endpoint == null) {
                 answer = Answer.text(404, "no such endpoint");
             } else {
+                arrivals.computeIfAbsent(endpoint, e -> new AtomicInteger()).incrementAndGet();
                 Answer faulty = applyFault(endpoint, request);
                 answer = faulty != null ? faulty : handle(endpoint, request);
                 exchanges
