@@ -41,6 +41,7 @@ class GradePassback {
     private final JdbcClient jdbc;
     private final SubmissionsForReview submissions;
     private final HomeworkCatalog homework;
+    private final LinkLineItems lineItems;
     private final JsonMapper json;
     private final Runnable wake;
     private final Clock clock;
@@ -49,9 +50,11 @@ class GradePassback {
             JdbcClient jdbc,
             SubmissionsForReview submissions,
             HomeworkCatalog homework,
+            LinkLineItems lineItems,
             JsonMapper json,
             Runnable wake,
             Clock clock) {
+        this.lineItems = lineItems;
         this.jdbc = jdbc;
         this.submissions = submissions;
         this.homework = homework;
@@ -60,10 +63,18 @@ class GradePassback {
         this.clock = clock;
     }
 
-    /** A learner launched the homework: the launch's gradebook column, if it has one, receives their scores. */
+    /**
+     * A learner launched the homework: the launch's gradebook column receives their scores, the one its claim names
+     * or, when it names none, the one the tool found or made for its link ({@link LinkLineItems}).
+     */
     void launched(LtiLaunch launch, Homework opened) {
         LtiLaunch.GradeService service = launch.gradeService();
-        if (service == null || service.lineItem() == null || !service.scopes().contains(PlatformTokens.SCORE_SCOPE)) {
+        if (service == null || !service.scopes().contains(PlatformTokens.SCORE_SCOPE)) {
+            return;
+        }
+        Optional<String> column =
+                service.lineItem() != null ? Optional.of(service.lineItem()) : lineItems.of(launch, opened);
+        if (column.isEmpty()) {
             return;
         }
         jdbc.sql("""
@@ -75,7 +86,7 @@ class GradePassback {
                 .param("platform", launch.platform().id())
                 .param("user", launch.studentId())
                 .param("homework", opened.id().value())
-                .param("lineItem", service.lineItem())
+                .param("lineItem", column.get())
                 .param("tenant", launch.platform().tenantId().value())
                 .param("sub", launch.sub())
                 .param("now", Sql.at(clock.instant()))

@@ -107,14 +107,26 @@ class LtiConfiguration {
     }
 
     @Bean
+    LinkLineItems ltiLinkLineItems(
+            JdbcClient jdbc,
+            TransactionTemplate transaction,
+            PlatformTokens tokens,
+            PlatformHttp http,
+            JsonMapper json,
+            Clock clock) {
+        return new LinkLineItems(jdbc, transaction, tokens, http, json, clock);
+    }
+
+    @Bean
     GradePassback ltiGradePassback(
             JdbcClient jdbc,
             SubmissionsForReview submissions,
             HomeworkCatalog homework,
+            LinkLineItems lineItems,
             JsonMapper json,
             ScoreDelivery delivery,
             Clock clock) {
-        return new GradePassback(jdbc, submissions, homework, json, delivery::wake, clock);
+        return new GradePassback(jdbc, submissions, homework, lineItems, json, delivery::wake, clock);
     }
 
     @Bean

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
@@ -79,18 +80,32 @@ final class PlatformHttp implements ResourceRetriever, AutoCloseable {
     record Answer(int status, String body, HttpFields headers) {}
 
     /**
+     * Gets the resource and waits for the answer.
+     *
+     * @throws IOException when no answer came (refused, timed out, not allowed to connect)
+     */
+    Answer get(URI uri, Map<String, String> headers) throws IOException {
+        return send(http.newRequest(uri).method(HttpMethod.GET).headers(fields -> headers.forEach(fields::put)), uri);
+    }
+
+    /**
      * Posts {@code body} and waits for the answer.
      *
      * @throws IOException when no answer came (refused, timed out, not allowed to connect)
      */
     Answer post(URI uri, String contentType, String body, Map<String, String> headers) throws IOException {
+        return send(
+                http.newRequest(uri)
+                        .method(HttpMethod.POST)
+                        .body(new StringRequestContent(contentType, body, StandardCharsets.UTF_8))
+                        .headers(fields -> headers.forEach(fields::put)),
+                uri);
+    }
+
+    private Answer send(Request request, URI uri) throws IOException {
         ContentResponse response;
         try {
-            var request = http.newRequest(uri)
-                    .method(HttpMethod.POST)
-                    .timeout(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                    .body(new StringRequestContent(contentType, body, StandardCharsets.UTF_8))
-                    .headers(fields -> headers.forEach(fields::put));
+            request.timeout(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             response = new CompletableResponseListener(request, MAX_ANSWER)
                     .send()
                     .get(TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS);

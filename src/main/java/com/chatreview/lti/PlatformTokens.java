@@ -33,6 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
 class PlatformTokens {
 
     static final String SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score";
+    static final String LINE_ITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem";
     private static final String JWT_BEARER = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
     private static final Duration ASSERTION_LIFETIME = Duration.ofMinutes(5);
     /** A token is not used in its last seconds: a request must not reach the platform after it expired. */
@@ -50,11 +51,13 @@ class PlatformTokens {
 
     private record Held(String token, Instant expiresAt) {}
 
+    private record Key(UUID platform, String scope) {}
+
     private final PlatformHttp http;
     private final ToolKeys keys;
     private final JsonMapper json;
     private final Clock clock;
-    private final Cache<UUID, Held> tokens =
+    private final Cache<Key, Held> tokens =
             Caffeine.newBuilder().maximumSize(10_000).build();
 
     PlatformTokens(PlatformHttp http, ToolKeys keys, JsonMapper json, Clock clock) {
@@ -66,23 +69,31 @@ class PlatformTokens {
 
     /** A token of the platform's for posting scores: the cached one, or a new one. */
     String scoreToken(LtiPlatform platform) throws IOException {
-        Held held = tokens.getIfPresent(platform.id());
+        return token(platform, SCORE_SCOPE);
+    }
+
+    /** A token of the platform's with this scope: the cached one, or a new one. */
+    String token(LtiPlatform platform, String scope) throws IOException {
+        Key key = new Key(platform.id(), scope);
+        Held held = tokens.getIfPresent(key);
         Instant now = clock.instant();
         if (held != null && held.expiresAt().isAfter(now.plus(EARLY))) {
             return held.token();
         }
-        Held fresh = fetch(platform, now);
-        tokens.put(platform.id(), fresh);
+        Held fresh = fetch(platform, scope, now);
+        tokens.put(key, fresh);
         return fresh.token();
     }
 
     /** The platform refused this token: the next request gets a new one. */
     void refused(LtiPlatform platform, String token) {
         tokens.asMap()
-                .computeIfPresent(platform.id(), (id, held) -> held.token().equals(token) ? null : held);
+                .entrySet()
+                .removeIf(held -> held.getKey().platform().equals(platform.id())
+                        && held.getValue().token().equals(token));
     }
 
-    private Held fetch(LtiPlatform platform, Instant now) throws IOException {
+    private Held fetch(LtiPlatform platform, String scope, Instant now) throws IOException {
         Map<String, String> form = Map.of(
                 "grant_type",
                 "client_credentials",
@@ -91,7 +102,7 @@ class PlatformTokens {
                 "client_assertion",
                 assertion(platform, now),
                 "scope",
-                SCORE_SCOPE);
+                scope);
         PlatformHttp.Answer answer = http.post(
                 URI.create(platform.authTokenUrl()),
                 "application/x-www-form-urlencoded",

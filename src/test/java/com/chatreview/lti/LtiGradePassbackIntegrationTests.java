@@ -121,14 +121,39 @@ class LtiGradePassbackIntegrationTests {
         assertThat(tries).as("the score's sends: four faults, then taken").isGreaterThanOrEqualTo(5);
     }
 
+    @Test
+    void aLinkSetUpByHandGetsOneColumnMadeByTheToolWhichHoldsTheScores() {
+        ResourceLink byHand = course.place("Set up by hand", Map.of("homework_id", homeworkId), null);
+        int columns = course.lineItems().size();
+        Member cy = course.learner("Cy", "Twombly");
+        Member di = course.learner("Di", "Fossey");
+
+        String submission = handIn(cy, byHand, "By hand.");
+        handIn(di, byHand, "By hand too.");
+        int points = reviewedPoints(submission);
+
+        assertThat(course.lineItems()).as("one column made for the link").hasSize(columns + 1);
+        LineItem made = course.lineItems().getLast();
+        assertThat(made.scoreMaximum()).isEqualTo((double) rubricPoints);
+        assertThat(made.resourceId()).isEqualTo(homeworkId);
+        assertThat(made.resourceLinkId()).isEqualTo(byHand.id());
+        Score arrived =
+                Eventually.value(Eventually.PATIENCE, () -> made.gradeOf(cy).orElse(null));
+        assertThat(arrived.scoreGiven()).isEqualTo((double) points);
+    }
+
     private LineItem lineItem() {
         return Objects.requireNonNull(essay.lineItem());
     }
 
     /** Hands in from the homework page a launch of the link opens; the submission's id. */
     private static String handIn(Member learner, String text) {
+        return handIn(learner, essay, text);
+    }
+
+    private static String handIn(Member learner, ResourceLink link, String text) {
         HttpResponse<String> launched =
-                platform.launch(tool, course, learner, essay).run().page();
+                platform.launch(tool, course, learner, link).run().page();
         assertThat(launched.statusCode()).as(launched.body()).isEqualTo(303);
         HttpResponse<String> page = Launch.send(HttpRequest.newBuilder(URI.create(tool.launchUrl())
                         .resolve(launched.headers().firstValue("Location").orElseThrow()))
