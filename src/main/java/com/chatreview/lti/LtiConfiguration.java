@@ -36,6 +36,19 @@ class LtiConfiguration {
     }
 
     @Bean
+    LtiRegistrations ltiRegistrations(
+            JdbcClient jdbc,
+            TransactionTemplate transactions,
+            LtiPlatforms platforms,
+            PlatformHttp http,
+            LtiSettings settings,
+            JsonMapper json,
+            Clock clock) {
+        return new LtiRegistrations(
+                jdbc, transactions, platforms, http, new Destinations(settings.destinationPolicy()), json, clock);
+    }
+
+    @Bean
     ToolKeys ltiToolKeys(
             JdbcClient jdbc, TransactionTemplate transactions, Sealer sealer, LtiSettings settings, Clock clock) {
         return new ToolKeys(jdbc, transactions, sealer, settings, clock);

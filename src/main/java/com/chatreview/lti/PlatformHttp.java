@@ -18,6 +18,7 @@ import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.StringRequestContent;
+import org.eclipse.jetty.client.WWWAuthenticationProtocolHandler;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -44,6 +45,9 @@ final class PlatformHttp implements ResourceRetriever, AutoCloseable {
         http.setSocketAddressResolver(destinations.connectingResolver());
         try {
             http.start();
+            // a 401 is the caller's to read (a token to fetch again, a registration refused): Jetty's handler, added
+            // as the client starts, would fail a 401 without a WWW-Authenticate header as a protocol violation
+            http.getProtocolHandlers().remove(WWWAuthenticationProtocolHandler.NAME);
         } catch (Exception e) {
             throw new IllegalStateException("The LTI HTTP client did not start", e);
         }

@@ -8,6 +8,7 @@ import com.chatreview.lti.LaunchRefused;
 import com.chatreview.lti.LtiDeepLinking;
 import com.chatreview.lti.LtiHomework;
 import com.chatreview.lti.LtiLaunch;
+import com.chatreview.lti.LtiPlatform;
 import com.chatreview.lti.LtiSession;
 import com.chatreview.submission.Submission;
 import java.net.URI;
@@ -61,6 +62,18 @@ final class LtiPages {
                     .body(page.getBody());
         }
         return page;
+    }
+
+    /**
+     * The end of a dynamic registration: what was registered, and a script of the service's that tells the LMS it may
+     * close the registration's window ({@code org.imsglobal.lti.close}).
+     */
+    static ResponseEntity<String> registered(LtiPlatform platform) {
+        String body = "<p>The tool is registered with <strong>" + escape(platform.issuer())
+                + "</strong> (client id <code>" + escape(platform.clientId()) + "</code>, deployment <code>"
+                + escape(String.join(", ", platform.deploymentIds())) + "</code>). Teachers can add it to their"
+                + " courses now.</p><p>You may close this window.</p><script src=\"/lti/registered.js\"></script>";
+        return page(HttpStatus.OK, "The tool is registered", body);
     }
 
     /**

@@ -3,6 +3,8 @@ package com.chatreview.lti.web;
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.lti.LtiPlatform;
 import com.chatreview.lti.LtiPlatforms;
+import com.chatreview.lti.LtiRegistrations;
+import com.chatreview.lti.LtiSettings;
 import com.chatreview.lti.NewPlatform;
 import com.chatreview.tenancy.Tenant;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -23,6 +25,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /** {@code /api/v1/lti/platforms} (docs/lti.md, Registering a platform): a tenant's LMS platforms, with its API key. */
 @RestController
@@ -32,9 +35,36 @@ import org.springframework.web.bind.annotation.RestController;
 class LtiPlatformController {
 
     private final LtiPlatforms platforms;
+    private final LtiRegistrations registrations;
+    private final LtiSettings settings;
 
-    LtiPlatformController(LtiPlatforms platforms) {
+    LtiPlatformController(LtiPlatforms platforms, LtiRegistrations registrations, LtiSettings settings) {
         this.platforms = platforms;
+        this.registrations = registrations;
+        this.settings = settings;
+    }
+
+    record RegistrationLinkBody(
+            String url, @JsonProperty("expires_at") Instant expiresAt) {}
+
+    @PostMapping("/registration-links")
+    @Operation(
+            summary = "A link that registers an LMS platform in one step (Dynamic Registration)",
+            description = "Single-use, for a day: the LMS's administrator gives it to the LMS as the tool's"
+                    + " registration URL, and the platform the LMS registers is this tenant's.")
+    ResponseEntity<RegistrationLinkBody> registrationLink(Tenant tenant) {
+        LtiRegistrations.Link link = registrations.link(tenant.id(), new LtiRegistrations.ToolUrls(base(settings)));
+        return ResponseEntity.status(HttpStatus.CREATED).body(new RegistrationLinkBody(link.url(), link.expiresAt()));
+    }
+
+    /** Where platforms and browsers reach the service: {@code PUBLIC_URL}, else the request's own base. */
+    static String base(LtiSettings settings) {
+        String configured = settings.publicUrl();
+        if (configured != null && !configured.isBlank()) {
+            String base = configured.strip();
+            return base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        }
+        return ServletUriComponentsBuilder.fromCurrentContextPath().toUriString();
     }
 
     record PlatformRequest(

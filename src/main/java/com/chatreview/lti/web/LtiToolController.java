@@ -7,6 +7,8 @@ import com.chatreview.lti.LtiDeepLinking;
 import com.chatreview.lti.LtiHomework;
 import com.chatreview.lti.LtiLaunch;
 import com.chatreview.lti.LtiLaunches;
+import com.chatreview.lti.LtiPlatform;
+import com.chatreview.lti.LtiRegistrations;
 import com.chatreview.lti.LtiSession;
 import com.chatreview.lti.LtiSettings;
 import com.chatreview.lti.ToolKeys;
@@ -42,7 +44,6 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.multipart.MaxUploadSizeExceededException;
 import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.multipart.MultipartFile;
-import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /**
  * The tool's own endpoints (docs/lti.md): its JWKS, the login a platform starts, and the launch it posts back. The
@@ -60,6 +61,7 @@ class LtiToolController {
     private final LtiLaunches launches;
     private final LtiDeepLinking deepLinking;
     private final LtiHomework homeworkPages;
+    private final LtiRegistrations registrations;
     private final ToolKeys keys;
     private final LtiSettings settings;
 
@@ -67,11 +69,13 @@ class LtiToolController {
             LtiLaunches launches,
             LtiDeepLinking deepLinking,
             LtiHomework homeworkPages,
+            LtiRegistrations registrations,
             ToolKeys keys,
             LtiSettings settings) {
         this.launches = launches;
         this.deepLinking = deepLinking;
         this.homeworkPages = homeworkPages;
+        this.registrations = registrations;
         this.keys = keys;
         this.settings = settings;
     }
@@ -106,6 +110,21 @@ class LtiToolController {
                 .location(authorization)
                 .cacheControl(CacheControl.noStore())
                 .build();
+    }
+
+    @Admitted(By.ADDRESS)
+    @GetMapping("/register")
+    @Operation(
+            summary = "Dynamic Registration: the LMS opens the tenant's registration link",
+            description = "Reads the platform's openid_configuration, registers the tool at its registration endpoint"
+                    + " and the platform for the link's tenant; the page tells the LMS it may close it.")
+    ResponseEntity<String> register(
+            @RequestParam(name = "link", required = false) @Nullable String link,
+            @RequestParam(name = "openid_configuration", required = false) @Nullable String openidConfiguration,
+            @RequestParam(name = "registration_token", required = false) @Nullable String registrationToken) {
+        LtiPlatform registered = registrations.register(
+                link, openidConfiguration, registrationToken, new LtiRegistrations.ToolUrls(base()));
+        return LtiPages.registered(registered);
     }
 
     @Admitted(By.ADDRESS)
@@ -297,13 +316,10 @@ class LtiToolController {
 
     /** The launch URL, as platforms have it registered: from {@code PUBLIC_URL}, else the request's own base. */
     private String launchUrl() {
-        String configured = settings.publicUrl();
-        if (configured != null && !configured.isBlank()) {
-            String base = configured.strip();
-            return (base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/lti/launch";
-        }
-        return ServletUriComponentsBuilder.fromCurrentContextPath()
-                .path("/lti/launch")
-                .toUriString();
+        return base() + "/lti/launch";
+    }
+
+    private String base() {
+        return LtiPlatformController.base(settings);
     }
 }

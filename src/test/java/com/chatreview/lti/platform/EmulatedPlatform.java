@@ -19,6 +19,7 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -75,7 +76,9 @@ public final class EmulatedPlatform implements AutoCloseable {
         LINE_ITEMS,
         SCORES,
         DEEP_LINKING_RETURN,
-        COURSE_PAGE
+        COURSE_PAGE,
+        OPENID_CONFIGURATION,
+        REGISTRATION
     }
 
     /** One request the platform received, and the status it answered. */
@@ -144,6 +147,9 @@ public final class EmulatedPlatform implements AutoCloseable {
     private final Map<Endpoint, List<Exchange>> exchanges = new ConcurrentHashMap<>();
     private final List<DeepLinkingReturn> deepLinkingReturns = new CopyOnWriteArrayList<>();
     private final Map<Endpoint, AtomicInteger> arrivals = new ConcurrentHashMap<>();
+    private final Set<String> registrationTokens = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.ConcurrentLinkedDeque<Tool> dynamicallyRegistered =
+            new java.util.concurrent.ConcurrentLinkedDeque<>();
     private volatile Duration tokenLifetime = Duration.ofHours(1);
 
     public EmulatedPlatform() throws IOException {
@@ -196,6 +202,114 @@ public final class EmulatedPlatform implements AutoCloseable {
                 List.of(launchUrl));
         tools.put(tool.clientId(), tool);
         return tool;
+    }
+
+    /** What a dynamic registration came to: the tool's page, and the tool as the platform registered it. */
+    public record DynamicRegistration(
+            HttpResponse<String> page, @Nullable Tool tool) {}
+
+    /**
+     * An administrator of the platform registers the tool by its registration URL (LTI Dynamic Registration 1.0): the
+     * platform opens it with {@code openid_configuration} and a single-use {@code registration_token}, the tool reads
+     * the configuration and posts its own to the registration endpoint, which registers it.
+     */
+    public DynamicRegistration registerDynamically(String registrationUrl) {
+        String token = "registration-" + UUID.randomUUID();
+        registrationTokens.add(token);
+        int before = tools.size();
+        URI opened = URI.create(registrationUrl + (registrationUrl.contains("?") ? "&" : "?") + "openid_configuration="
+                + URLEncoder.encode(issuer() + "/.well-known/openid-configuration", StandardCharsets.UTF_8)
+                + "&registration_token=" + token);
+        HttpResponse<String> page =
+                Launch.send(java.net.http.HttpRequest.newBuilder(opened).GET());
+        Tool registered = tools.size() > before ? dynamicallyRegistered.peekLast() : null;
+        return new DynamicRegistration(page, registered);
+    }
+
+    private Answer openidConfiguration() {
+        ObjectNode configuration = JSON.createObjectNode()
+                .put("issuer", issuer())
+                .put("authorization_endpoint", authorizationUrl())
+                .put("token_endpoint", tokenUrl())
+                .put("token_endpoint_auth_methods_supported", "private_key_jwt")
+                .put("jwks_uri", jwksUrl())
+                .put("registration_endpoint", issuer() + "/register");
+        configuration
+                .putArray("scopes_supported")
+                .add("openid")
+                .add(Lti.SCOPE_LINE_ITEM)
+                .add(Lti.SCOPE_SCORE);
+        configuration.putArray("response_types_supported").add("id_token");
+        configuration.putArray("id_token_signing_alg_values_supported").add("RS256");
+        configuration
+                .putObject("https://purl.imsglobal.org/spec/lti-platform-configuration")
+                .put("product_family_code", "emulator")
+                .put("version", "1.0");
+        return Answer.json(200, "application/json", configuration);
+    }
+
+    /** The registration endpoint: checks the tool's configuration as the spec has it, and registers the tool. */
+    private Answer registration(Request request) {
+        String authorization = request.header("authorization");
+        String token = authorization != null && authorization.startsWith("Bearer ") ? authorization.substring(7) : "";
+        if (!registrationTokens.remove(token)) {
+            return Answer.text(401, "the registration token is missing, unknown or used");
+        }
+        JsonNode body;
+        try {
+            body = JSON.readTree(request.body());
+        } catch (RuntimeException e) {
+            return Answer.text(400, "the body is not JSON");
+        }
+        JsonNode configuration = body.get("https://purl.imsglobal.org/spec/lti-tool-configuration");
+        List<String> problems = new ArrayList<>();
+        if (!"web".equals(text(body, "application_type"))) {
+            problems.add("application_type must be web");
+        }
+        if (!strings(body.get("response_types")).contains("id_token")) {
+            problems.add("response_types must hold id_token");
+        }
+        if (!strings(body.get("grant_types")).containsAll(List.of("implicit", "client_credentials"))) {
+            problems.add("grant_types must hold implicit and client_credentials");
+        }
+        if (!"private_key_jwt".equals(text(body, "token_endpoint_auth_method"))) {
+            problems.add("token_endpoint_auth_method must be private_key_jwt");
+        }
+        if (text(body, "initiate_login_uri") == null || text(body, "jwks_uri") == null) {
+            problems.add("initiate_login_uri and jwks_uri are required");
+        }
+        if (strings(body.get("redirect_uris")).isEmpty()) {
+            problems.add("redirect_uris is required");
+        }
+        if (configuration == null
+                || text(configuration, "target_link_uri") == null
+                || text(configuration, "domain") == null) {
+            problems.add("the tool configuration needs domain and target_link_uri");
+        }
+        if (!problems.isEmpty()) {
+            return Answer.text(400, String.join("; ", problems));
+        }
+        Tool tool = new Tool(
+                "client-" + UUID.randomUUID(),
+                "deployment-" + next(),
+                Objects.requireNonNull(text(body, "initiate_login_uri")),
+                Objects.requireNonNull(text(Objects.requireNonNull(configuration), "target_link_uri")),
+                Objects.requireNonNull(text(body, "jwks_uri")),
+                strings(body.get("redirect_uris")));
+        tools.put(tool.clientId(), tool);
+        dynamicallyRegistered.add(tool);
+        ObjectNode answer = ((ObjectNode) body.deepCopy()).put("client_id", tool.clientId());
+        ((ObjectNode) answer.get("https://purl.imsglobal.org/spec/lti-tool-configuration"))
+                .put("deployment_id", tool.deploymentId());
+        return Answer.json(200, "application/json", answer);
+    }
+
+    private static List<String> strings(@Nullable JsonNode array) {
+        List<String> values = new ArrayList<>();
+        if (array != null && array.isArray()) {
+            array.forEach(value -> values.add(value.asString()));
+        }
+        return values;
     }
 
     /** What the tool must be told of this platform for the tool's registration (its fields named as the tool's API). */
@@ -377,6 +491,8 @@ public final class EmulatedPlatform implements AutoCloseable {
             case "/token" -> Endpoint.TOKEN;
             case "/jwks" -> Endpoint.JWKS;
             case "/deep-linking-return" -> Endpoint.DEEP_LINKING_RETURN;
+            case "/.well-known/openid-configuration" -> Endpoint.OPENID_CONFIGURATION;
+            case "/register" -> Endpoint.REGISTRATION;
             default -> {
                 if (path.startsWith("/course-page/") || path.startsWith("/launch-frame/")) {
                     yield Endpoint.COURSE_PAGE;
@@ -434,6 +550,8 @@ public final class EmulatedPlatform implements AutoCloseable {
             case LINE_ITEMS -> lineItems(request);
             case SCORES -> scores(request);
             case COURSE_PAGE -> coursePage(request);
+            case OPENID_CONFIGURATION -> openidConfiguration();
+            case REGISTRATION -> registration(request);
         };
     }
 
