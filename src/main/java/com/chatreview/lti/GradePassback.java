@@ -134,8 +134,8 @@ class GradePassback {
             written += jdbc.sql("""
                             INSERT INTO lti_scores (submission_id, state, line_item_url, platform_id, tenant_id,
                                                     user_id, score, created_at, next_attempt_at)
-                            VALUES (:submission, :state, :lineItem, :platform, :tenant, :user, :score::jsonb, :now,
-                                    :now)
+                            VALUES (:submission, :state, :lineItem, :platform, :tenant, :user, :score::jsonb, now(),
+                                    now())
                             ON CONFLICT (submission_id, state, line_item_url) DO NOTHING""")
                     .param("submission", submission.id().value())
                     .param("state", state)
@@ -144,7 +144,6 @@ class GradePassback {
                     .param("tenant", submission.tenantId().value())
                     .param("user", submission.studentId())
                     .param("score", json.writeValueAsString(score))
-                    .param("now", Sql.at(now))
                     .update();
         }
         if (written > 0 && TransactionSynchronizationManager.isSynchronizationActive()) {

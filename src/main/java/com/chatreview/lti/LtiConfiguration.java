@@ -110,13 +110,8 @@ class LtiConfiguration {
 
     @Bean
     ScoreDelivery ltiScoreDelivery(
-            JdbcClient jdbc,
-            Platforms platforms,
-            PlatformTokens tokens,
-            PlatformHttp http,
-            LtiSettings settings,
-            Clock clock) {
-        return new ScoreDelivery(jdbc, platforms, tokens, http, settings, clock);
+            JdbcClient jdbc, Platforms platforms, PlatformTokens tokens, PlatformHttp http, LtiSettings settings) {
+        return new ScoreDelivery(jdbc, platforms, tokens, http, settings);
     }
 
     @Bean

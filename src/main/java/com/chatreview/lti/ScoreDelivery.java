@@ -1,12 +1,8 @@
 package com.chatreview.lti;
 
-import com.chatreview.database.Sql;
 import java.io.IOException;
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -20,45 +16,39 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Sends the outbox's scores ({@link GradePassback}) to the platforms' line items (docs/lti.md, Grades), from every
- * node: a node takes due scores with {@code FOR UPDATE SKIP LOCKED} and a lease ({@code lti.score-lease}), so that no two nodes send the same
- * one at once and a node that dies mid-send (kill -9) leaves it to another once the lease ends. Scores of one line
- * item and user go in the order they were written: one is taken only when none before it is still to send.
+ * node: a node claims one due score at a time with {@code FOR UPDATE SKIP LOCKED}, a token of its own and a lease
+ * ({@code lti.score-lease}, on the database's clock), so that no two nodes send the same one at once and a node that
+ * dies mid-send (kill -9) leaves it to another once the lease ends; what it writes of the score afterwards holds only
+ * while its claim does. Scores of one line item and user go in the order they were written: one is taken only when
+ * none before it is still to send.
  *
  * <p>A score is delivered when the platform answers 2xx, or 409 (Moodle's answer to a timestamp it has seen: the
- * same score, sent before). 401 drops the cached token and tries again with a fresh one; 408, 429, 5xx and no answer
- * wait, longer each time ({@code lti.score-first-retry}, doubling up to {@code lti.score-max-retry}); any other
- * answer, or {@code lti.score-give-up-after} of trying, gives the score up (kept, with the reason).
+ * same score, sent before). 401 drops the cached token and tries again at once with a fresh one; 408, 429, 5xx, no
+ * answer and a token the platform would not give wait, longer each time ({@code lti.score-first-retry}, doubling up
+ * to {@code lti.score-max-retry}, or the platform's {@code Retry-After} if longer); any other answer, or {@code
+ * lti.score-give-up-after} of trying, gives the score up (kept, with the reason).
  */
 class ScoreDelivery implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(ScoreDelivery.class);
     static final String SCORE_TYPE = "application/vnd.ims.lis.v1.score+json";
 
-    private static final int BATCH = 20;
-
     private final JdbcClient jdbc;
     private final Platforms platforms;
     private final PlatformTokens tokens;
     private final PlatformHttp http;
     private final LtiSettings settings;
-    private final Clock clock;
     private final Semaphore wakeUp = new Semaphore(0);
     private volatile boolean running;
     private @Nullable Thread worker;
 
     ScoreDelivery(
-            JdbcClient jdbc,
-            Platforms platforms,
-            PlatformTokens tokens,
-            PlatformHttp http,
-            LtiSettings settings,
-            Clock clock) {
+            JdbcClient jdbc, Platforms platforms, PlatformTokens tokens, PlatformHttp http, LtiSettings settings) {
         this.jdbc = jdbc;
         this.platforms = platforms;
         this.tokens = tokens;
         this.http = http;
         this.settings = settings;
-        this.clock = clock;
     }
 
     /** Scores were written: look for them now, not at the next poll. */
@@ -110,36 +100,56 @@ class ScoreDelivery implements SmartLifecycle {
         }
     }
 
-    private record Due(long seq, UUID platformId, String lineItem, String score, int attempts, Instant createdAt) {}
+    private record Due(
+            long seq, UUID claim, UUID platformId, String lineItem, String score, int attempts, boolean overdue) {}
 
-    /** Takes the due scores (first of their line), sends each; how many were taken. */
+    /** Sends the due scores one by one, each under its own lease; how many were taken. */
     int deliverDue() {
-        Instant now = clock.instant();
-        List<Due> taken = jdbc.sql("""
-                        UPDATE lti_scores SET next_attempt_at = :leaseEnds, attempts = attempts + 1
-                        WHERE seq IN (
+        int taken = 0;
+        while (running) {
+            Optional<Due> due = claimNext();
+            if (due.isEmpty()) {
+                return taken;
+            }
+            taken++;
+            deliver(due.get());
+        }
+        return taken;
+    }
+
+    /**
+     * Claims the first due score of a line none of whose earlier scores is still to send: one at a time, so that the
+     * lease has to cover a single send however slow the platforms are, on the database's clock, so that the nodes'
+     * clocks need not agree.
+     */
+    private Optional<Due> claimNext() {
+        UUID claim = UUID.randomUUID();
+        return jdbc.sql("""
+                        UPDATE lti_scores SET next_attempt_at = now() + :leaseMillis * interval '1 millisecond',
+                                              attempts = attempts + 1, claimed_by = :claim
+                        WHERE seq = (
                             SELECT s.seq FROM lti_scores s
-                            WHERE s.delivered_at IS NULL AND s.given_up_at IS NULL AND s.next_attempt_at <= :now
+                            WHERE s.delivered_at IS NULL AND s.given_up_at IS NULL AND s.next_attempt_at <= now()
                               AND NOT EXISTS (SELECT 1 FROM lti_scores e
                                               WHERE e.line_item_url = s.line_item_url AND e.user_id = s.user_id
                                                 AND e.delivered_at IS NULL AND e.given_up_at IS NULL
                                                 AND e.seq < s.seq)
-                            ORDER BY s.seq LIMIT :batch
+                            ORDER BY s.seq LIMIT 1
                             FOR UPDATE SKIP LOCKED)
-                        RETURNING seq, platform_id, line_item_url, score::text AS score, attempts, created_at""")
-                .param("leaseEnds", Sql.at(now.plus(settings.scoreLease())))
-                .param("now", Sql.at(now))
-                .param("batch", BATCH)
+                        RETURNING seq, platform_id, line_item_url, score::text AS score, attempts,
+                                  created_at + :giveUpMillis * interval '1 millisecond' < now() AS overdue""")
+                .param("leaseMillis", settings.scoreLease().toMillis())
+                .param("giveUpMillis", settings.scoreGiveUpAfter().toMillis())
+                .param("claim", claim)
                 .query((rs, row) -> new Due(
                         rs.getLong("seq"),
+                        claim,
                         rs.getObject("platform_id", UUID.class),
                         rs.getString("line_item_url"),
                         rs.getString("score"),
                         rs.getInt("attempts"),
-                        Sql.instantNotNull(rs, "created_at")))
-                .list();
-        taken.forEach(this::deliver);
-        return taken.size();
+                        rs.getBoolean("overdue")))
+                .optional();
     }
 
     private void deliver(Due due) {
@@ -151,11 +161,12 @@ class ScoreDelivery implements SmartLifecycle {
         try {
             token = tokens.scoreToken(platform.get());
         } catch (PlatformTokens.TokenRefused refused) {
-            retryOrGiveUp(
-                    due, String.valueOf(refused.getMessage()), null, refused.status >= 500 || refused.status == 429);
+            // a refused client (400, 401) is a registration to mend on the platform's side, which its admin can do
+            // while the score waits
+            retry(due, String.valueOf(refused.getMessage()), Duration.ZERO);
             return;
         } catch (IOException unreachable) {
-            retryOrGiveUp(due, "the token endpoint: " + unreachable.getMessage(), null, true);
+            retry(due, "the token endpoint: " + unreachable.getMessage(), Duration.ZERO);
             return;
         }
         PlatformHttp.Answer answer;
@@ -163,44 +174,64 @@ class ScoreDelivery implements SmartLifecycle {
             answer = http.post(
                     scoresUrl(due.lineItem()), SCORE_TYPE, due.score(), Map.of("Authorization", "Bearer " + token));
         } catch (IOException | IllegalArgumentException unreachable) {
-            retryOrGiveUp(due, String.valueOf(unreachable.getMessage()), null, true);
+            retry(due, String.valueOf(unreachable.getMessage()), Duration.ZERO);
             return;
         }
         int status = answer.status();
         if (status / 100 == 2 || status == 409) {
-            jdbc.sql("UPDATE lti_scores SET delivered_at = :now, last_error = NULL WHERE seq = :seq")
-                    .param("now", Sql.at(clock.instant()))
-                    .param("seq", due.seq())
-                    .update();
+            settle(due, "delivered_at = now(), last_error = NULL", Map.of());
             return;
         }
         String error = "the line item's scores answered " + status + ": " + PlatformTokens.abbreviated(answer.body());
         if (status == 401) {
             tokens.refused(platform.get(), token);
             // once at once with a fresh token; after that, as any other wait
-            retryOrGiveUp(due, error, due.attempts() <= 1 ? Duration.ZERO : null, true);
+            if (due.attempts() <= 1 && !due.overdue()) {
+                settle(due, "next_attempt_at = now(), last_error = :error", Map.of("error", error));
+            } else {
+                retry(due, error, Duration.ZERO);
+            }
             return;
         }
-        retryOrGiveUp(due, error, retryAfter(answer), status == 408 || status == 429 || status >= 500);
+        if (status == 408 || status == 429 || status >= 500) {
+            retry(due, error, retryAfter(answer));
+        } else {
+            giveUp(due, error);
+        }
     }
 
-    private void retryOrGiveUp(Due due, String error, @Nullable Duration wait, boolean passing) {
-        Instant now = clock.instant();
-        if (!passing || due.createdAt().plus(settings.scoreGiveUpAfter()).isBefore(now)) {
-            log.warn("An LTI score (outbox row {}) was given up: {}", due.seq(), error);
-            jdbc.sql("UPDATE lti_scores SET given_up_at = :now, last_error = :error WHERE seq = :seq")
-                    .param("now", Sql.at(now))
-                    .param("error", error)
-                    .param("seq", due.seq())
-                    .update();
+    /** Sends the score again after the backoff, or the platform's Retry-After if longer; or gives it up, overdue. */
+    private void retry(Due due, String error, Duration atLeast) {
+        if (due.overdue()) {
+            giveUp(due, error);
             return;
         }
-        Duration delay = wait != null ? wait : backoff(due.attempts());
-        jdbc.sql("UPDATE lti_scores SET next_attempt_at = :next, last_error = :error WHERE seq = :seq")
-                .param("next", Sql.at(now.plus(delay)))
-                .param("error", error)
+        Duration backoff = backoff(due.attempts());
+        Duration delay = atLeast.compareTo(backoff) > 0 ? atLeast : backoff;
+        settle(
+                due,
+                "next_attempt_at = now() + :delayMillis * interval '1 millisecond', last_error = :error",
+                Map.of("delayMillis", delay.toMillis(), "error", error));
+    }
+
+    private void giveUp(Due due, String error) {
+        log.warn("An LTI score (outbox row {}) was given up: {}", due.seq(), error);
+        settle(due, "given_up_at = now(), last_error = :error", Map.of("error", error));
+    }
+
+    /** Writes what became of the score, if this node's claim of it still holds. */
+    private void settle(Due due, String assignments, Map<String, Object> params) {
+        int updated = jdbc.sql("UPDATE lti_scores SET " + assignments + " WHERE seq = :seq AND claimed_by = :claim")
+                .params(params)
                 .param("seq", due.seq())
+                .param("claim", due.claim())
                 .update();
+        if (updated == 0) {
+            log.warn(
+                    "An LTI score (outbox row {}) was claimed by another node while this one sent it: its lease"
+                            + " (lti.score-lease) is shorter than a send took",
+                    due.seq());
+        }
     }
 
     private Duration backoff(int attempts) {
@@ -208,15 +239,16 @@ class ScoreDelivery implements SmartLifecycle {
         return delay.compareTo(settings.scoreMaxRetry()) > 0 ? settings.scoreMaxRetry() : delay;
     }
 
-    private static @Nullable Duration retryAfter(PlatformHttp.Answer answer) {
+    /** The wait the platform asks for in seconds (an HTTP date is taken as none), at most an hour. */
+    private static Duration retryAfter(PlatformHttp.Answer answer) {
         String value = answer.headers().get("Retry-After");
         if (value == null) {
-            return null;
+            return Duration.ZERO;
         }
         try {
             return Duration.ofSeconds(Math.min(3600, Math.max(0, Long.parseLong(value.strip()))));
         } catch (NumberFormatException e) {
-            return null;
+            return Duration.ZERO;
         }
     }
 

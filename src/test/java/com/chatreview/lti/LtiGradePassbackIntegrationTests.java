@@ -15,6 +15,7 @@ import com.chatreview.lti.platform.Score;
 import com.chatreview.support.Api;
 import com.chatreview.support.Eventually;
 import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.Records;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import java.io.IOException;
@@ -22,8 +23,11 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,6 +49,7 @@ class LtiGradePassbackIntegrationTests {
     private static ResourceLink essay;
     private static String homeworkId;
     private static int rubricPoints;
+    private static String platformId;
 
     @BeforeAll
     static void aGradedLinkInACourse(TestService service) throws IOException {
@@ -52,6 +57,7 @@ class LtiGradePassbackIntegrationTests {
         platform = registered.platform();
         tool = registered.tool();
         school = registered.school();
+        platformId = registered.platformId();
         homeworkId = school.publishHomework("graded-essay");
         rubricPoints = school.homework()
                 .get("/v1/homeworks/" + homeworkId)
@@ -97,17 +103,7 @@ class LtiGradePassbackIntegrationTests {
 
     @Test
     void aScoreGetsThroughTheFaultsOfThePlatformOnce(@Autowired JdbcClient jdbc) {
-        // the faults are the platform's next answers to any score: none of the other tests' may be on its way
-        Eventually.until(
-                Eventually.PATIENCE,
-                () -> jdbc.sql("""
-                        SELECT (SELECT count(*) FROM submissions WHERE tenant_id = :tenant AND review_state <> 'done')
-                             + (SELECT count(*) FROM lti_scores WHERE tenant_id = :tenant AND delivered_at IS NULL
-                                                                  AND given_up_at IS NULL)""")
-                                .param("tenant", school.uuid())
-                                .query(Long.class)
-                                .single()
-                        == 0);
+        nothingOnItsWay(jdbc);
         Member bo = course.learner("Bo", "Diddley");
         int tokensBefore = platform.exchanges(Endpoint.TOKEN).size();
         platform.inject(
@@ -132,6 +128,73 @@ class LtiGradePassbackIntegrationTests {
                 .filter(exchange -> exchange.body().contains(bo.sub()))
                 .count();
         assertThat(tries).as("the score's sends: four faults, then taken").isGreaterThanOrEqualTo(5);
+    }
+
+    @Test
+    void scoresSlowerToSendThanALeaseLastsAreEachSentOnce(
+            @Autowired JdbcClient jdbc,
+            @Autowired Platforms platforms,
+            @Autowired PlatformTokens tokens,
+            @Autowired PlatformHttp http,
+            @Autowired LtiSettings settings) {
+        nothingOnItsWay(jdbc);
+        List<Member> learners = IntStream.range(0, 6)
+                .mapToObj(i -> course.learner("Slow", "No. " + i))
+                .toList();
+        platform.inject(
+                Endpoint.SCORES,
+                learners.stream()
+                        .map(learner -> Fault.slow(Duration.ofMillis(1_200)))
+                        .toArray(Fault[]::new));
+        // two more nodes, whose leases end before two of these sends are done
+        LtiSettings shortLeases = Records.with(settings, "scoreLease", Duration.ofSeconds(2));
+        List<ScoreDelivery> nodes = List.of(
+                new ScoreDelivery(jdbc, platforms, tokens, http, shortLeases),
+                new ScoreDelivery(jdbc, platforms, tokens, http, shortLeases));
+        for (Member learner : learners) {
+            jdbc.sql("""
+                            INSERT INTO lti_scores (submission_id, state, line_item_url, platform_id, tenant_id,
+                                                    user_id, score, created_at, next_attempt_at)
+                            VALUES (gen_random_uuid(), 'reviewed/1', :lineItem, :platform::uuid, :tenant,
+                                    :user, :score::jsonb, now(), now())""")
+                    .param("lineItem", lineItem().id())
+                    .param("platform", platformId)
+                    .param("tenant", school.uuid())
+                    .param("user", LtiPlatform.STUDENT_PREFIX + platformId + ":" + learner.sub())
+                    .param(
+                            "score",
+                            Api.JSON.writeValueAsString(Map.of(
+                                    "userId",
+                                    learner.sub(),
+                                    "scoreGiven",
+                                    1,
+                                    "scoreMaximum",
+                                    rubricPoints,
+                                    "activityProgress",
+                                    "Submitted",
+                                    "gradingProgress",
+                                    "PendingManual",
+                                    "timestamp",
+                                    Instant.now().toString())))
+                    .update();
+        }
+        nodes.forEach(ScoreDelivery::start);
+        try {
+            for (Member learner : learners) {
+                Eventually.until(
+                        Duration.ofSeconds(30),
+                        () -> lineItem().gradeOf(learner).isPresent());
+            }
+            quiet();
+        } finally {
+            nodes.forEach(ScoreDelivery::stop);
+        }
+        for (Member learner : learners) {
+            long sends = platform.exchanges(Endpoint.SCORES).stream()
+                    .filter(exchange -> exchange.body().contains(learner.sub()))
+                    .count();
+            assertThat(sends).as("%s's score's sends", learner.sub()).isEqualTo(1);
+        }
     }
 
     @Test
@@ -206,6 +269,20 @@ class LtiGradePassbackIntegrationTests {
                         "/v1/homeworks/" + homeworkId + "/submissions/" + submission,
                         "{\"status\": \"" + status + "\", \"teacherId\": \"t-1\"}");
         assertThat(decided.status()).as(decided.toString()).isEqualTo(200);
+    }
+
+    /** The faults are the platform's next answers to any score: none of the other tests' may be on its way. */
+    private static void nothingOnItsWay(JdbcClient jdbc) {
+        Eventually.until(
+                Eventually.PATIENCE,
+                () -> jdbc.sql("""
+                        SELECT (SELECT count(*) FROM submissions WHERE tenant_id = :tenant AND review_state <> 'done')
+                             + (SELECT count(*) FROM lti_scores WHERE tenant_id = :tenant AND delivered_at IS NULL
+                                                                  AND given_up_at IS NULL)""")
+                                .param("tenant", school.uuid())
+                                .query(Long.class)
+                                .single()
+                        == 0);
     }
 
     /** Long enough for a second send of a score to have come, were one to come. */
