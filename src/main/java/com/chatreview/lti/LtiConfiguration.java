@@ -115,14 +115,8 @@ class LtiConfiguration {
     }
 
     @Bean
-    LinkLineItems ltiLinkLineItems(
-            JdbcClient jdbc,
-            TransactionTemplate transaction,
-            PlatformTokens tokens,
-            PlatformHttp http,
-            JsonMapper json,
-            Clock clock) {
-        return new LinkLineItems(jdbc, transaction, tokens, http, json, clock);
+    LinkLineItems ltiLinkLineItems(JdbcClient jdbc, PlatformTokens tokens, PlatformHttp http, JsonMapper json) {
+        return new LinkLineItems(jdbc, tokens, http, json);
     }
 
     @Bean

@@ -66,6 +66,22 @@ public class LtiPlatforms {
         });
     }
 
+    /**
+     * Whether a platform with these issuer and URLs could be registered for the tenant now, before its client id is
+     * known (Dynamic Registration asks the platform for one only if so).
+     *
+     * @throws InvalidInput naming every field that is wrong
+     * @throws TooManyPlatforms when the tenant has as many as it may
+     */
+    public void checkRegistrable(TenantId tenant, String issuer, String login, String token, String jwks) {
+        checked(
+                tenant,
+                new NewPlatform(issuer, "client-to-be-given", List.of("deployment-to-be-given"), login, token, jwks));
+        if (platforms.ofTenant(tenant).size() >= settings.maxPlatformsPerTenant()) {
+            throw new TooManyPlatforms(settings.maxPlatformsPerTenant());
+        }
+    }
+
     public List<LtiPlatform> of(TenantId tenant) {
         return platforms.ofTenant(tenant);
     }

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -29,12 +30,16 @@ import tools.jackson.databind.json.JsonMapper;
  * LMS's administrator gives it to the LMS, which opens it with its {@code openid_configuration} and a
  * {@code registration_token}; the tool reads the platform's configuration, posts its own to the platform's
  * registration endpoint, and registers the platform the answer names (its {@code client_id} and deployment) for the
- * link's tenant, as {@link LtiPlatforms#register} does with every check. The link is used in the same transaction:
- * a registration that failed leaves it usable, one that succeeded ends it.
+ * link's tenant, as {@link LtiPlatforms#register} does with every check. The platform is asked with no transaction
+ * open (the link claimed for a minute meanwhile); the link is used in the transaction that registers the platform: a
+ * registration that failed leaves it usable, one that succeeded ends it.
  */
 public class LtiRegistrations {
 
     static final Duration LINK_LIFETIME = Duration.ofDays(1);
+    /** Longer than reading the platform's configuration and posting the registration take (10 s each at most). */
+    private static final Duration CLAIM = Duration.ofMinutes(1);
+
     private static final String TOOL_CONFIGURATION = "https://purl.imsglobal.org/spec/lti-tool-configuration";
 
     /** A registration link: its URL carries the token, shown once. */
@@ -119,21 +124,26 @@ public class LtiRegistrations {
             throw LaunchRefused.because("The LMS sent no openid_configuration: open this link from the LMS's"
                     + " tool registration (LTI Advantage, dynamic registration).");
         }
-        return Objects.requireNonNull(transaction.execute(status -> {
-            TenantId tenant = jdbc.sql("""
-                            DELETE FROM lti_registration_links WHERE token_hash = :hash AND expires_at > :now
-                            RETURNING tenant_id""")
-                    .param("hash", Sha256.of(link))
-                    .param("now", Sql.at(clock.instant()))
-                    .query((rs, row) -> TenantId.of(rs.getObject("tenant_id", UUID.class)))
-                    .optional()
-                    .orElseThrow(() -> LaunchRefused.because(
-                            "This registration link has expired or was used. Ask for a new one."));
-            JsonNode configuration = configuration(openidConfiguration.strip());
+        byte[] hash = Sha256.of(link);
+        UUID claim = UUID.randomUUID();
+        TenantId tenant = claim(hash, claim);
+        try {
+            String configurationUrl = openidConfiguration.strip();
+            JsonNode configuration = configuration(configurationUrl);
             String issuer = field(configuration, "issuer");
-            if (!openidConfiguration.strip().startsWith(issuer)) {
+            if (!isUnder(configurationUrl, issuer)) {
                 throw LaunchRefused.because("The LMS's configuration names an issuer (" + issuer
                         + ") that its openid_configuration URL does not begin with.");
+            }
+            String login = field(configuration, "authorization_endpoint");
+            String token = field(configuration, "token_endpoint");
+            String jwks = field(configuration, "jwks_uri");
+            try {
+                // before the LMS registers the tool on its side: a platform the tenant could not register here
+                // would leave the LMS with a tool that never launches
+                platforms.checkRegistrable(tenant, issuer, login, token, jwks);
+            } catch (ServiceError refused) {
+                throw LaunchRefused.because("The LMS's registration was refused: " + refused.getMessage());
             }
             JsonNode answer = registerTool(field(configuration, "registration_endpoint"), registrationToken, tool);
             JsonNode toolConfiguration = answer.get(TOOL_CONFIGURATION);
@@ -142,20 +152,66 @@ public class LtiRegistrations {
             if (clientId == null || deployment == null) {
                 throw LaunchRefused.because("The LMS registered the tool without a client_id and deployment_id.");
             }
-            try {
-                return platforms.register(
-                        tenant,
-                        new NewPlatform(
-                                issuer,
-                                clientId,
-                                List.of(deployment),
-                                field(configuration, "authorization_endpoint"),
-                                field(configuration, "token_endpoint"),
-                                field(configuration, "jwks_uri")));
-            } catch (ServiceError refused) {
-                throw LaunchRefused.because("The LMS's registration was refused: " + refused.getMessage());
-            }
-        }));
+            return Objects.requireNonNull(transaction.execute(status -> {
+                int used = jdbc.sql("DELETE FROM lti_registration_links WHERE token_hash = :hash AND claim = :claim")
+                        .param("hash", hash)
+                        .param("claim", claim)
+                        .update();
+                if (used == 0) {
+                    throw LaunchRefused.because("This registration link has expired or was used. Ask for a new one.");
+                }
+                try {
+                    return platforms.register(
+                            tenant, new NewPlatform(issuer, clientId, List.of(deployment), login, token, jwks));
+                } catch (ServiceError refused) {
+                    throw LaunchRefused.because("The LMS's registration was refused: " + refused.getMessage());
+                }
+            }));
+        } catch (RuntimeException failed) {
+            release(hash, claim);
+            throw failed;
+        }
+    }
+
+    /**
+     * Takes the link for this registration, for a minute: the platform is asked outside any transaction, and a
+     * second opening of the link meanwhile is told to wait rather than register the tool twice.
+     */
+    private TenantId claim(byte[] hash, UUID claim) {
+        Optional<TenantId> tenant = jdbc.sql("""
+                        UPDATE lti_registration_links
+                        SET claim = :claim, claimed_until = now() + :claimMillis * interval '1 millisecond'
+                        WHERE token_hash = :hash AND expires_at > now()
+                          AND (claimed_until IS NULL OR claimed_until <= now())
+                        RETURNING tenant_id""")
+                .param("claim", claim)
+                .param("claimMillis", CLAIM.toMillis())
+                .param("hash", hash)
+                .query((rs, row) -> TenantId.of(rs.getObject("tenant_id", UUID.class)))
+                .optional();
+        if (tenant.isPresent()) {
+            return tenant.get();
+        }
+        boolean inUse = jdbc.sql("""
+                        SELECT count(*) > 0 FROM lti_registration_links
+                        WHERE token_hash = :hash AND expires_at > now() AND claimed_until > now()""").param("hash", hash).query(Boolean.class).single();
+        throw inUse
+                ? LaunchRefused.unavailable("This registration link is being used by another registration right now."
+                        + " Open it again in a minute if that one fails.")
+                : LaunchRefused.because("This registration link has expired or was used. Ask for a new one.");
+    }
+
+    /** The registration failed: the link works again at once. */
+    private void release(byte[] hash, UUID claim) {
+        jdbc.sql("""
+                        UPDATE lti_registration_links SET claim = NULL, claimed_until = NULL
+                        WHERE token_hash = :hash AND claim = :claim""").param("hash", hash).param("claim", claim).update();
+    }
+
+    /** The configuration's URL is the issuer's, or under it (a path boundary, not any string it begins). */
+    static boolean isUnder(String url, String issuer) {
+        String prefix = issuer.endsWith("/") ? issuer : issuer + "/";
+        return url.equals(issuer) || url.startsWith(prefix);
     }
 
     private JsonNode configuration(String url) {

@@ -1,5 +1,6 @@
 package com.chatreview.lti;
 
+import com.chatreview.outbound.DestinationRefused;
 import com.chatreview.outbound.Destinations;
 import com.nimbusds.jose.util.Resource;
 import com.nimbusds.jose.util.ResourceRetriever;
@@ -37,8 +38,17 @@ final class PlatformHttp implements ResourceRetriever, AutoCloseable {
     static final int MAX_ANSWER = 256 * 1024;
 
     private final HttpClient http = new HttpClient();
+    private final Destinations destinations;
+
+    /** A URL the service does not connect to (its scheme, credentials in it): asking again will not help. */
+    static final class Refused extends IOException {
+        Refused(String message) {
+            super(message);
+        }
+    }
 
     PlatformHttp(Destinations destinations) {
+        this.destinations = destinations;
         http.setFollowRedirects(false);
         http.setConnectTimeout(CONNECT_TIMEOUT.toMillis());
         http.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "chat-review-service LTI tool"));
@@ -107,6 +117,13 @@ final class PlatformHttp implements ResourceRetriever, AutoCloseable {
     }
 
     private Answer send(Request request, URI uri) throws IOException {
+        try {
+            // the URLs of a launch's claims (line items, containers) and of a platform's answers (next pages) are
+            // the platform's word: held to the rules of a registered URL (the addresses, as the client connects)
+            destinations.checkedForm("a platform's URL", uri.toString());
+        } catch (DestinationRefused refused) {
+            throw new Refused(String.valueOf(refused.getMessage()));
+        }
         ContentResponse response;
         try {
             request.timeout(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

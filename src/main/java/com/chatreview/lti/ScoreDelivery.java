@@ -173,7 +173,10 @@ class ScoreDelivery implements SmartLifecycle {
         try {
             answer = http.post(
                     scoresUrl(due.lineItem()), SCORE_TYPE, due.score(), Map.of("Authorization", "Bearer " + token));
-        } catch (IOException | IllegalArgumentException unreachable) {
+        } catch (PlatformHttp.Refused | IllegalArgumentException refused) {
+            giveUp(due, "the line item's URL: " + refused.getMessage());
+            return;
+        } catch (IOException unreachable) {
             retry(due, String.valueOf(unreachable.getMessage()), Duration.ZERO);
             return;
         }

@@ -54,6 +54,14 @@ public final class Destinations {
         return uri;
     }
 
+    /**
+     * The URL, its form checked (absolute, the scheme allowed, no credentials) but its host not resolved: for a client
+     * whose connections resolve through {@link #connectingResolver()}, which checks the addresses.
+     */
+    public URI checkedForm(String field, String url) {
+        return parsed(field, url);
+    }
+
     /** The addresses a connection to the URI may go to: every one its host resolves to, each allowed. */
     public List<InetAddress> addresses(String field, URI uri) {
         List<InetAddress> addresses;

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.lti.platform.Course;
 import com.chatreview.lti.platform.EmulatedPlatform;
+import com.chatreview.lti.platform.Fault;
 import com.chatreview.lti.platform.Launch;
 import com.chatreview.lti.platform.ResourceLink;
 import com.chatreview.support.Api;
+import com.chatreview.support.Eventually;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
@@ -15,11 +17,15 @@ import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -95,6 +101,52 @@ class LtiDynamicRegistrationIntegrationTests {
                         .get("platforms")
                         .size())
                 .isEqualTo(1);
+    }
+
+    @Test
+    void theLmsIsAskedWithNoTransactionOpenAndTheLinkIsTakenMeanwhile(@Autowired JdbcClient jdbc) throws Exception {
+        String link = registrationLink();
+        platform.inject(EmulatedPlatform.Endpoint.REGISTRATION, Fault.slow(Duration.ofSeconds(3)));
+
+        OpenTransactions.Watched<HttpResponse<String>> watched = OpenTransactions.whileRunning(jdbc, () -> {
+            CompletableFuture<EmulatedPlatform.DynamicRegistration> first = CompletableFuture.supplyAsync(
+                    () -> platform.registerDynamically(link),
+                    task -> Thread.ofVirtual().start(task));
+            // the tool read the LMS's configuration: it is posting its registration, which the LMS is slow to take
+            Eventually.until(
+                    Duration.ofSeconds(5),
+                    () -> !platform.exchanges(EmulatedPlatform.Endpoint.OPENID_CONFIGURATION)
+                            .isEmpty());
+            HttpResponse<String> meanwhile = platform.registerDynamically(link).page();
+            HttpResponse<String> registered = first.get().page();
+            assertThat(registered.statusCode()).as(registered.body()).isEqualTo(200);
+            return meanwhile;
+        });
+
+        assertThat(watched.result().statusCode()).as(watched.result().body()).isEqualTo(503);
+        assertThat(watched.result().body()).contains("being used by another registration");
+        assertThat(watched.longestIdle())
+                .as("the longest a transaction sat idle while the LMS took its time")
+                .isLessThan(Duration.ofSeconds(1));
+        assertThat(school.chats()
+                        .get("/api/v1/lti/platforms")
+                        .json()
+                        .get("platforms")
+                        .size())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void theConfigurationMustBeTheIssuersNotAnyUrlItsNameBegins() {
+        assertThat(LtiRegistrations.isUnder(
+                        "https://lms.example/.well-known/openid-configuration", "https://lms.example"))
+                .isTrue();
+        assertThat(LtiRegistrations.isUnder("https://lms.example/moodle/lti/openid", "https://lms.example/moodle/"))
+                .isTrue();
+        assertThat(LtiRegistrations.isUnder("https://lms.example.attacker.test/openid", "https://lms.example"))
+                .isFalse();
+        assertThat(LtiRegistrations.isUnder("https://lms.example/moodle2/openid", "https://lms.example/moodle"))
+                .isFalse();
     }
 
     @Test

@@ -218,6 +218,83 @@ class LtiGradePassbackIntegrationTests {
         assertThat(arrived.scoreGiven()).isEqualTo((double) points);
     }
 
+    @Test
+    void aLinksColumnOnTheContainersSecondPageIsFoundNotMadeAgain(@Autowired JdbcClient jdbc) {
+        ResourceLink paged = course.place("Paged", Map.of("homework_id", homeworkId), null);
+        for (int i = 0; i < 10; i++) {
+            course.addLineItem("Another tool's " + i, 10, "other-" + i, null, paged.id());
+        }
+        LineItem ours = course.addLineItem("Ours", rubricPoints, homeworkId, "homework-review", paged.id());
+        int columns = course.lineItems().size();
+
+        launch(course.learner("Ed", "Sheeran"), paged);
+
+        assertThat(course.lineItems()).as("no column made").hasSize(columns);
+        assertThat(columnKeptFor(jdbc, paged)).isEqualTo(ours.id());
+    }
+
+    @Test
+    void aContainerThatFailsGetsNoColumnMadeAndIsAskedAgainOnlyAfterAWhile(@Autowired JdbcClient jdbc) {
+        ResourceLink failing = course.place("Failing", Map.of("homework_id", homeworkId), null);
+        int columns = course.lineItems().size();
+        platform.inject(Endpoint.LINE_ITEMS, Fault.status(500));
+
+        launch(course.learner("Fay", "Wray"), failing);
+        int asked = platform.exchanges(Endpoint.LINE_ITEMS).size();
+        launch(course.learner("Gil", "Evans"), failing);
+
+        assertThat(course.lineItems())
+                .as("no column made without knowing the link's")
+                .hasSize(columns);
+        assertThat(platform.exchanges(Endpoint.LINE_ITEMS))
+                .as("not asked again at once")
+                .hasSize(asked);
+        assertThat(jdbc.sql("""
+                        SELECT last_error FROM lti_link_line_items
+                        WHERE platform_id = :platform::uuid AND resource_link_id = :link""")
+                        .param("platform", platformId)
+                        .param("link", failing.id())
+                        .query(String.class)
+                        .single())
+                .contains("500");
+    }
+
+    @Test
+    void aSlowContainerIsAskedWithNoTransactionOpen(@Autowired JdbcClient jdbc) throws Exception {
+        ResourceLink slow = course.place("Slow", Map.of("homework_id", homeworkId), null);
+        int columns = course.lineItems().size();
+        platform.inject(Endpoint.LINE_ITEMS, Fault.slow(Duration.ofSeconds(3)));
+
+        OpenTransactions.Watched<Object> watched = OpenTransactions.whileRunning(jdbc, () -> {
+            launch(course.learner("Hal", "Foster"), slow);
+            return "launched";
+        });
+
+        assertThat(watched.longestIdle())
+                .as("the longest a transaction sat idle while the platform took its time")
+                .isLessThan(Duration.ofSeconds(1));
+        assertThat(course.lineItems()).hasSize(columns + 1);
+        assertThat(columnKeptFor(jdbc, slow))
+                .isEqualTo(course.lineItems().getLast().id());
+    }
+
+    private static @org.jspecify.annotations.Nullable String columnKeptFor(JdbcClient jdbc, ResourceLink link) {
+        return jdbc.sql("""
+                        SELECT line_item_url FROM lti_link_line_items
+                        WHERE platform_id = :platform::uuid AND resource_link_id = :link""")
+                .param("platform", platformId)
+                .param("link", link.id())
+                .query(String.class)
+                .optional()
+                .orElse(null);
+    }
+
+    private static void launch(Member learner, ResourceLink link) {
+        HttpResponse<String> launched =
+                platform.launch(tool, course, learner, link).run().page();
+        assertThat(launched.statusCode()).as(launched.body()).isEqualTo(303);
+    }
+
     private LineItem lineItem() {
         return Objects.requireNonNull(essay.lineItem());
     }

@@ -85,7 +85,8 @@ public final class Course {
         return links.containsKey(linkId);
     }
 
-    LineItem addLineItem(
+    /** A gradebook column, as a teacher (or another tool) adds one to the course. */
+    public LineItem addLineItem(
             String label,
             double scoreMaximum,
             @Nullable String resourceId,

@@ -48,6 +48,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -126,6 +127,9 @@ public final class EmulatedPlatform implements AutoCloseable {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration SKEW = Duration.ofSeconds(60);
+    /** Line items a page of the container holds unless the request's {@code limit} says otherwise. */
+    static final int CONTAINER_PAGE = 10;
+
     private static final Pattern LINE_ITEMS_PATH =
             Pattern.compile("/courses/([^/]+)/lineitems(?:/(\\d+)/lineitem(/scores)?)?");
 
@@ -902,7 +906,7 @@ public final class EmulatedPlatform implements AutoCloseable {
         }
         if (number == null) {
             return switch (request.method()) {
-                case "GET" -> container(course, request.parameters());
+                case "GET" -> container(course, request);
                 case "POST" -> createLineItem(course, request);
                 default -> Answer.text(405, "GET or POST");
             };
@@ -919,16 +923,43 @@ public final class EmulatedPlatform implements AutoCloseable {
         };
     }
 
-    private Answer container(Course course, Map<String, String> filters) {
+    /** The container's line items, filtered, a page at a time as Canvas gives them (a {@code Link} to the next). */
+    private Answer container(Course course, Request request) {
+        Map<String, String> filters = request.parameters();
+        List<LineItem> matching = course.lineItems().stream()
+                .filter(item -> matches(filters.get("resource_link_id"), item.resourceLinkId())
+                        && matches(filters.get("resource_id"), item.resourceId())
+                        && matches(filters.get("tag"), item.tag()))
+                .toList();
+        int limit = positive(filters.get("limit"), CONTAINER_PAGE);
+        int page = positive(filters.get("page"), 1);
+        int from = (int) Math.min(matching.size(), (long) (page - 1) * limit);
+        int to = Math.min(matching.size(), from + limit);
         ArrayNode items = JSON.createArrayNode();
-        for (LineItem item : course.lineItems()) {
-            if (matches(filters.get("resource_link_id"), item.resourceLinkId())
-                    && matches(filters.get("resource_id"), item.resourceId())
-                    && matches(filters.get("tag"), item.tag())) {
-                items.add(json(item));
-            }
+        matching.subList(from, to).forEach(item -> items.add(json(item)));
+        if (to == matching.size()) {
+            return Answer.json(200, Lti.LINE_ITEM_CONTAINER_TYPE, items);
         }
-        return Answer.json(200, Lti.LINE_ITEM_CONTAINER_TYPE, items);
+        Map<String, String> next =
+                new LinkedHashMap<>(Request.decode(request.uri().getRawQuery()));
+        next.put("page", String.valueOf(page + 1));
+        String query = next.entrySet().stream()
+                .map(parameter ->
+                        parameter.getKey() + "=" + URLEncoder.encode(parameter.getValue(), StandardCharsets.UTF_8))
+                .collect(Collectors.joining("&"));
+        return new Answer(
+                200,
+                Lti.LINE_ITEM_CONTAINER_TYPE,
+                items.toString(),
+                Map.of("Link", "<" + issuer() + request.uri().getRawPath() + "?" + query + ">; rel=\"next\""));
+    }
+
+    private static int positive(@Nullable String value, int otherwise) {
+        try {
+            return value == null ? otherwise : Math.max(1, Integer.parseInt(value));
+        } catch (NumberFormatException e) {
+            return otherwise;
+        }
     }
 
     private static boolean matches(@Nullable String filter, @Nullable String value) {
