@@ -36,6 +36,7 @@ class GradePassback {
     static final String SUBMITTED = "Submitted";
     static final String COMPLETED = "Completed";
     static final String PENDING_MANUAL = "PendingManual";
+    static final String PENDING = "Pending";
     static final String FULLY_GRADED = "FullyGraded";
 
     private final JdbcClient jdbc;
@@ -117,18 +118,27 @@ class GradePassback {
         int points = submission.outcome().criteria().stream()
                 .mapToInt(Verdict.CriterionScore::points)
                 .sum();
-        String state = submission.status().value() + "/" + points;
+        boolean reviewed = submission.review().reviewedAt() != null;
+        // a decision is a state of its own each time it is made: approved, needs revision, approved again is three
+        String state = submission.status().value() + "/" + (reviewed ? String.valueOf(points) : "unreviewed") + "/"
+                + submission.decisions().size();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         int written = 0;
         for (Target target : targets) {
             Map<String, Object> score = new LinkedHashMap<>();
             score.put("userId", target.sub());
-            score.put("scoreGiven", points);
-            score.put("scoreMaximum", of.get().rubric().totalPoints());
-            score.put(
-                    "comment", "Grade " + submission.grade() + (decided ? ", " + decidedAs(submission.status()) : ""));
+            if (reviewed) {
+                score.put("scoreGiven", points);
+                score.put("scoreMaximum", of.get().rubric().totalPoints());
+                score.put(
+                        "comment",
+                        "Grade " + submission.grade() + (decided ? ", " + decidedAs(submission.status()) : ""));
+            } else {
+                // the teacher decided before the review: no points yet, which the review brings
+                score.put("comment", capitalized(decidedAs(submission.status())) + "; the review is still to come");
+            }
             score.put("activityProgress", decided ? COMPLETED : SUBMITTED);
-            score.put("gradingProgress", decided ? FULLY_GRADED : PENDING_MANUAL);
+            score.put("gradingProgress", !decided ? PENDING_MANUAL : reviewed ? FULLY_GRADED : PENDING);
             // fixed with the row: sent again, the score is the same one (a platform that saw it answers 409)
             score.put("timestamp", DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(now.atOffset(ZoneOffset.UTC)));
             written += jdbc.sql("""
@@ -156,6 +166,10 @@ class GradePassback {
         } else if (written > 0) {
             wake.run();
         }
+    }
+
+    private static String capitalized(String text) {
+        return Character.toUpperCase(text.charAt(0)) + text.substring(1);
     }
 
     private static String decidedAs(SubmissionStatus status) {

@@ -16,6 +16,7 @@ import com.chatreview.support.Api;
 import com.chatreview.support.Eventually;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.Records;
+import com.chatreview.support.SharedTestConfiguration;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import java.io.IOException;
@@ -27,6 +28,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -99,6 +101,36 @@ class LtiGradePassbackIntegrationTests {
         assertThat(decided.timestamp()).isAfter(reviewed.timestamp());
         quiet();
         assertThat(lineItem().scoresOf(ada)).as("once per state").hasSize(2);
+    }
+
+    @Test
+    void eachDecisionIsSentEvenOneMadeBefore() {
+        Member ivy = course.learner("Ivy", "Compton");
+        String slowly = "decided-first-" + UUID.randomUUID();
+        String submission = handIn(ivy, "An essay. [[slow-review:" + slowly + "]]");
+
+        decide(submission, "approved");
+        Score beforeTheReview = Eventually.value(
+                Eventually.PATIENCE, () -> lineItem().gradeOf(ivy).orElse(null));
+        assertThat(beforeTheReview.activityProgress()).isEqualTo("Completed");
+        assertThat(beforeTheReview.gradingProgress()).isEqualTo("Pending");
+        assertThat(beforeTheReview.scoreGiven())
+                .as("no points before the review")
+                .isNull();
+        SharedTestConfiguration.HURRIED_REVIEWS.add(slowly);
+        int points = reviewedOrDecidedPoints(submission);
+        Eventually.until(Eventually.PATIENCE, () -> lineItem().scoresOf(ivy).size() == 2);
+        Score reviewed = lineItem().scoresOf(ivy).getLast();
+        assertThat(reviewed.gradingProgress()).isEqualTo("FullyGraded");
+        assertThat(reviewed.scoreGiven()).isEqualTo((double) points);
+
+        decide(submission, "needs_revision");
+        decide(submission, "approved");
+
+        Eventually.until(Eventually.PATIENCE, () -> lineItem().scoresOf(ivy).size() == 4);
+        assertThat(lineItem().scoresOf(ivy).getLast().comment()).contains("approved by the teacher");
+        quiet();
+        assertThat(lineItem().scoresOf(ivy)).as("once per decision").hasSize(4);
     }
 
     @Test
@@ -331,6 +363,21 @@ class LtiGradePassbackIntegrationTests {
         return Eventually.value(Eventually.PATIENCE, () -> {
             var now = school.homework().get(path).json();
             if (!now.get("status").asString().equals("reviewed")) {
+                return null;
+            }
+            return now.get("criteria")
+                    .valueStream()
+                    .mapToInt(criterion -> criterion.get("points").asInt())
+                    .sum();
+        });
+    }
+
+    /** Waits for the review of a submission the teacher decided on already; the points it gave. */
+    private static int reviewedOrDecidedPoints(String submission) {
+        String path = "/v1/homeworks/" + homeworkId + "/submissions/" + submission;
+        return Eventually.value(Eventually.PATIENCE, () -> {
+            var now = school.homework().get(path).json();
+            if (now.get("grade").asString().isEmpty()) {
                 return null;
             }
             return now.get("criteria")
