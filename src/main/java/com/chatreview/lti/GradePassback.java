@@ -144,8 +144,11 @@ class GradePassback {
             written += jdbc.sql("""
                             INSERT INTO lti_scores (submission_id, state, line_item_url, platform_id, tenant_id,
                                                     user_id, score, created_at, next_attempt_at)
-                            VALUES (:submission, :state, :lineItem, :platform, :tenant, :user, :score::jsonb, now(),
-                                    now())
+                            SELECT :submission, :state, :lineItem, :platform, :tenant, :user, :score::jsonb, now(),
+                                   now()
+                            -- a platform deleted since its targets were read takes its scores with it, and must
+                            -- not fail the review's transaction
+                            WHERE EXISTS (SELECT 1 FROM lti_platforms WHERE id = :platform)
                             ON CONFLICT (submission_id, state, line_item_url) DO NOTHING""")
                     .param("submission", submission.id().value())
                     .param("state", state)

@@ -115,6 +115,11 @@ class LtiConfiguration {
     }
 
     @Bean
+    LtiScores ltiScores(JdbcClient jdbc, Platforms platforms, ScoreDelivery delivery) {
+        return new LtiScores(jdbc, platforms, delivery::wake);
+    }
+
+    @Bean
     LinkLineItems ltiLinkLineItems(JdbcClient jdbc, PlatformTokens tokens, PlatformHttp http, JsonMapper json) {
         return new LinkLineItems(jdbc, tokens, http, json);
     }

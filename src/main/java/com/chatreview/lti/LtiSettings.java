@@ -41,6 +41,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param scoreGiveUpAfter a score the platform has not taken this long after it was written is given up
  * @param scoreLease how long a node that took a score to send has it to itself: longer than a token's fetch and the
  *     score's post take (10 s each at most); past it, a node that died while sending leaves it to another
+ * @param scoreRetention how long a score delivered or given up is kept (its tenant sees given-up ones and may send
+ *     them again) before it is deleted
  */
 @ConfigurationProperties("lti")
 public record LtiSettings(
@@ -64,7 +66,8 @@ public record LtiSettings(
         @DefaultValue("5s") Duration scoreFirstRetry,
         @DefaultValue("1h") Duration scoreMaxRetry,
         @DefaultValue("3d") Duration scoreGiveUpAfter,
-        @DefaultValue("60s") Duration scoreLease) {
+        @DefaultValue("60s") Duration scoreLease,
+        @DefaultValue("30d") Duration scoreRetention) {
 
     /** Where a platform's URLs may point, as these settings allow. */
     Destinations.Policy destinationPolicy() {

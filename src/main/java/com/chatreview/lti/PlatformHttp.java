@@ -4,13 +4,16 @@ import com.chatreview.outbound.DestinationRefused;
 import com.chatreview.outbound.Destinations;
 import com.nimbusds.jose.util.Resource;
 import com.nimbusds.jose.util.ResourceRetriever;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -18,6 +21,8 @@ import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.client.WWWAuthenticationProtocolHandler;
 import org.eclipse.jetty.http.HttpField;
@@ -124,22 +129,50 @@ final class PlatformHttp implements ResourceRetriever, AutoCloseable {
         } catch (DestinationRefused refused) {
             throw new Refused(String.valueOf(refused.getMessage()));
         }
-        ContentResponse response;
+        CappedAnswer answer = new CappedAnswer();
         try {
-            request.timeout(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            response = new CompletableResponseListener(request, MAX_ANSWER)
-                    .send()
-                    .get(TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS);
+            request.timeout(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).send(answer);
+            return answer.result.get(TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             throw new IOException(String.valueOf(cause.getMessage()), cause);
         } catch (TimeoutException e) {
+            request.abort(e);
             throw new IOException("no answer from " + uri + " within " + TIMEOUT.toSeconds() + " s", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
         }
-        return new Answer(response.getStatus(), response.getContentAsString(), response.getHeaders());
+    }
+
+    /**
+     * The answer's first {@link #MAX_ANSWER} bytes, the rest read and dropped: a platform that took a score and
+     * answered at length took it all the same (failing the answer would send the score again).
+     */
+    private static final class CappedAnswer implements Response.Listener {
+        final CompletableFuture<Answer> result = new CompletableFuture<>();
+        private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+
+        @Override
+        public void onContent(Response response, ByteBuffer content) {
+            int room = MAX_ANSWER - body.size();
+            if (room > 0) {
+                byte[] bytes = new byte[Math.min(room, content.remaining())];
+                content.get(bytes);
+                body.writeBytes(bytes);
+            }
+        }
+
+        @Override
+        public void onComplete(Result outcome) {
+            if (outcome.isFailed()) {
+                result.completeExceptionally(outcome.getFailure());
+                return;
+            }
+            Response response = outcome.getResponse();
+            result.complete(
+                    new Answer(response.getStatus(), body.toString(StandardCharsets.UTF_8), response.getHeaders()));
+        }
     }
 
     @Override

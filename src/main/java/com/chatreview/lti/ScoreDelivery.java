@@ -39,7 +39,9 @@ class ScoreDelivery implements SmartLifecycle {
     private final PlatformHttp http;
     private final LtiSettings settings;
     private final Semaphore wakeUp = new Semaphore(0);
+    private static final Duration PURGE_EVERY = Duration.ofHours(1);
     private volatile boolean running;
+    private long lastPurge;
     private @Nullable Thread worker;
 
     ScoreDelivery(
@@ -81,6 +83,7 @@ class ScoreDelivery implements SmartLifecycle {
             try {
                 int sent = deliverDue();
                 if (sent == 0) {
+                    purgeSettled();
                     wakeUp.tryAcquire(settings.scorePoll().toMillis(), TimeUnit.MILLISECONDS);
                     wakeUp.drainPermits();
                 }
@@ -102,6 +105,30 @@ class ScoreDelivery implements SmartLifecycle {
 
     private record Due(
             long seq, UUID claim, UUID platformId, String lineItem, String score, int attempts, boolean overdue) {}
+
+    /**
+     * Deletes the scores delivered or given up longer than {@code lti.score-retention} ago, now and then (every node
+     * does, at most hourly: a few deletes of nothing).
+     */
+    void purgeSettled() {
+        long now = System.nanoTime();
+        if (lastPurge != 0 && now - lastPurge < PURGE_EVERY.toNanos()) {
+            return;
+        }
+        lastPurge = now;
+        int purged;
+        do {
+            purged = jdbc.sql("""
+                            DELETE FROM lti_scores WHERE seq IN (
+                                SELECT seq FROM lti_scores
+                                WHERE (delivered_at IS NOT NULL OR given_up_at IS NOT NULL)
+                                  AND coalesce(delivered_at, given_up_at)
+                                      < now() - :retentionMillis * interval '1 millisecond'
+                                LIMIT 1000)""")
+                    .param("retentionMillis", settings.scoreRetention().toMillis())
+                    .update();
+        } while (purged == 1000 && running);
+    }
 
     /** Sends the due scores one by one, each under its own lease; how many were taken. */
     int deliverDue() {
@@ -137,7 +164,8 @@ class ScoreDelivery implements SmartLifecycle {
                             ORDER BY s.seq LIMIT 1
                             FOR UPDATE SKIP LOCKED)
                         RETURNING seq, platform_id, line_item_url, score::text AS score, attempts,
-                                  created_at + :giveUpMillis * interval '1 millisecond' < now() AS overdue""")
+                                  coalesce(resent_at, created_at) + :giveUpMillis * interval '1 millisecond' < now()
+                                      AS overdue""")
                 .param("leaseMillis", settings.scoreLease().toMillis())
                 .param("giveUpMillis", settings.scoreGiveUpAfter().toMillis())
                 .param("claim", claim)

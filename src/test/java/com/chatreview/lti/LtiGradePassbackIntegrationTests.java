@@ -52,9 +52,11 @@ class LtiGradePassbackIntegrationTests {
     private static String homeworkId;
     private static int rubricPoints;
     private static String platformId;
+    private static JdbcClient database;
 
     @BeforeAll
-    static void aGradedLinkInACourse(TestService service) throws IOException {
+    static void aGradedLinkInACourse(TestService service, @Autowired JdbcClient jdbc) throws IOException {
+        database = jdbc;
         RegisteredTool registered = RegisteredTool.in(service, "lti-grades");
         platform = registered.platform();
         tool = registered.tool();
@@ -160,6 +162,97 @@ class LtiGradePassbackIntegrationTests {
                 .filter(exchange -> exchange.body().contains(bo.sub()))
                 .count();
         assertThat(tries).as("the score's sends: four faults, then taken").isGreaterThanOrEqualTo(5);
+    }
+
+    @Test
+    void aGivenUpScoreIsListedAndSentAgainUnlessALaterOneOfItsLineWasDelivered(
+            @Autowired JdbcClient jdbc, TestService service) {
+        String scores = "/api/v1/lti/platforms/" + platformId + "/scores";
+        nothingOnItsWay(jdbc);
+        Member lu = course.learner("Lu", "Xun");
+        platform.inject(Endpoint.SCORES, Fault.status(400));
+        reviewedPoints(handIn(lu, "Refused at first."));
+
+        Eventually.until(Eventually.PATIENCE, () -> givenUp(jdbc) == 1);
+        var listed = school.chats().get(scores).json();
+        assertThat(listed.get("given_up").asLong()).isEqualTo(1);
+        assertThat(listed.get("to_send").asLong()).isZero();
+        assertThat(listed.get("scores").get(0).get("last_error").asString()).contains("400");
+        assertThat(listed.get("scores").get(0).get("user_id").asString()).endsWith(lu.sub());
+        assertThat(service.newTenant("lti-scores-other").chats().get(scores).status())
+                .as("another tenant's platform")
+                .isEqualTo(404);
+        Api.Reply resent = school.chats().post(scores + "/resend", "");
+        assertThat(resent.status()).as(resent.toString()).isEqualTo(200);
+        assertThat(resent.json().get("resent").asInt()).isEqualTo(1);
+        assertThat(resent.json().get("superseded").asInt()).isZero();
+        Eventually.until(Eventually.PATIENCE, () -> lineItem().gradeOf(lu).isPresent());
+        assertThat(school.chats().get(scores).json().get("given_up").asLong()).isZero();
+
+        Member kim = course.learner("Kim", "Gordon");
+        platform.inject(Endpoint.SCORES, Fault.status(400));
+        String submission = handIn(kim, "Refused, then decided.");
+        reviewedPoints(submission);
+        Eventually.until(Eventually.PATIENCE, () -> givenUp(jdbc) == 1);
+        decide(submission, "approved");
+        Eventually.until(Eventually.PATIENCE, () -> lineItem().gradeOf(kim).isPresent());
+        Api.Reply notResent = school.chats().post(scores + "/resend", "");
+        assertThat(notResent.json().get("resent").asInt())
+                .as("the review's score is older than the decision's")
+                .isZero();
+        assertThat(notResent.json().get("superseded").asInt()).isEqualTo(1);
+        quiet();
+        assertThat(lineItem().scoresOf(kim)).hasSize(1);
+        assertThat(lineItem().gradeOf(kim).orElseThrow().gradingProgress()).isEqualTo("FullyGraded");
+    }
+
+    @Test
+    void scoresSettledLongerAgoThanTheRetentionAreDeleted(
+            @Autowired JdbcClient jdbc,
+            @Autowired Platforms platforms,
+            @Autowired PlatformTokens tokens,
+            @Autowired PlatformHttp http,
+            @Autowired LtiSettings settings) {
+        Map<String, String> settledAt =
+                Map.of("delivered_at", "31 days", "given_up_at", "31 days", "delivered_at ", "29 days");
+        Map<String, UUID> rows = new java.util.HashMap<>();
+        settledAt.forEach((column, ago) -> {
+            UUID submission = UUID.randomUUID();
+            rows.put(column + ago, submission);
+            jdbc.sql("INSERT INTO lti_scores (submission_id, state, line_item_url, platform_id, tenant_id, user_id,"
+                            + " score, created_at, next_attempt_at, " + column.strip() + ")"
+                            + " VALUES (:submission, 'reviewed/1/0', 'https://lms.example/li', :platform::uuid,"
+                            + " :tenant, 'lti:x', '{}'::jsonb, now(), now(), now() - interval '" + ago + "')")
+                    .param("submission", submission)
+                    .param("platform", platformId)
+                    .param("tenant", school.uuid())
+                    .update();
+        });
+
+        new ScoreDelivery(jdbc, platforms, tokens, http, settings).purgeSettled();
+
+        List<UUID> left = jdbc.sql("SELECT submission_id FROM lti_scores WHERE submission_id IN (:ids)")
+                .param("ids", rows.values())
+                .query((rs, row) -> rs.getObject(1, UUID.class))
+                .list();
+        assertThat(left).as("kept %s", settings.scoreRetention()).containsExactly(rows.get("delivered_at 29 days"));
+    }
+
+    @Test
+    void aScoreTakenWithALongAnswerIsDeliveredOnce(@Autowired JdbcClient jdbc) {
+        nothingOnItsWay(jdbc);
+        Member jo = course.learner("Jo", "March");
+        platform.inject(Endpoint.SCORES, Fault.longAnswer(PlatformHttp.MAX_ANSWER + 64 * 1024));
+
+        String submission = handIn(jo, "Answered at length.");
+        reviewedPoints(submission);
+
+        Eventually.until(Eventually.PATIENCE, () -> lineItem().gradeOf(jo).isPresent());
+        quiet();
+        long sends = platform.exchanges(Endpoint.SCORES).stream()
+                .filter(exchange -> exchange.body().contains(jo.sub()))
+                .count();
+        assertThat(sends).as("sent once: the long answer took it").isEqualTo(1);
     }
 
     @Test
@@ -359,32 +452,38 @@ class LtiGradePassbackIntegrationTests {
 
     /** Waits for the review; the points it gave. */
     private static int reviewedPoints(String submission) {
-        String path = "/v1/homeworks/" + homeworkId + "/submissions/" + submission;
-        return Eventually.value(Eventually.PATIENCE, () -> {
-            var now = school.homework().get(path).json();
-            if (!now.get("status").asString().equals("reviewed")) {
-                return null;
-            }
-            return now.get("criteria")
-                    .valueStream()
-                    .mapToInt(criterion -> criterion.get("points").asInt())
-                    .sum();
-        });
+        var reviewed = reviewOf(submission);
+        assertThat(reviewed.get("status").asString()).isEqualTo("reviewed");
+        return pointsOf(reviewed);
+    }
+
+    /**
+     * Waits for the review (watching the database: polling the API would use up the tenant's requests of the
+     * minute), then reads the submission.
+     */
+    private static tools.jackson.databind.JsonNode reviewOf(String submission) {
+        Eventually.until(
+                Eventually.PATIENCE,
+                () -> database.sql("SELECT review_state = 'done' FROM submissions WHERE id = :id::uuid")
+                        .param("id", submission)
+                        .query(Boolean.class)
+                        .single());
+        return school.homework()
+                .get("/v1/homeworks/" + homeworkId + "/submissions/" + submission)
+                .json();
+    }
+
+    private static int pointsOf(tools.jackson.databind.JsonNode submission) {
+        return submission
+                .get("criteria")
+                .valueStream()
+                .mapToInt(criterion -> criterion.get("points").asInt())
+                .sum();
     }
 
     /** Waits for the review of a submission the teacher decided on already; the points it gave. */
     private static int reviewedOrDecidedPoints(String submission) {
-        String path = "/v1/homeworks/" + homeworkId + "/submissions/" + submission;
-        return Eventually.value(Eventually.PATIENCE, () -> {
-            var now = school.homework().get(path).json();
-            if (now.get("grade").asString().isEmpty()) {
-                return null;
-            }
-            return now.get("criteria")
-                    .valueStream()
-                    .mapToInt(criterion -> criterion.get("points").asInt())
-                    .sum();
-        });
+        return pointsOf(reviewOf(submission));
     }
 
     private static void decide(String submission, String status) {
@@ -393,6 +492,13 @@ class LtiGradePassbackIntegrationTests {
                         "/v1/homeworks/" + homeworkId + "/submissions/" + submission,
                         "{\"status\": \"" + status + "\", \"teacherId\": \"t-1\"}");
         assertThat(decided.status()).as(decided.toString()).isEqualTo(200);
+    }
+
+    private static long givenUp(JdbcClient jdbc) {
+        return jdbc.sql("SELECT count(*) FROM lti_scores WHERE tenant_id = :tenant AND given_up_at IS NOT NULL")
+                .param("tenant", school.uuid())
+                .query(Long.class)
+                .single();
     }
 
     /** The faults are the platform's next answers to any score: none of the other tests' may be on its way. */

@@ -33,7 +33,8 @@ class LtiSettingsTests {
             Duration.ofSeconds(5),
             Duration.ofHours(1),
             Duration.ofDays(3),
-            Duration.ofSeconds(60));
+            Duration.ofSeconds(60),
+            Duration.ofDays(30));
 
     private final Destinations destinations = new Destinations(
             defaults.destinationPolicy(),

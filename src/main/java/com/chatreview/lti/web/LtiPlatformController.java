@@ -4,6 +4,7 @@ import com.chatreview.kernel.InvalidInput;
 import com.chatreview.lti.LtiPlatform;
 import com.chatreview.lti.LtiPlatforms;
 import com.chatreview.lti.LtiRegistrations;
+import com.chatreview.lti.LtiScores;
 import com.chatreview.lti.LtiSettings;
 import com.chatreview.lti.NewPlatform;
 import com.chatreview.tenancy.Tenant;
@@ -37,11 +38,14 @@ class LtiPlatformController {
     private final LtiPlatforms platforms;
     private final LtiRegistrations registrations;
     private final LtiSettings settings;
+    private final LtiScores scores;
 
-    LtiPlatformController(LtiPlatforms platforms, LtiRegistrations registrations, LtiSettings settings) {
+    LtiPlatformController(
+            LtiPlatforms platforms, LtiRegistrations registrations, LtiSettings settings, LtiScores scores) {
         this.platforms = platforms;
         this.registrations = registrations;
         this.settings = settings;
+        this.scores = scores;
     }
 
     record RegistrationLinkBody(
@@ -145,5 +149,60 @@ class LtiPlatformController {
     ResponseEntity<Void> delete(Tenant tenant, @PathVariable("platform_id") UUID id) {
         platforms.delete(tenant.id(), id);
         return ResponseEntity.noContent().build();
+    }
+
+    record ScoreBody(
+            @JsonProperty("submission_id") String submissionId,
+            String state,
+            @JsonProperty("line_item_url") String lineItemUrl,
+            @JsonProperty("user_id") String userId,
+            int attempts,
+            @JsonProperty("created_at") Instant createdAt,
+            @JsonProperty("next_attempt_at") @Nullable Instant nextAttemptAt,
+            @JsonProperty("given_up_at") @Nullable Instant givenUpAt,
+            @JsonProperty("last_error") @Nullable String lastError) {
+
+        static ScoreBody of(LtiScores.Score score) {
+            return new ScoreBody(
+                    score.submissionId().toString(),
+                    score.state(),
+                    score.lineItemUrl(),
+                    score.userId(),
+                    score.attempts(),
+                    score.createdAt(),
+                    score.nextAttemptAt(),
+                    score.givenUpAt(),
+                    score.lastError());
+        }
+    }
+
+    record UndeliveredBody(
+            @JsonProperty("to_send") long toSend,
+            @JsonProperty("given_up") long givenUp,
+            List<ScoreBody> scores) {}
+
+    record ResentBody(int resent, int superseded) {}
+
+    @GetMapping("/{platform_id}/scores")
+    @Operation(
+            summary = "The platform's scores not in its gradebook yet",
+            description = "How many are to send and how many were given up, and the oldest 100 of them with the"
+                    + " platform's last answer.")
+    UndeliveredBody undelivered(Tenant tenant, @PathVariable("platform_id") UUID id) {
+        LtiScores.Undelivered undelivered = scores.undelivered(tenant.id(), id);
+        return new UndeliveredBody(
+                undelivered.toSend(),
+                undelivered.givenUp(),
+                undelivered.scores().stream().map(ScoreBody::of).toList());
+    }
+
+    @PostMapping("/{platform_id}/scores/resend")
+    @Operation(
+            summary = "Send the given-up scores again",
+            description = "Each given-up score that is the last of its column and learner is sent again, with the"
+                    + " full time of trying; the others stay given up (superseded), as a later score of theirs holds.")
+    ResentBody resend(Tenant tenant, @PathVariable("platform_id") UUID id) {
+        LtiScores.Resent resent = scores.resendGivenUp(tenant.id(), id);
+        return new ResentBody(resent.resent(), resent.superseded());
     }
 }

@@ -431,8 +431,16 @@ public final class EmulatedPlatform implements AutoCloseable {
                 answer = Answer.text(404, "no such endpoint");
             } else {
                 arrivals.computeIfAbsent(endpoint, e -> new AtomicInteger()).incrementAndGet();
-                Answer faulty = applyFault(endpoint, request);
+                Fault fault = new Queue(faults.get(endpoint)).poll();
+                Answer faulty = fault == null ? null : applyFault(fault, request);
                 answer = faulty != null ? faulty : handle(endpoint, request);
+                if (fault != null && fault.padding() > 0) {
+                    answer = new Answer(
+                            answer.status(),
+                            answer.contentType(),
+                            answer.body() + " ".repeat(fault.padding()),
+                            answer.headers());
+                }
                 exchanges
                         .computeIfAbsent(endpoint, e -> new CopyOnWriteArrayList<>())
                         .add(new Exchange(request.method(), request.uri(), headers, body, answer.status()));
@@ -510,12 +518,7 @@ public final class EmulatedPlatform implements AutoCloseable {
         };
     }
 
-    private @Nullable Answer applyFault(Endpoint endpoint, Request request) {
-        Queue faultsOf = new Queue(faults.get(endpoint));
-        Fault fault = faultsOf.poll();
-        if (fault == null) {
-            return null;
-        }
+    private @Nullable Answer applyFault(Fault fault, Request request) {
         if (!fault.delay().isZero()) {
             try {
                 Thread.sleep(fault.delay());
