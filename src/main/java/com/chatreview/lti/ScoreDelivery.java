@@ -6,8 +6,10 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +22,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * ({@code lti.score-lease}, on the database's clock), so that no two nodes send the same one at once and a node that
  * dies mid-send (kill -9) leaves it to another once the lease ends; what it writes of the score afterwards holds only
  * while its claim does. Scores of one line item and user go in the order they were written: one is taken only when
- * none before it is still to send.
+ * none before it is still to send. A node sends {@link #IN_FLIGHT} scores at once, at most
+ * {@link #IN_FLIGHT_PER_PLATFORM} of them to one platform: a platform that stalls (10 s to each answer) holds up its
+ * own scores, not the other tenants'.
  *
  * <p>A score is delivered when the platform answers 2xx, or 409 (Moodle's answer to a timestamp it has seen: the
  * same score, sent before). 401 drops the cached token and tries again at once with a fresh one; 408, 429, 5xx, no
@@ -40,6 +44,12 @@ class ScoreDelivery implements SmartLifecycle {
     private final LtiSettings settings;
     private final Semaphore wakeUp = new Semaphore(0);
     private static final Duration PURGE_EVERY = Duration.ofHours(1);
+    /** Scores a node sends at once, and of these at most so many to one platform (a stalled one keeps only these). */
+    static final int IN_FLIGHT = 16;
+
+    static final int IN_FLIGHT_PER_PLATFORM = 4;
+    private final Semaphore sending = new Semaphore(IN_FLIGHT);
+    private final Map<UUID, Integer> inFlight = new ConcurrentHashMap<>();
     private volatile boolean running;
     private long lastPurge;
     private @Nullable Thread worker;
@@ -81,12 +91,22 @@ class ScoreDelivery implements SmartLifecycle {
     private void run() {
         while (running) {
             try {
-                int sent = deliverDue();
-                if (sent == 0) {
+                sending.acquire();
+                Optional<Due> due;
+                try {
+                    due = claimNext(busyPlatforms());
+                } catch (RuntimeException e) {
+                    sending.release();
+                    throw e;
+                }
+                if (due.isEmpty()) {
+                    sending.release();
                     purgeSettled();
                     wakeUp.tryAcquire(settings.scorePoll().toMillis(), TimeUnit.MILLISECONDS);
                     wakeUp.drainPermits();
+                    continue;
                 }
+                send(due.get());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -101,6 +121,32 @@ class ScoreDelivery implements SmartLifecycle {
                 }
             }
         }
+    }
+
+    /** Sends the claimed score beside the others under way: a slow platform holds up its own scores only. */
+    private void send(Due due) {
+        inFlight.merge(due.platformId(), 1, Integer::sum);
+        Thread.ofVirtual().name("lti-score-" + due.seq()).start(() -> {
+            try {
+                deliver(due);
+            } catch (RuntimeException e) {
+                // what became of it is not written: its lease ends and it is sent again (a platform that took it
+                // answers 409)
+                log.warn("Recording an LTI score's send (outbox row {}) failed: {}", due.seq(), e.toString());
+            } finally {
+                inFlight.computeIfPresent(due.platformId(), (platform, sends) -> sends == 1 ? null : sends - 1);
+                sending.release();
+                wake(); // a slot came free, and the next score of its line may be due
+            }
+        });
+    }
+
+    /** The platforms with as many scores under way on this node as one may have, as the claim's list. */
+    private String busyPlatforms() {
+        return inFlight.entrySet().stream()
+                .filter(platform -> platform.getValue() >= IN_FLIGHT_PER_PLATFORM)
+                .map(platform -> platform.getKey().toString())
+                .collect(Collectors.joining(","));
     }
 
     private record Due(
@@ -130,26 +176,12 @@ class ScoreDelivery implements SmartLifecycle {
         } while (purged == 1000 && running);
     }
 
-    /** Sends the due scores one by one, each under its own lease; how many were taken. */
-    int deliverDue() {
-        int taken = 0;
-        while (running) {
-            Optional<Due> due = claimNext();
-            if (due.isEmpty()) {
-                return taken;
-            }
-            taken++;
-            deliver(due.get());
-        }
-        return taken;
-    }
-
     /**
      * Claims the first due score of a line none of whose earlier scores is still to send: one at a time, so that the
      * lease has to cover a single send however slow the platforms are, on the database's clock, so that the nodes'
      * clocks need not agree.
      */
-    private Optional<Due> claimNext() {
+    private Optional<Due> claimNext(String busyPlatforms) {
         UUID claim = UUID.randomUUID();
         return jdbc.sql("""
                         UPDATE lti_scores SET next_attempt_at = now() + :leaseMillis * interval '1 millisecond',
@@ -157,6 +189,7 @@ class ScoreDelivery implements SmartLifecycle {
                         WHERE seq = (
                             SELECT s.seq FROM lti_scores s
                             WHERE s.delivered_at IS NULL AND s.given_up_at IS NULL AND s.next_attempt_at <= now()
+                              AND s.platform_id::text <> ALL (string_to_array(:busy, ','))
                               AND NOT EXISTS (SELECT 1 FROM lti_scores e
                                               WHERE e.line_item_url = s.line_item_url AND e.user_id = s.user_id
                                                 AND e.delivered_at IS NULL AND e.given_up_at IS NULL
@@ -169,6 +202,7 @@ class ScoreDelivery implements SmartLifecycle {
                 .param("leaseMillis", settings.scoreLease().toMillis())
                 .param("giveUpMillis", settings.scoreGiveUpAfter().toMillis())
                 .param("claim", claim)
+                .param("busy", busyPlatforms)
                 .query((rs, row) -> new Due(
                         rs.getLong("seq"),
                         claim,

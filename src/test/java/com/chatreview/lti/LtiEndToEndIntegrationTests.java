@@ -17,8 +17,6 @@ import com.chatreview.support.Eventually;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Objects;
@@ -56,22 +54,7 @@ class LtiEndToEndIntegrationTests {
 
             platform.inject(Endpoint.SCORES, Fault.status(503), Fault.expiredToken(), Fault.status(500));
             Member learner = course.learner("Ada", "Lovelace");
-            HttpResponse<String> launched =
-                    platform.launch(tool, course, learner, placed).run().page();
-            assertThat(launched.statusCode()).as(launched.body()).isEqualTo(303);
-            HttpResponse<String> page = Launch.send(HttpRequest.newBuilder(URI.create(tool.launchUrl())
-                            .resolve(launched.headers().firstValue("Location").orElseThrow()))
-                    .GET());
-            HtmlForm form = HtmlForm.all(page.body(), page.uri()).stream()
-                    .filter(candidate -> candidate.action().getPath().equals("/lti/homework/submissions"))
-                    .findFirst()
-                    .orElseThrow();
-            Api.Multipart files =
-                    new Api.Multipart().field("hand_in", form.field("hand_in")).file("answer.md", "From end to end.");
-            HttpResponse<String> handedIn = Launch.send(HttpRequest.newBuilder(form.action())
-                    .header("Content-Type", files.contentType())
-                    .POST(files.publisher()));
-            assertThat(handedIn.statusCode()).as(handedIn.body()).isEqualTo(303);
+            new LearnerInTheLms(platform, tool, course).handIn(learner, placed, "From end to end.");
 
             Score score = Eventually.value(
                     Duration.ofSeconds(60), () -> column.gradeOf(learner).orElse(null));

@@ -6,8 +6,6 @@ import com.chatreview.lti.platform.Course;
 import com.chatreview.lti.platform.EmulatedPlatform;
 import com.chatreview.lti.platform.EmulatedPlatform.Endpoint;
 import com.chatreview.lti.platform.Fault;
-import com.chatreview.lti.platform.HtmlForm;
-import com.chatreview.lti.platform.Launch;
 import com.chatreview.lti.platform.LineItem;
 import com.chatreview.lti.platform.Member;
 import com.chatreview.lti.platform.ResourceLink;
@@ -20,8 +18,6 @@ import com.chatreview.support.SharedTestConfiguration;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -207,6 +203,47 @@ class LtiGradePassbackIntegrationTests {
     }
 
     @Test
+    void aPlatformThatStallsHoldsUpOnlyItsOwnScores(
+            TestService service, @Autowired JdbcClient jdbc, @Autowired ScoreDelivery delivery) throws IOException {
+        nothingOnItsWay(jdbc);
+        List<Member> stalled = IntStream.range(0, ScoreDelivery.IN_FLIGHT_PER_PLATFORM)
+                .mapToObj(i -> course.learner("Stalled", "No. " + i))
+                .toList();
+        int arrived = platform.arrivals(Endpoint.SCORES);
+        // answers later than the tool waits: each send of these ends in a timeout, 10 s on
+        platform.inject(
+                Endpoint.SCORES,
+                stalled.stream()
+                        .map(learner -> Fault.slow(Duration.ofSeconds(12)))
+                        .toArray(Fault[]::new));
+        stalled.forEach(learner -> writeScore(jdbc, learner));
+        delivery.wake();
+        Eventually.until(Eventually.PATIENCE, () -> platform.arrivals(Endpoint.SCORES) >= arrived + 4);
+
+        RegisteredTool other = RegisteredTool.in(service, "lti-grades-other");
+        try {
+            Course elsewhere = other.platform().course("ART 1", "Elsewhere");
+            ResourceLink link = elsewhere.place(
+                    "Drawing", Map.of("homework_id", other.school().publishHomework("drawing")), 10.0);
+            Member learner = elsewhere.learner("Mo", "Willems");
+            new LearnerInTheLms(other.platform(), other.tool(), elsewhere).handIn(learner, link, "Not held up.");
+
+            Eventually.until(
+                    Duration.ofSeconds(8),
+                    () -> Objects.requireNonNull(link.lineItem())
+                            .gradeOf(learner)
+                            .isPresent());
+        } finally {
+            other.platform().close();
+        }
+        // the stalled ones get through once their sends time out and are sent again
+        for (Member learner : stalled) {
+            Eventually.until(
+                    Duration.ofSeconds(60), () -> lineItem().gradeOf(learner).isPresent());
+        }
+    }
+
+    @Test
     void scoresSettledLongerAgoThanTheRetentionAreDeleted(
             @Autowired JdbcClient jdbc,
             @Autowired Platforms platforms,
@@ -276,33 +313,7 @@ class LtiGradePassbackIntegrationTests {
         List<ScoreDelivery> nodes = List.of(
                 new ScoreDelivery(jdbc, platforms, tokens, http, shortLeases),
                 new ScoreDelivery(jdbc, platforms, tokens, http, shortLeases));
-        for (Member learner : learners) {
-            jdbc.sql("""
-                            INSERT INTO lti_scores (submission_id, state, line_item_url, platform_id, tenant_id,
-                                                    user_id, score, created_at, next_attempt_at)
-                            VALUES (gen_random_uuid(), 'reviewed/1', :lineItem, :platform::uuid, :tenant,
-                                    :user, :score::jsonb, now(), now())""")
-                    .param("lineItem", lineItem().id())
-                    .param("platform", platformId)
-                    .param("tenant", school.uuid())
-                    .param("user", LtiPlatform.STUDENT_PREFIX + platformId + ":" + learner.sub())
-                    .param(
-                            "score",
-                            Api.JSON.writeValueAsString(Map.of(
-                                    "userId",
-                                    learner.sub(),
-                                    "scoreGiven",
-                                    1,
-                                    "scoreMaximum",
-                                    rubricPoints,
-                                    "activityProgress",
-                                    "Submitted",
-                                    "gradingProgress",
-                                    "PendingManual",
-                                    "timestamp",
-                                    Instant.now().toString())))
-                    .update();
-        }
+        learners.forEach(learner -> writeScore(jdbc, learner));
         nodes.forEach(ScoreDelivery::start);
         try {
             for (Member learner : learners) {
@@ -430,24 +441,7 @@ class LtiGradePassbackIntegrationTests {
     }
 
     private static String handIn(Member learner, ResourceLink link, String text) {
-        HttpResponse<String> launched =
-                platform.launch(tool, course, learner, link).run().page();
-        assertThat(launched.statusCode()).as(launched.body()).isEqualTo(303);
-        HttpResponse<String> page = Launch.send(HttpRequest.newBuilder(URI.create(tool.launchUrl())
-                        .resolve(launched.headers().firstValue("Location").orElseThrow()))
-                .GET());
-        HtmlForm form = HtmlForm.all(page.body(), page.uri()).stream()
-                .filter(candidate -> candidate.action().getPath().equals("/lti/homework/submissions"))
-                .findFirst()
-                .orElseThrow();
-        Api.Multipart body =
-                new Api.Multipart().field("hand_in", form.field("hand_in")).file("answer.md", text);
-        HttpResponse<String> handedIn = Launch.send(HttpRequest.newBuilder(form.action())
-                .header("Content-Type", body.contentType())
-                .POST(body.publisher()));
-        assertThat(handedIn.statusCode()).as(handedIn.body()).isEqualTo(303);
-        String location = handedIn.headers().firstValue("Location").orElseThrow();
-        return location.substring(location.indexOf("uploaded=") + "uploaded=".length());
+        return new LearnerInTheLms(platform, tool, course).handIn(learner, link, text);
     }
 
     /** Waits for the review; the points it gave. */
@@ -492,6 +486,35 @@ class LtiGradePassbackIntegrationTests {
                         "/v1/homeworks/" + homeworkId + "/submissions/" + submission,
                         "{\"status\": \"" + status + "\", \"teacherId\": \"t-1\"}");
         assertThat(decided.status()).as(decided.toString()).isEqualTo(200);
+    }
+
+    /** A score of the learner's in the outbox, to send now, as a review writes one. */
+    private static void writeScore(JdbcClient jdbc, Member learner) {
+        jdbc.sql("""
+                        INSERT INTO lti_scores (submission_id, state, line_item_url, platform_id, tenant_id,
+                                                user_id, score, created_at, next_attempt_at)
+                        VALUES (gen_random_uuid(), 'reviewed/1/0', :lineItem, :platform::uuid, :tenant,
+                                :user, :score::jsonb, now(), now())""")
+                .param("lineItem", Objects.requireNonNull(essay.lineItem()).id())
+                .param("platform", platformId)
+                .param("tenant", school.uuid())
+                .param("user", LtiPlatform.STUDENT_PREFIX + platformId + ":" + learner.sub())
+                .param(
+                        "score",
+                        Api.JSON.writeValueAsString(Map.of(
+                                "userId",
+                                learner.sub(),
+                                "scoreGiven",
+                                1,
+                                "scoreMaximum",
+                                rubricPoints,
+                                "activityProgress",
+                                "Submitted",
+                                "gradingProgress",
+                                "PendingManual",
+                                "timestamp",
+                                Instant.now().toString())))
+                .update();
     }
 
     private static long givenUp(JdbcClient jdbc) {

@@ -6,8 +6,6 @@ import com.chatreview.lti.platform.Course;
 import com.chatreview.lti.platform.EmulatedPlatform;
 import com.chatreview.lti.platform.EmulatedPlatform.Endpoint;
 import com.chatreview.lti.platform.Fault;
-import com.chatreview.lti.platform.HtmlForm;
-import com.chatreview.lti.platform.Launch;
 import com.chatreview.lti.platform.LineItem;
 import com.chatreview.lti.platform.Member;
 import com.chatreview.lti.platform.ResourceLink;
@@ -15,9 +13,7 @@ import com.chatreview.support.Api;
 import com.chatreview.support.Cluster;
 import com.chatreview.support.Eventually;
 import com.chatreview.support.RequiresCluster;
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,6 +111,10 @@ class LtiGradesClusterTests {
                     .as("%s's scores", learner.sub())
                     .hasSize(1);
         }
+        assertThat(Files.readString(cluster.accessLog()))
+                .as("nginx's access log: the pages' session tokens are not in it")
+                .contains("GET /lti/homework ", "POST /lti/homework/submissions ")
+                .doesNotContain("session=");
     }
 
     @Test
@@ -151,22 +151,6 @@ class LtiGradesClusterTests {
     }
 
     private static void handIn(Member learner) {
-        HttpResponse<String> launched =
-                platform.launch(tool, course, learner, essay).run().page();
-        assertThat(launched.statusCode()).as(launched.body()).isEqualTo(303);
-        HttpResponse<String> page = Launch.send(HttpRequest.newBuilder(URI.create(tool.launchUrl())
-                        .resolve(launched.headers().firstValue("Location").orElseThrow()))
-                .GET());
-        HtmlForm form = HtmlForm.all(page.body(), page.uri()).stream()
-                .filter(candidate -> candidate.action().getPath().equals("/lti/homework/submissions"))
-                .findFirst()
-                .orElseThrow();
-        Api.Multipart body = new Api.Multipart()
-                .field("hand_in", form.field("hand_in"))
-                .file("answer.md", "An answer by " + learner.sub());
-        HttpResponse<String> handedIn = Launch.send(HttpRequest.newBuilder(form.action())
-                .header("Content-Type", body.contentType())
-                .POST(body.publisher()));
-        assertThat(handedIn.statusCode()).as(handedIn.body()).isEqualTo(303);
+        new LearnerInTheLms(platform, tool, course).handIn(learner, essay, "An answer by " + learner.sub());
     }
 }

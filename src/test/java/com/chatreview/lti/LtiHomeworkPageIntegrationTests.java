@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.lti.platform.Course;
 import com.chatreview.lti.platform.EmulatedPlatform;
-import com.chatreview.lti.platform.HtmlForm;
 import com.chatreview.lti.platform.Launch;
 import com.chatreview.lti.platform.Member;
 import com.chatreview.lti.platform.ResourceLink;
@@ -392,25 +391,14 @@ class LtiHomeworkPageIntegrationTests {
     }
 
     private static HttpResponse<String> homeworkPage(Member learner) {
-        HttpResponse<String> launched =
-                platform.launch(tool, course, learner, essay).run().page();
-        assertThat(launched.statusCode()).as(launched.body()).isEqualTo(303);
-        return get(URI.create(tool.launchUrl())
-                .resolve(launched.headers().firstValue("Location").orElseThrow()));
+        return new LearnerInTheLms(platform, tool, course).homeworkPage(learner, essay);
     }
 
     private static HttpResponse<String> handIn(HttpResponse<String> page, Api.Multipart files) {
-        HtmlForm form = HtmlForm.all(page.body(), page.uri()).stream()
-                .filter(candidate -> candidate.action().getPath().equals("/lti/homework/submissions"))
-                .findFirst()
-                .orElseThrow();
-        assertThat(form.action().getQuery())
+        assertThat(LearnerInTheLms.handInForm(page).action().getQuery())
                 .as("the session is in the action's query")
                 .startsWith("session=");
-        Api.Multipart body = files.field("hand_in", form.field("hand_in"));
-        return Launch.send(HttpRequest.newBuilder(form.action())
-                .header("Content-Type", body.contentType())
-                .POST(body.publisher()));
+        return LearnerInTheLms.handIn(page, files);
     }
 
     private static HttpResponse<String> get(URI uri) {

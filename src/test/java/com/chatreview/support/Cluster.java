@@ -99,6 +99,11 @@ public final class Cluster implements AutoCloseable {
     }
 
     /** The port nginx listens on: the cluster's one address, as clients see it. */
+    /** nginx's access log, as the deployment's configuration writes it. */
+    public Path accessLog() {
+        return logDir.resolve("nginx-access.log");
+    }
+
     public int port() {
         return port;
     }
@@ -308,7 +313,7 @@ public final class Cluster implements AutoCloseable {
         port = freePort();
         Path site = workDir.resolve("chat-review.conf");
         Files.writeString(
-                site, nginxSite(port, nodes.stream().map(Node::address).toList()));
+                site, nginxSite(port, nodes.stream().map(Node::address).toList(), accessLog()));
         Path config = workDir.resolve("nginx.conf");
         Files.writeString(config, nginxMain(site));
         Path log = logDir.resolve("nginx.log");
@@ -325,12 +330,13 @@ public final class Cluster implements AutoCloseable {
      * The template of {@code deploy/nginx/} with its placeholders filled in, and a header the tests need that
      * production does not send: {@code X-Upstream}, the node that answered (node addresses stay inside there).
      */
-    static String nginxSite(int listenPort, List<String> upstreams) throws IOException {
+    static String nginxSite(int listenPort, List<String> upstreams, Path accessLog) throws IOException {
         String servers =
                 upstreams.stream().map(address -> "server " + address + ";").collect(Collectors.joining(" "));
         String site = Files.readString(NGINX_TEMPLATE)
                 .replace("${LISTEN}", "127.0.0.1:" + listenPort)
-                .replace("${UPSTREAM_SERVERS}", servers);
+                .replace("${UPSTREAM_SERVERS}", servers)
+                .replace("${ACCESS_LOG}", "\"" + accessLog + "\"");
         if (site.contains("${")) {
             throw new IllegalStateException(NGINX_TEMPLATE + " has a placeholder the cluster does not fill in");
         }
@@ -356,8 +362,6 @@ public final class Cluster implements AutoCloseable {
                     worker_connections 512;
                 }
                 http {
-                    log_format upstream '$remote_addr "$request" $status upstream=$upstream_addr $request_time';
-                    access_log "%2$s/nginx-access.log" upstream;
                     client_body_temp_path "%1$s/client_body";
                     proxy_temp_path "%1$s/proxy";
                     fastcgi_temp_path "%1$s/fastcgi";
