@@ -30,7 +30,7 @@ public final class LaunchRefused extends RuntimeException {
         this.retryAfter = retryAfter;
     }
 
-    static LaunchRefused because(String reason) {
+    public static LaunchRefused because(String reason) {
         return new LaunchRefused(Kind.REFUSED, reason, Duration.ZERO);
     }
 

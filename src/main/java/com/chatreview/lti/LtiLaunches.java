@@ -1,5 +1,6 @@
 package com.chatreview.lti;
 
+import com.chatreview.kernel.Sha256;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.KeySourceException;
@@ -72,7 +73,35 @@ public class LtiLaunches {
             @Nullable String targetLinkUri,
             @Nullable String messageHint,
             @Nullable String clientId,
-            @Nullable String deploymentId) {}
+            @Nullable String deploymentId,
+            @Nullable String storageTarget) {}
+
+    /**
+     * Where the browser goes after the login page: the platform's authorization endpoint with the authentication
+     * request; and, when the platform keeps data for the tool, what the page puts in its storage first.
+     */
+    public record Login(URI authorization, @Nullable PlatformStorage storage) {}
+
+    /**
+     * A value in the LMS's storage for the tool (LTI platform storage, in the browser): put there by the login page,
+     * read back by the launch's, so that a launch opens only in the browser that started its login.
+     *
+     * @param target the storage frame: {@code _parent}, or the name of a frame of the LMS's window
+     * @param origin the LMS's origin, that of its authorization endpoint: messages go to it alone
+     * @param key what the value is kept under
+     * @param value the value, to put (at the login); at the launch, none is known: the browser has it or not
+     */
+    public record PlatformStorage(
+            String target,
+            String origin,
+            String key,
+            @Nullable String value) {}
+
+    /** A verified launch, and the storage its browser must show the login's value from, if its platform has one. */
+    public record Launched(
+            LtiLaunch launch,
+            @Nullable PlatformStorage storage,
+            @Nullable String storedValueHash) {}
 
     /**
      * Starts a login: where the browser goes next, the platform's authorization endpoint with the authentication
@@ -81,7 +110,7 @@ public class LtiLaunches {
      * @param launchUrl the tool's launch URL, as the platform has it registered (the {@code redirect_uri})
      * @throws LaunchRefused when the platform is not registered, or the initiation lacks what it must carry
      */
-    public URI login(LoginInitiation initiation, String launchUrl) {
+    public Login login(LoginInitiation initiation, String launchUrl) {
         String issuer = required(initiation.issuer(), "iss");
         String loginHint = required(initiation.loginHint(), "login_hint");
         String targetLinkUri = required(initiation.targetLinkUri(), "target_link_uri");
@@ -102,12 +131,20 @@ public class LtiLaunches {
         }
         LtiPlatform platform = candidates.getFirst();
         checkTarget(targetLinkUri, launchUrl);
+        String storageTarget = storageTarget(platform, initiation.storageTarget());
         String state = randomToken();
         String nonce = randomToken();
+        String stored = storageTarget == null ? null : randomToken();
         Instant now = clock.instant();
         logins.put(
                 state,
-                new LoginState(platform.id(), nonce, targetLinkUri, now.plus(settings.loginTimeout())),
+                new LoginState(
+                        platform.id(),
+                        nonce,
+                        targetLinkUri,
+                        now.plus(settings.loginTimeout()),
+                        storageTarget,
+                        stored == null ? null : hashOf(stored)),
                 settings.loginTimeout());
         Map<String, String> request = new LinkedHashMap<>();
         request.put("scope", "openid");
@@ -126,7 +163,45 @@ public class LtiLaunches {
                 .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
                 .collect(Collectors.joining("&"));
         String authorization = platform.authLoginUrl();
-        return URI.create(authorization + (authorization.contains("?") ? "&" : "?") + query);
+        URI next = URI.create(authorization + (authorization.contains("?") ? "&" : "?") + query);
+        return new Login(
+                next,
+                storageTarget == null
+                        ? null
+                        : new PlatformStorage(storageTarget, originOf(platform), STORAGE_KEY_PREFIX + state, stored));
+    }
+
+    /** What platform storage keeps of a launch for the tool is under this, then its state. */
+    static final String STORAGE_KEY_PREFIX = "homework-review-launch-";
+
+    private static final java.util.regex.Pattern FRAME_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,100}");
+
+    /**
+     * The login's storage frame, checked: a platform that named one once (it keeps data for the tool) must name one at
+     * every login, or an attacker's login without it would open a launch in any browser.
+     */
+    private @Nullable String storageTarget(LtiPlatform platform, @Nullable String target) {
+        if (target == null || target.isEmpty()) {
+            if (platforms.storageSeen(platform.id())) {
+                throw LaunchRefused.because("This LMS keeps the tool's launches in its storage, but this login did not"
+                        + " say where (lti_storage_target). Launch the tool again from your course.");
+            }
+            return null;
+        }
+        if (!FRAME_NAME.matcher(target).matches()) {
+            throw LaunchRefused.because("The login's lti_storage_target is not the name of a frame.");
+        }
+        platforms.sawStorage(platform.id());
+        return target;
+    }
+
+    private static String originOf(LtiPlatform platform) {
+        URI uri = URI.create(platform.authLoginUrl());
+        return uri.getScheme() + "://" + uri.getRawAuthority();
+    }
+
+    static String hashOf(String value) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(Sha256.of(value));
     }
 
     /**
@@ -134,7 +209,7 @@ public class LtiLaunches {
      *
      * @throws LaunchRefused saying which check failed
      */
-    public LtiLaunch launch(
+    public Launched launch(
             @Nullable String idToken,
             @Nullable String state,
             @Nullable String error,
@@ -156,7 +231,14 @@ public class LtiLaunches {
                 .byId(login.platformId())
                 .orElseThrow(() -> LaunchRefused.because("The LMS this launch came from is no longer registered."));
         JWTClaimsSet claims = verified(platform, token);
-        return launchOf(platform, claims, login);
+        LtiLaunch launch = launchOf(platform, claims, login);
+        String target = login.storageTarget();
+        return target == null
+                ? new Launched(launch, null, null)
+                : new Launched(
+                        launch,
+                        new PlatformStorage(target, originOf(platform), STORAGE_KEY_PREFIX + state, null),
+                        login.storedValueHash());
     }
 
     private JWTClaimsSet verified(LtiPlatform platform, String idToken) {

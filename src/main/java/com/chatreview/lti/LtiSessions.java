@@ -68,7 +68,7 @@ public class LtiSessions {
             return Optional.empty();
         }
         return jdbc.sql("SELECT launch::text, expires_at FROM lti_sessions WHERE token_hash = :hash"
-                        + " AND expires_at > :now")
+                        + " AND expires_at > :now AND binding_hash IS NULL")
                 .param("hash", hash(token))
                 .param("now", Sql.at(clock.instant()))
                 .query((rs, row) -> {
@@ -92,6 +92,50 @@ public class LtiSessions {
                     unreadable.getOriginalMessage());
             return Optional.empty();
         }
+    }
+
+    /**
+     * Holds the session closed until its browser shows the value its login put in the LMS's storage ({@link
+     * #bind}).
+     *
+     * @param storedValueHash the value's SHA-256, Base64url
+     */
+    public void awaitBrowser(LtiSession session, String storedValueHash) {
+        jdbc.sql("UPDATE lti_sessions SET binding_hash = :binding WHERE token_hash = :hash")
+                .param("binding", Base64.getUrlDecoder().decode(storedValueHash))
+                .param("hash", hash(session.token()))
+                .update();
+    }
+
+    /**
+     * Opens the session held for its browser if this is the value the login put in the LMS's storage; ends it if not
+     * (a launch shown in a browser that did not start its login: login CSRF).
+     */
+    public Optional<LtiSession> bind(@Nullable String token, @Nullable String value) {
+        if (token == null || token.isEmpty() || token.length() > MAX_TOKEN) {
+            return Optional.empty();
+        }
+        Optional<LtiSession> bound = value == null || value.isEmpty() || value.length() > MAX_TOKEN
+                ? Optional.empty()
+                : jdbc.sql("""
+                                UPDATE lti_sessions SET binding_hash = NULL
+                                WHERE token_hash = :hash AND expires_at > :now AND binding_hash = :binding
+                                RETURNING launch::text, expires_at""")
+                        .param("hash", hash(token))
+                        .param("now", Sql.at(clock.instant()))
+                        .param("binding", hash(value))
+                        .query((rs, row) -> {
+                            Instant expiresAt = Sql.instantNotNull(rs, "expires_at");
+                            return readable(rs.getString(1)).map(launch -> new LtiSession(token, launch, expiresAt));
+                        })
+                        .optional()
+                        .flatMap(found -> found);
+        if (bound.isEmpty()) {
+            jdbc.sql("DELETE FROM lti_sessions WHERE token_hash = :hash AND binding_hash IS NOT NULL")
+                    .param("hash", hash(token))
+                    .update();
+        }
+        return bound;
     }
 
     /** Removes the expired sessions, a batch at a time, on every node (the DELETE is the same from each). */

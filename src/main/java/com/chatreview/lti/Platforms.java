@@ -64,6 +64,22 @@ class Platforms {
      * How many platforms the tenant has, counted under a lock of the tenant's registrations (until the caller's
      * transaction ends), so that concurrent registrations cannot pass a cap together.
      */
+    /** Whether a login of the platform has named a storage frame (it keeps data for the tool in the browser). */
+    boolean storageSeen(UUID platform) {
+        return jdbc.sql("SELECT platform_storage_seen_at IS NOT NULL FROM lti_platforms WHERE id = :id")
+                .param("id", platform)
+                .query(Boolean.class)
+                .optional()
+                .orElse(false);
+    }
+
+    void sawStorage(UUID platform) {
+        jdbc.sql("UPDATE lti_platforms SET platform_storage_seen_at = now() WHERE id = :id"
+                        + " AND platform_storage_seen_at IS NULL")
+                .param("id", platform)
+                .update();
+    }
+
     int countLocked(TenantId tenant) {
         jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended('lti-platforms:' || :tenant, 0))")
                 .param("tenant", tenant.toString())

@@ -6,6 +6,7 @@ import io.lettuce.core.SetArgs;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -17,7 +18,13 @@ final class RedisLoginStates implements LoginStates {
     private static final String PREFIX = "crs:lti-login:";
 
     /** A login as Redis keeps it. */
-    record Stored(UUID platformId, String nonce, String targetLinkUri, long expiresAt) {}
+    record Stored(
+            UUID platformId,
+            String nonce,
+            String targetLinkUri,
+            long expiresAt,
+            @Nullable String storageTarget,
+            @Nullable String storedValueHash) {}
 
     private final Redis redis;
     private final RedisReachability reachability;
@@ -35,7 +42,9 @@ final class RedisLoginStates implements LoginStates {
                 login.platformId(),
                 login.nonce(),
                 login.targetLinkUri(),
-                login.expiresAt().toEpochMilli());
+                login.expiresAt().toEpochMilli(),
+                login.storageTarget(),
+                login.storedValueHash());
         try {
             redis.commands().set(PREFIX + state, json.writeValueAsString(stored), SetArgs.Builder.px(timeout));
         } catch (RuntimeException e) {
@@ -58,7 +67,12 @@ final class RedisLoginStates implements LoginStates {
         }
         Stored stored = json.readValue(value, Stored.class);
         return Optional.of(new LoginState(
-                stored.platformId(), stored.nonce(), stored.targetLinkUri(), Instant.ofEpochMilli(stored.expiresAt())));
+                stored.platformId(),
+                stored.nonce(),
+                stored.targetLinkUri(),
+                Instant.ofEpochMilli(stored.expiresAt()),
+                stored.storageTarget(),
+                stored.storedValueHash()));
     }
 
     private static LaunchRefused unreachable() {

@@ -23,7 +23,8 @@ import org.openqa.selenium.By;
 
 /**
  * The homework page in a real Chromium that blocks third-party cookies, inside the emulated LMS's course page on
- * another site, 320 px wide: the launch goes through, the page fits, a file is handed in. A screenshot goes to
+ * another site, 320 px wide: the launch goes through (bound to the browser by the LMS's platform storage, a frame
+ * of the course page: the tool's login and launch pages put and read its value), the page fits, a file is handed in. A screenshot goes to
  * {@code target/screenshots/lti-homework-320px.png}.
  */
 @IntegrationTest

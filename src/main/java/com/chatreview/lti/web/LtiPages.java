@@ -8,10 +8,12 @@ import com.chatreview.lti.LaunchRefused;
 import com.chatreview.lti.LtiDeepLinking;
 import com.chatreview.lti.LtiHomework;
 import com.chatreview.lti.LtiLaunch;
+import com.chatreview.lti.LtiLaunches;
 import com.chatreview.lti.LtiPlatform;
 import com.chatreview.lti.LtiSession;
 import com.chatreview.submission.Submission;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
@@ -74,6 +76,57 @@ final class LtiPages {
                 + escape(String.join(", ", platform.deploymentIds())) + "</code>). Teachers can add it to their"
                 + " courses now.</p><p>You may close this window.</p><script src=\"/lti/registered.js\"></script>";
         return page(HttpStatus.OK, "The tool is registered", body);
+    }
+
+    /**
+     * The login's page when the LMS keeps data for the tool (LTI platform storage): its script puts the login's value
+     * in the LMS's storage frame, then sends the browser on to the LMS's authorization endpoint (the form's GET).
+     */
+    static ResponseEntity<String> storingLogin(LtiLaunches.PlatformStorage storage, URI authorization) {
+        String base = authorization.getScheme() + "://" + authorization.getRawAuthority()
+                + (authorization.getRawPath() == null ? "" : authorization.getRawPath());
+        StringBuilder fields = new StringBuilder();
+        String query = authorization.getRawQuery();
+        if (query != null) {
+            for (String pair : query.split("&")) {
+                int equals = pair.indexOf('=');
+                String name = equals < 0 ? pair : pair.substring(0, equals);
+                String value = equals < 0 ? "" : pair.substring(equals + 1);
+                fields.append("<input type=\"hidden\" name=\"")
+                        .append(escape(URLDecoder.decode(name, StandardCharsets.UTF_8)))
+                        .append("\" value=\"")
+                        .append(escape(URLDecoder.decode(value, StandardCharsets.UTF_8)))
+                        .append("\">");
+            }
+        }
+        String body = storageForm("get", base, storage, fields.toString())
+                + "<p id=\"platform-storage-status\" role=\"status\">Signing you in…</p>"
+                + "<noscript><p>The LMS keeps the tool's sign-in in the browser: allow JavaScript for the tool, then"
+                + " launch it again.</p></noscript>";
+        return page(HttpStatus.OK, "Signing you in", body, storage.origin());
+    }
+
+    /**
+     * The launch's page when its login put a value in the LMS's storage: its script reads the value back and posts it
+     * with the session, which opens only if it is the login's.
+     */
+    static ResponseEntity<String> checkingBrowser(LtiLaunches.PlatformStorage storage, String sessionToken) {
+        String fields = "<input type=\"hidden\" name=\"session\" value=\"" + escape(sessionToken) + "\">"
+                + "<input type=\"hidden\" name=\"value\" value=\"\">";
+        String body = storageForm("post", "/lti/launch/bound", storage, fields)
+                + "<p id=\"platform-storage-status\" role=\"status\">Signing you in…</p>"
+                + "<noscript><p>The LMS keeps the tool's sign-in in the browser: allow JavaScript for the tool, then"
+                + " launch it again.</p></noscript>";
+        return page(HttpStatus.OK, "Signing you in", body, "'self'");
+    }
+
+    private static String storageForm(
+            String method, String action, LtiLaunches.PlatformStorage storage, String fields) {
+        return "<form id=\"platform-storage\" method=\"" + method + "\" action=\"" + escape(action)
+                + "\" data-target=\"" + escape(storage.target()) + "\" data-origin=\"" + escape(storage.origin())
+                + "\" data-key=\"" + escape(storage.key()) + "\""
+                + (storage.value() == null ? "" : " data-value=\"" + escape(storage.value()) + "\"") + ">" + fields
+                + "</form><script src=\"/lti/platform-storage.js\"></script>";
     }
 
     /**

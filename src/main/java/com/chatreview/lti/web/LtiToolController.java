@@ -10,6 +10,7 @@ import com.chatreview.lti.LtiLaunches;
 import com.chatreview.lti.LtiPlatform;
 import com.chatreview.lti.LtiRegistrations;
 import com.chatreview.lti.LtiSession;
+import com.chatreview.lti.LtiSessions;
 import com.chatreview.lti.LtiSettings;
 import com.chatreview.lti.ToolKeys;
 import com.chatreview.lti.web.LtiRequestAdmission.Admitted;
@@ -64,6 +65,7 @@ class LtiToolController {
     private final LtiRegistrations registrations;
     private final ToolKeys keys;
     private final LtiSettings settings;
+    private final LtiSessions sessions;
 
     LtiToolController(
             LtiLaunches launches,
@@ -71,7 +73,9 @@ class LtiToolController {
             LtiHomework homeworkPages,
             LtiRegistrations registrations,
             ToolKeys keys,
-            LtiSettings settings) {
+            LtiSettings settings,
+            LtiSessions sessions) {
+        this.sessions = sessions;
         this.launches = launches;
         this.deepLinking = deepLinking;
         this.homeworkPages = homeworkPages;
@@ -102,12 +106,18 @@ class LtiToolController {
             @RequestParam(name = "target_link_uri", required = false) @Nullable String targetLinkUri,
             @RequestParam(name = "lti_message_hint", required = false) @Nullable String messageHint,
             @RequestParam(name = "client_id", required = false) @Nullable String clientId,
-            @RequestParam(name = "lti_deployment_id", required = false) @Nullable String deploymentId) {
-        URI authorization = launches.login(
-                new LtiLaunches.LoginInitiation(issuer, loginHint, targetLinkUri, messageHint, clientId, deploymentId),
+            @RequestParam(name = "lti_deployment_id", required = false) @Nullable String deploymentId,
+            @RequestParam(name = "lti_storage_target", required = false) @Nullable String storageTarget) {
+        LtiLaunches.Login login = launches.login(
+                new LtiLaunches.LoginInitiation(
+                        issuer, loginHint, targetLinkUri, messageHint, clientId, deploymentId, storageTarget),
                 launchUrl());
+        if (login.storage() != null) {
+            // the page puts the login's value in the LMS's storage, then goes on to the LMS
+            return LtiPages.storingLogin(login.storage(), login.authorization());
+        }
         return ResponseEntity.status(HttpStatus.FOUND)
-                .location(authorization)
+                .location(login.authorization())
                 .cacheControl(CacheControl.noStore())
                 .build();
     }
@@ -137,16 +147,46 @@ class LtiToolController {
             @RequestParam(name = "state", required = false) @Nullable String state,
             @RequestParam(name = "error", required = false) @Nullable String error,
             @RequestParam(name = "error_description", required = false) @Nullable String errorDescription) {
-        LtiLaunch launch = launches.launch(idToken, state, error, errorDescription);
+        LtiLaunches.Launched launched = launches.launch(idToken, state, error, errorDescription);
+        LtiLaunch launch = launched.launch();
+        LtiSession session;
         if (launch.deepLinkingRequest()) {
-            LtiSession session = deepLinking.open(launch);
+            session = deepLinking.open(launch);
+        } else if (homeworkPages.homeworkOf(launch).isPresent()) {
+            session = homeworkPages.open(launch);
+        } else {
+            return LtiPages.launched(launch);
+        }
+        LtiLaunches.PlatformStorage storage = launched.storage();
+        String storedValueHash = launched.storedValueHash();
+        if (storage != null && storedValueHash != null) {
+            // the session opens once the browser shows the value its login put in the LMS's storage
+            sessions.awaitBrowser(session, storedValueHash);
+            return LtiPages.checkingBrowser(storage, session.token());
+        }
+        if (launch.deepLinkingRequest()) {
             return picker(session, null, 0, HttpStatus.OK, List.of(), null, null);
         }
-        if (homeworkPages.homeworkOf(launch).isPresent()) {
-            // the page is reached by a GET of its own, so that reloading it does not post the launch again
-            return seeOther(homeworkPage(homeworkPages.open(launch), null));
-        }
-        return LtiPages.launched(launch);
+        // the page is reached by a GET of its own, so that reloading it does not post the launch again
+        return seeOther(homeworkPage(session, null));
+    }
+
+    @Admitted(By.ADDRESS)
+    @PostMapping("/launch/bound")
+    @Operation(
+            summary = "The launch's browser shows the value its login put in the LMS's storage",
+            description = "Opens the launch's session if the value is the login's; ends it if not.")
+    ResponseEntity<String> bound(
+            @RequestParam(name = "session", required = false) @Nullable String token,
+            @RequestParam(name = "value", required = false) @Nullable String value) {
+        LtiSession session = sessions.bind(token, value)
+                .orElseThrow(() -> LaunchRefused.because("This launch did not start in this browser (the LMS's"
+                        + " storage does not hold its login's value), so it was not opened: a launch made for someone"
+                        + " else, or by another browser, is refused. Launch the tool again from your course."));
+        return seeOther(
+                session.launch().deepLinkingRequest()
+                        ? "/lti/deep-linking?session=" + session.token()
+                        : homeworkPage(session, null));
     }
 
     @Admitted(By.SESSION)

@@ -506,7 +506,9 @@ public final class EmulatedPlatform implements AutoCloseable {
             case "/.well-known/openid-configuration" -> Endpoint.OPENID_CONFIGURATION;
             case "/register" -> Endpoint.REGISTRATION;
             default -> {
-                if (path.startsWith("/course-page/") || path.startsWith("/launch-frame/")) {
+                if (path.startsWith("/course-page/")
+                        || path.startsWith("/launch-frame/")
+                        || path.startsWith("/storage-frame/")) {
                     yield Endpoint.COURSE_PAGE;
                 }
                 Matcher matcher = LINE_ITEMS_PATH.matcher(path);
@@ -1263,16 +1265,49 @@ public final class EmulatedPlatform implements AutoCloseable {
         if (frame == null) {
             return Answer.html(404, "<p>No such course page.</p>");
         }
+        if (path.startsWith("/storage-frame/")) {
+            return Answer.html(200, STORAGE_FRAME_PAGE);
+        }
         if (path.startsWith("/course-page/")) {
             return Answer.html(
                     200,
                     "<!doctype html><html lang=\"en\"><head><title>Course</title></head><body style=\"margin:0\">"
+                            + "<iframe name=\"" + Launch.STORAGE_FRAME + "\" title=\"Storage\" hidden src=\""
+                            + issuer() + "/storage-frame/" + id + "\"></iframe>"
                             + "<iframe id=\"tool\" title=\"The tool\" style=\"border:0\" width=\"" + frame.width()
                             + "\" height=\"900\" src=\"" + issuer() + "/launch-frame/" + id
                             + "\"></iframe></body></html>");
         }
         return Answer.html(200, new HtmlForm(URI.create(frame.loginUrl()), frame.initiation()).autoSubmittingPage());
     }
+
+    /**
+     * The platform's storage for tools (LTI platform storage): a frame of the course page, on the platform's origin,
+     * that keeps what each tool's origin puts ({@code lti.put_data}) and gives it back ({@code lti.get_data}), for as
+     * long as the page is open.
+     */
+    private static final String STORAGE_FRAME_PAGE = """
+            <!doctype html><html lang="en"><head><title>Storage</title></head><body><script>
+            var kept = {};
+            window.addEventListener("message", function (event) {
+              var data = event.data;
+              if (!data || typeof data !== "object" || !data.message_id
+                  || (data.subject !== "lti.put_data" && data.subject !== "lti.get_data")) {
+                return;
+              }
+              var store = kept[event.origin] = kept[event.origin] || {};
+              var answer = { subject: data.subject + ".response", message_id: data.message_id, key: data.key };
+              if (data.subject === "lti.put_data") {
+                store[data.key] = data.value;
+                answer.value = data.value;
+              } else if (Object.prototype.hasOwnProperty.call(store, data.key)) {
+                answer.value = store[data.key];
+              } else {
+                answer.error = { code: "bad_request", message: "nothing is kept under " + data.key };
+              }
+              event.source.postMessage(answer, event.origin);
+            });
+            </script></body></html>""";
 
     void awaitLaunch(String messageHint, Launch launch) {
         pendingLaunches.put(messageHint, launch);

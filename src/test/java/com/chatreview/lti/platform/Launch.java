@@ -26,6 +26,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Launch {
 
+    /** The name of the frame of the course page that keeps tools' data (LTI platform storage). */
+    public static final String STORAGE_FRAME = "lti-storage";
+
+    private static final java.util.regex.Pattern STORED_VALUE =
+            java.util.regex.Pattern.compile("data-value=\"([^\"]+)\"");
+
     /** What each leg answered: a leg not reached is null. */
     public record Result(
             HttpResponse<String> login,
@@ -44,6 +50,12 @@ public final class Launch {
                                         + authorization.body()));
             }
             return launch;
+        }
+
+        /** The value the tool's login page would have put in the platform's storage, if it had one put. */
+        public @Nullable String storedValue() {
+            java.util.regex.Matcher found = STORED_VALUE.matcher(login.body());
+            return found.find() ? found.group(1) : null;
         }
 
         /** The form the platform had the browser post to the tool; fails the test if there was none. */
@@ -69,6 +81,7 @@ public final class Launch {
     private Consumer<JWTClaimsSet.Builder> tampering = claims -> {};
     private @Nullable RSAKey signingKey;
     private boolean loginByGet;
+    private @Nullable String storageTarget;
     private boolean withoutClientId;
     /** The browser's address, as a trusted proxy forwards it: each launch its own user's. */
     private final String clientAddress = "10.77." + ThreadLocalRandom.current().nextInt(256) + "."
@@ -104,6 +117,16 @@ public final class Launch {
     /** Initiates the login with a GET and a query, as some platforms do, instead of a form POST. */
     public Launch loginByGet() {
         this.loginByGet = true;
+        return this;
+    }
+
+    /**
+     * Initiates the login naming the platform's storage frame ({@code lti_storage_target}), as a platform that keeps
+     * data for tools in the browser does (Canvas). {@link #run} then does what the tool's login page has the browser
+     * do, but for storing its value (read it with {@link Result#storedValue()}).
+     */
+    public Launch withPlatformStorage() {
+        this.storageTarget = STORAGE_FRAME;
         return this;
     }
 
@@ -155,7 +178,11 @@ public final class Launch {
                         .header("Content-Type", "application/x-www-form-urlencoded")
                         .POST(HttpRequest.BodyPublishers.ofString(HtmlForm.urlEncoded(initiation))));
         String location = login.headers().firstValue("Location").orElse(null);
-        if (login.statusCode() / 100 != 3 || location == null) {
+        if (login.statusCode() == 200 && login.body().contains("id=\"platform-storage\"")) {
+            // the page's script puts the value in the storage frame, then sends its form (a GET): this does the GET
+            HtmlForm next = HtmlForm.in(login.body(), loginUrl);
+            location = next.action() + "?" + next.urlEncoded();
+        } else if (login.statusCode() / 100 != 3 || location == null) {
             return new Result(login, null, null, null);
         }
         HttpResponse<String> authorization =
@@ -173,7 +200,7 @@ public final class Launch {
      * iframe is a third party, as in a school's LMS. The iframe starts the login by a form post, as Moodle does.
      */
     public String coursePage(int frameWidth) {
-        return platform.coursePage(initiation(), tool.loginUrl(), frameWidth);
+        return platform.coursePage(withPlatformStorage().initiation(), tool.loginUrl(), frameWidth);
     }
 
     /** The login initiation's parameters, the launch registered with the platform under its message hint. */
@@ -185,6 +212,9 @@ public final class Launch {
         initiation.put("login_hint", member.sub());
         initiation.put("target_link_uri", link != null && link.url() != null ? link.url() : tool.launchUrl());
         initiation.put("lti_message_hint", messageHint);
+        if (storageTarget != null) {
+            initiation.put("lti_storage_target", storageTarget);
+        }
         if (!withoutClientId) {
             initiation.put("client_id", tool.clientId());
             initiation.put("lti_deployment_id", tool.deploymentId());
