@@ -41,11 +41,8 @@ class PlatformTokens {
 
     /** A platform's token endpoint answered, but with no token. */
     static final class TokenRefused extends IOException {
-        final int status;
-
-        TokenRefused(int status, String message) {
+        TokenRefused(String message) {
             super(message);
-            this.status = status;
         }
     }
 
@@ -113,18 +110,17 @@ class PlatformTokens {
                 Map.of("Accept", "application/json"));
         if (answer.status() != 200) {
             throw new TokenRefused(
-                    answer.status(),
                     "the token endpoint answered " + answer.status() + ": " + abbreviated(answer.body()));
         }
         JsonNode body;
         try {
             body = json.readTree(answer.body());
         } catch (RuntimeException e) {
-            throw new TokenRefused(answer.status(), "the token endpoint's answer is not JSON");
+            throw new TokenRefused("the token endpoint's answer is not JSON");
         }
         JsonNode token = body.get("access_token");
         if (token == null || !token.isString() || token.asString().isEmpty()) {
-            throw new TokenRefused(answer.status(), "the token endpoint's answer has no access_token");
+            throw new TokenRefused("the token endpoint's answer has no access_token");
         }
         JsonNode expiresIn = body.get("expires_in");
         long seconds = expiresIn != null && expiresIn.canConvertToLong() ? expiresIn.asLong() : 3600;
