@@ -1,5 +1,6 @@
 package com.chatreview.lti;
 
+import com.chatreview.database.AfterCommit;
 import com.chatreview.database.Sql;
 import com.chatreview.grading.Verdict;
 import com.chatreview.homework.Homework;
@@ -20,8 +21,6 @@ import java.util.Optional;
 import java.util.UUID;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -159,15 +158,8 @@ class GradePassback {
                     .param("score", json.writeValueAsString(score))
                     .update();
         }
-        if (written > 0 && TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCommit() {
-                    wake.run();
-                }
-            });
-        } else if (written > 0) {
-            wake.run();
+        if (written > 0) {
+            AfterCommit.run(wake);
         }
     }
 

@@ -1,5 +1,6 @@
 package com.chatreview.lti;
 
+import com.chatreview.database.AfterCommit;
 import com.chatreview.database.Sql;
 import com.chatreview.lti.LtiErrors.PlatformNotFound;
 import com.chatreview.tenancy.TenantId;
@@ -9,8 +10,6 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.annotation.Transactional;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * A platform's scores not yet in its gradebook, as its tenant sees them, and the given-up ones sent again (docs/lti.md,
@@ -116,12 +115,7 @@ public class LtiScores {
                 .query(Integer.class)
                 .single();
         if (resent > 0) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCommit() {
-                    wake.run();
-                }
-            });
+            AfterCommit.run(wake);
         }
         return new Resent(resent, superseded);
     }
