@@ -2,6 +2,7 @@ package com.chatreview.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.LoggerContext;
 import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.Eventually;
@@ -19,6 +20,7 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * The series an operator watches (issue 30 (c)), scraped from {@code /actuator/prometheus} before and after real
@@ -27,6 +29,17 @@ import org.junit.jupiter.api.Test;
  */
 @IntegrationTest
 class OperatorMetricsIntegrationTests {
+
+    /**
+     * A turbo filter runs on every level check of every logger, and Jetty checks dozens per request: the only one
+     * Spring Boot installs, Micrometer's logback_events counter, is left out (docs/benchmarks.md, hot reads).
+     */
+    @Test
+    void noTurboFilterStandsInFrontOfTheLoggers(TestService service) {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        assertThat(service.port()).isPositive();
+        assertThat(context.getTurboFilterList()).isEmpty();
+    }
 
     @Test
     void everySeriesIsScrapedWithWhatTheTrafficDid(TestService service) throws Exception {
