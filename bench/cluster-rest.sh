@@ -162,30 +162,7 @@ measure "1-node-redis" "$BASE" "$NODE_A_PID"
 # (3) two nodes, Redis, nginx
 NODE_B_PID=$(start_node "$PORT_B" "redis://127.0.0.1:$REDIS_PORT" "b-redis")
 await_up "$PORT_B" "$NODE_B_PID" b-redis
-mkdir -p "$RUN_DIR/nginx"
-sed -e "s/\${LISTEN}/127.0.0.1:$NGINX_PORT/" \
-  -e "s/\${UPSTREAM_SERVERS}/server 127.0.0.1:$PORT_A; server 127.0.0.1:$PORT_B;/" \
-  "$ROOT/deploy/nginx/chat-review.conf.template" > "$RUN_DIR/nginx/site.conf"
-cat > "$RUN_DIR/nginx/nginx.conf" <<EOF
-$( [ "$(id -u)" = 0 ] && echo "user root;" )
-daemon off;
-worker_processes 1;
-pid "$RUN_DIR/nginx/nginx.pid";
-error_log "$RUN_DIR/nginx/error.log" notice;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    client_body_temp_path "$RUN_DIR/nginx/client_body";
-    proxy_temp_path "$RUN_DIR/nginx/proxy";
-    fastcgi_temp_path "$RUN_DIR/nginx/fastcgi";
-    uwsgi_temp_path "$RUN_DIR/nginx/uwsgi";
-    scgi_temp_path "$RUN_DIR/nginx/scgi";
-    include "$RUN_DIR/nginx/site.conf";
-}
-EOF
-nginx -c "$RUN_DIR/nginx/nginx.conf" -p "$RUN_DIR/nginx/" > "$RUN_DIR/nginx/nginx.log" 2>&1 &
-NGINX_PID=$!
-for _ in $(seq 1 50); do curl -s "http://127.0.0.1:$NGINX_PORT/actuator/health" >/dev/null && break; sleep 0.1; done
+start_nginx "$NGINX_PORT" "$PORT_A" "$PORT_B"
 measure "2-nodes-redis-nginx" "http://127.0.0.1:$NGINX_PORT" "$NODE_A_PID" "$NODE_B_PID"
 
 # (4) one node without Redis again: the first run's figures were not an artefact of going first

@@ -283,3 +283,36 @@ create_tenant() {
   API_KEY=$(jq -r .api_key <<<"$TENANT_JSON")
   [[ "$API_KEY" == crs_* ]] || die "no api_key in $TENANT_JSON"
 }
+
+# $1 = port, $2.. = the nodes' ports: nginx in front of them with deploy/nginx's template, in $RUN_DIR/nginx; sets
+# NGINX_PID and waits until it answers. WORKER_CONNECTIONS (1024) bounds the streams it carries: two per stream.
+start_nginx() {
+  local port=$1 servers="" p
+  shift
+  for p in "$@"; do servers="$servers server 127.0.0.1:$p;"; done
+  mkdir -p "$RUN_DIR/nginx"
+  sed -e "s/\${LISTEN}/127.0.0.1:$port/" -e "s/\${UPSTREAM_SERVERS}/$servers/" -e "s/access_log \${ACCESS_LOG} chat_review;/access_log off;/" \
+    "$ROOT/deploy/nginx/chat-review.conf.template" > "$RUN_DIR/nginx/site.conf"
+  cat > "$RUN_DIR/nginx/nginx.conf" <<CONF
+$( [ "$(id -u)" = 0 ] && echo "user root;" )
+daemon off;
+worker_processes 1;
+worker_rlimit_nofile $(( ${WORKER_CONNECTIONS:-1024} * 2 + 100 ));
+pid "$RUN_DIR/nginx/nginx.pid";
+error_log "$RUN_DIR/nginx/error.log" notice;
+events { worker_connections ${WORKER_CONNECTIONS:-1024}; }
+http {
+    access_log off;
+    client_body_temp_path "$RUN_DIR/nginx/client_body";
+    proxy_temp_path "$RUN_DIR/nginx/proxy";
+    fastcgi_temp_path "$RUN_DIR/nginx/fastcgi";
+    uwsgi_temp_path "$RUN_DIR/nginx/uwsgi";
+    scgi_temp_path "$RUN_DIR/nginx/scgi";
+    include "$RUN_DIR/nginx/site.conf";
+}
+CONF
+  nginx -c "$RUN_DIR/nginx/nginx.conf" -p "$RUN_DIR/nginx/" > "$RUN_DIR/nginx/nginx.log" 2>&1 &
+  NGINX_PID=$!
+  for _ in $(seq 1 50); do curl -s "http://127.0.0.1:$port/actuator/health" >/dev/null && return 0; sleep 0.1; done
+  die "nginx did not answer on port $port (see $RUN_DIR/nginx/error.log)"
+}

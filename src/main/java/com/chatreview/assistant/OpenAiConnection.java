@@ -8,6 +8,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
 import okhttp3.Interceptor;
@@ -41,6 +43,12 @@ final class OpenAiConnection implements AutoCloseable {
     private final String model;
     private final String apiKey;
     private final Map<String, CallHandle> calls = new ConcurrentHashMap<>();
+    /**
+     * Reads each streamed reply on a virtual thread: the SDK's default is a platform thread per open stream, and a
+     * node streams hundreds at once (docs/benchmarks.md, streaming capacity).
+     */
+    private final ExecutorService streamReaders = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("ai-stream-", 0).factory());
 
     OpenAiConnection(AssistantSettings settings) {
         this.model = required(settings.model(), "AI_MODEL", "the model to ask for, for instance gpt-4o-mini");
@@ -82,6 +90,7 @@ final class OpenAiConnection implements AutoCloseable {
     @Override
     public void close() {
         client.httpClient().close();
+        streamReaders.close();
     }
 
     /**
@@ -133,6 +142,7 @@ final class OpenAiConnection implements AutoCloseable {
                         .interceptor(interceptor)
                         .build())
                 .baseUrl(baseUrl)
+                .streamHandlerExecutor(streamReaders)
                 .apiKey(apiKey.isEmpty() ? UNUSED_KEY : apiKey)
                 .timeout(timeout)
                 .maxRetries(0)
