@@ -1,11 +1,7 @@
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
-import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,19 +15,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
 
 /**
  * Load client of the token relay across two nodes (bench/relay.sh; see docs/cluster.md). Runs with the JDK's source
- * launcher, no dependencies:
+ * launcher (JDK 22+: it compiles bench/Kit.java, the helpers the load clients share, as needed), no dependencies:
  *
  * <pre>
  *   java bench/RelayLoad.java base_a=http://127.0.0.1:18185 base_b=http://127.0.0.1:18186 key=crs_... streams=100 \
@@ -55,19 +47,13 @@ import java.util.zip.GZIPOutputStream;
  * {@code procs=FILE} ("label pid" lines) over the measured window. Results are "key=value" lines (stdout, and
  * {@code out=FILE}); {@code raw=FILE.gz} gets one line per measured event. Every phase has a deadline and {@code limit}
  * (seconds) is a hard stop: the program always ends by itself.
+ *
+ * <p>Why not a load tool: the figure is the same event's arrival at two sockets on two nodes, compared in one
+ * process and on one clock; load tools report each connection's own timings.
  */
 public class RelayLoad {
 
-    static final Map<String, String> OPT = new LinkedHashMap<>();
     static final Map<String, String> RESULT = new LinkedHashMap<>();
-    /** Wall clock in microseconds from nanoTime, to compare with the server's timestamps (same machine). */
-    static final long WALL_BASE_MICROS;
-    static final long NANO_BASE = System.nanoTime();
-
-    static {
-        Instant now = Instant.now();
-        WALL_BASE_MICROS = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
-    }
 
     /** Tokens with abs(B - A) above this are counted by the chat's parity (which client thread read which side). */
     static final long OUTLIER_NS = Long.parseLong(System.getProperty("relay.outlier-ms", "10")) * 1_000_000L;
@@ -83,21 +69,8 @@ public class RelayLoad {
     static CountDownLatch roundsDone;
 
     public static void main(String[] args) throws Exception {
-        for (String arg : args) {
-            int eq = arg.indexOf('=');
-            if (eq < 0) throw new IllegalArgumentException("not key=value: " + arg);
-            OPT.put(arg.substring(0, eq), arg.substring(eq + 1));
-        }
-        long limit = Long.parseLong(opt("limit", "900"));
-        Thread killer = Thread.ofPlatform().daemon().start(() -> {
-            try {
-                Thread.sleep(limit * 1000);
-                System.err.println("RelayLoad: hard time limit of " + limit + " s reached; exiting");
-                System.out.flush();
-                Runtime.getRuntime().halt(3);
-            } catch (InterruptedException ignored) {
-            }
-        });
+        Kit.options(args, 0);
+        Kit.hardLimit("RelayLoad", 900);
         try {
             run();
         } catch (Exception | Error e) {
@@ -105,94 +78,18 @@ public class RelayLoad {
             System.err.flush();
             System.exit(1);   // the HttpClients' threads would keep the JVM up until the hard limit
         }
-        StringBuilder out = new StringBuilder();
-        RESULT.forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
-        System.out.print(out);
-        System.out.flush();
-        if (OPT.containsKey("out")) Files.writeString(Path.of(OPT.get("out")), out);
-        killer.interrupt();
-        System.exit(0);
+        Kit.printAndExit(RESULT);
     }
 
-    static String opt(String key, String dflt) {
-        String v = OPT.get(key);
-        if (v == null && dflt == null) throw new IllegalArgumentException("missing option " + key + "=");
-        return v == null ? dflt : v;
-    }
-
-    static void log(String s) {
-        System.err.printf("[%s] %s%n", java.time.LocalTime.now().withNano(0), s);
-    }
-
+    /** An HttpClient on daemon threads of its own (run() says why there are two). */
     static HttpClient client(int threads) {
-        return HttpClient.newBuilder()
-                .executor(Executors.newFixedThreadPool(threads, Thread.ofPlatform().daemon().factory()))
-                .connectTimeout(Duration.ofSeconds(10))
-                .version(HttpClient.Version.HTTP_1_1)
-                .build();
-    }
-
-    // ------------------------------------------------------------------------------------------------------------
-    // the chats
-    // ------------------------------------------------------------------------------------------------------------
-    static String[][] createChats(HttpClient http, String base, String key, int n) throws Exception {
-        String[][] chats = new String[n][];
-        Semaphore inFlight = new Semaphore(16);
-        AtomicInteger failed = new AtomicInteger();
-        CountDownLatch done = new CountDownLatch(n);
-        String run = Long.toString(System.currentTimeMillis(), 36);
-        for (int i = 0; i < n; i++) {
-            if (!inFlight.tryAcquire(60, TimeUnit.SECONDS)) throw new IllegalStateException("chat creation stalled");
-            int index = i;
-            String user = "relay-" + run + "-" + i;
-            HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/api/v1/chats"))
-                    .timeout(Duration.ofSeconds(30))
-                    .header("X-API-Key", key)
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"user_id\":\"" + user + "\"}"))
-                    .build();
-            http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).whenComplete((response, error) -> {
-                String id = error == null && response.statusCode() == 201 ? stringField(response.body(), "id") : null;
-                if (id == null) {
-                    if (failed.incrementAndGet() <= 5) {
-                        log("chat creation failed: " + (error != null ? error : response.statusCode() + " " + response.body()));
-                    }
-                } else {
-                    chats[index] = new String[] {id, user};
-                }
-                inFlight.release();
-                done.countDown();
-            });
-        }
-        if (!done.await(120, TimeUnit.SECONDS)) throw new IllegalStateException("chat creation did not finish");
-        if (failed.get() > 0) throw new IllegalStateException(failed.get() + " chats were not created");
-        return chats;
-    }
-
-    static URI wsUri(String ws, String[] chat) {
-        return URI.create(ws + "?api_key=" + URLEncoder.encode(opt("key", null), StandardCharsets.UTF_8)
-                + "&user_id=" + URLEncoder.encode(chat[1], StandardCharsets.UTF_8) + "&chat_id=" + chat[0]);
+        return Kit.httpClient(Executors.newFixedThreadPool(threads, Thread.ofPlatform().daemon().factory()),
+                Duration.ofSeconds(10));
     }
 
     // ------------------------------------------------------------------------------------------------------------
     // one chat: its two sockets and what each received, by seq
     // ------------------------------------------------------------------------------------------------------------
-    static final class LongList {
-        long[] values = new long[256];
-        int size;
-
-        void add(long v) {
-            if (size == values.length) values = Arrays.copyOf(values, size * 2);
-            values[size++] = v;
-        }
-
-        long[] sorted() {
-            long[] s = Arrays.copyOf(values, size);
-            Arrays.sort(s);
-            return s;
-        }
-    }
-
     /** A frame sent by the chat's node-A socket, and the seqs of its reply. */
     static final class Frame {
         final long sentAt;
@@ -406,14 +303,14 @@ public class RelayLoad {
         }
 
         private void handle(String event, long now) {
-            String type = stringField(event, "event_type");
+            String type = Kit.stringField(event, "event_type");
             if ("connection_established".equals(type)) {
-                lastSeq = longField(event, "last_seq");
+                lastSeq = Kit.longField(event, "last_seq");
                 established = true;
                 ready.countDown();
                 return;
             }
-            long seq = seqOf(event);
+            long seq = Kit.seqOf(event);
             byte kind = switch (type == null ? "" : type) {
                 case "message_received" -> RECEIVED;
                 case "message_stream_started" -> STARTED;
@@ -437,10 +334,9 @@ public class RelayLoad {
             }
             long micros = 0;
             if (kind == TOKEN) {
-                String ts = stringField(event, "timestamp");
+                String ts = Kit.stringField(event, "timestamp");
                 if (ts != null) {
-                    Instant t = Instant.parse(ts);
-                    micros = t.getEpochSecond() * 1_000_000L + t.getNano() / 1000;
+                    micros = Kit.micros(Instant.parse(ts));
                 }
             }
             chat.arrived(this, seq, kind, now, micros);
@@ -470,17 +366,17 @@ public class RelayLoad {
     // the run
     // ------------------------------------------------------------------------------------------------------------
     static void run() throws Exception {
-        String baseA = opt("base_a", null), baseB = opt("base_b", null), key = opt("key", null);
-        String wsA = opt("ws_a", baseA.replaceFirst("^http", "ws") + "/ws/chat");
-        String wsB = opt("ws_b", baseB.replaceFirst("^http", "ws") + "/ws/chat");
-        int streams = Integer.parseInt(opt("streams", "100"));
-        long warmup = Long.parseLong(opt("warmup", "10"));
-        long duration = Long.parseLong(opt("duration", "60"));
-        rounds = Integer.parseInt(opt("rounds", "0"));
-        long maxMeasure = Long.parseLong(opt("max_measure", "600"));
-        long drain = Long.parseLong(opt("drain", "30"));
-        int threads = Integer.parseInt(opt("threads", "2"));
-        String content = opt("content", "Relay?");
+        String baseA = Kit.opt("base_a", null), baseB = Kit.opt("base_b", null), key = Kit.opt("key", null);
+        String wsA = Kit.opt("ws_a", baseA.replaceFirst("^http", "ws") + "/ws/chat");
+        String wsB = Kit.opt("ws_b", baseB.replaceFirst("^http", "ws") + "/ws/chat");
+        int streams = Integer.parseInt(Kit.opt("streams", "100"));
+        long warmup = Long.parseLong(Kit.opt("warmup", "10"));
+        long duration = Long.parseLong(Kit.opt("duration", "60"));
+        rounds = Integer.parseInt(Kit.opt("rounds", "0"));
+        long maxMeasure = Long.parseLong(Kit.opt("max_measure", "600"));
+        long drain = Long.parseLong(Kit.opt("drain", "30"));
+        int threads = Integer.parseInt(Kit.opt("threads", "2"));
+        String content = Kit.opt("content", "Relay?");
         String frameText = "{\"content\":\"" + content.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
         roundsDone = new CountDownLatch(rounds > 0 ? streams : 0);
 
@@ -490,12 +386,13 @@ public class RelayLoad {
         // of a node delays that node's side on every chat: the outliers by parity below tell the two apart.
         HttpClient http1 = client(threads), http2 = client(threads);
         long t0 = System.nanoTime();
-        String[][] ids = createChats(http1, baseA, key, streams);
-        log(streams + " chats created on node A in " + secs(System.nanoTime() - t0) + " s");
-        if (OPT.containsKey("chats")) {
+        String run = Long.toString(System.currentTimeMillis(), 36);
+        String[][] ids = Kit.createChats(http1, baseA, key, streams, 16, i -> "relay-" + run + "-" + i);
+        Kit.log(streams + " chats created on node A in " + Kit.secs(System.nanoTime() - t0) + " s");
+        if (Kit.has("chats")) {
             List<String> lines = new ArrayList<>();
             for (String[] c : ids) lines.add(c[0] + " " + c[1]);
-            Files.write(Path.of(OPT.get("chats")), lines);
+            Files.write(Path.of(Kit.opt("chats", null)), lines);
         }
 
         List<Chat> chats = new ArrayList<>();
@@ -506,9 +403,9 @@ public class RelayLoad {
             try {
                 HttpClient forA = i % 2 == 0 ? http1 : http2, forB = i % 2 == 0 ? http2 : http1;
                 c.b.ws = forB.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
-                        .buildAsync(wsUri(wsB, c.chat), c.b).get(60, TimeUnit.SECONDS);
+                        .buildAsync(Kit.wsUri(wsB, key, c.chat[0], c.chat[1]), c.b).get(60, TimeUnit.SECONDS);
                 c.a.ws = forA.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
-                        .buildAsync(wsUri(wsA, c.chat), c.a).get(60, TimeUnit.SECONDS);
+                        .buildAsync(Kit.wsUri(wsA, key, c.chat[0], c.chat[1]), c.a).get(60, TimeUnit.SECONDS);
             } catch (Exception e) {
                 throw new IllegalStateException("chat " + i + ": connecting failed: " + e, e);
             }
@@ -530,8 +427,8 @@ public class RelayLoad {
                 c.b.maxSeq = c.b.lastSeq;
             }
         }
-        log(2 * streams + " sockets established (" + streams + " on A, " + streams + " on B) in "
-                + secs(System.nanoTime() - t0) + " s; warming up " + warmup + " s");
+        Kit.log(2 * streams + " sockets established (" + streams + " on A, " + streams + " on B) in "
+                + Kit.secs(System.nanoTime() - t0) + " s; warming up " + warmup + " s");
 
         long start = System.nanoTime();
         for (Chat c : chats) {
@@ -540,25 +437,25 @@ public class RelayLoad {
             }
         }
         Thread.sleep(warmup * 1000);
-        Cpu cpu0 = Cpu.sample();
+        Kit.Cpu cpu0 = Kit.Cpu.sample();
         measureStart = System.nanoTime();
         phase = Phase.MEASURE;
         long measureEnd;
         if (rounds > 0) {
-            log("measuring " + rounds + " frames per chat (at most " + maxMeasure + " s)");
+            Kit.log("measuring " + rounds + " frames per chat (at most " + maxMeasure + " s)");
             if (!roundsDone.await(maxMeasure, TimeUnit.SECONDS)) {
-                log("not every chat sent its " + rounds + " frames within " + maxMeasure + " s; " + roundsDone.getCount() + " did not");
+                Kit.log("not every chat sent its " + rounds + " frames within " + maxMeasure + " s; " + roundsDone.getCount() + " did not");
             }
             measureEnd = System.nanoTime();
             phase = Phase.STOP;
         } else {
-            log("measuring " + duration + " s");
+            Kit.log("measuring " + duration + " s");
             Thread.sleep(duration * 1000);
             phase = Phase.STOP;
             measureEnd = System.nanoTime();
         }
-        Cpu cpu1 = Cpu.sample();
-        log("measure over after " + secs(measureEnd - measureStart) + " s; draining (at most " + drain + " s)");
+        Kit.Cpu cpu1 = Kit.Cpu.sample();
+        Kit.log("measure over after " + Kit.secs(measureEnd - measureStart) + " s; draining (at most " + drain + " s)");
         long drainEnd = System.nanoTime() + drain * 1_000_000_000L;
         int unsettled;
         do {
@@ -567,37 +464,30 @@ public class RelayLoad {
             for (Chat c : chats) if (!c.settled()) unsettled++;
         } while (unsettled > 0 && System.nanoTime() < drainEnd);
         Thread.sleep(500);   // a late repeat or stray event would still be counted
-        log("drained; " + unsettled + " chats not settled");
+        Kit.log("drained; " + unsettled + " chats not settled");
 
         analyse(chats, measureEnd, cpu0, cpu1, unsettled, lastSeqMismatch, start);
 
-        List<CompletableFuture<WebSocket>> closing = new ArrayList<>();
+        List<WebSocket> sockets = new ArrayList<>();
         for (Chat c : chats) {
             for (Side s : List.of(c.a, c.b)) {
-                if (s.ws != null && !s.ws.isOutputClosed()) closing.add(s.ws.sendClose(WebSocket.NORMAL_CLOSURE, "bench done"));
+                if (s.ws != null) sockets.add(s.ws);
             }
         }
-        try {
-            CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            log("closing: " + e);
-        }
+        Kit.closeAll(sockets, "bench done", 20);
         for (Chat c : chats) {
             if (c.a.ws != null) c.a.ws.abort();
             if (c.b.ws != null) c.b.ws.abort();
         }
     }
 
-    static long wallMicros(long nanoTime) {
-        return WALL_BASE_MICROS + (nanoTime - NANO_BASE) / 1000;
-    }
-
-    static void analyse(List<Chat> chats, long measureEnd, Cpu cpu0, Cpu cpu1, int unsettled, long lastSeqMismatch,
+    static void analyse(List<Chat> chats, long measureEnd, Kit.Cpu cpu0, Kit.Cpu cpu1, int unsettled, long lastSeqMismatch,
             long start) throws IOException {
-        LongList tokDiff = new LongList(), tokAbs = new LongList(), allDiff = new LongList(), allAbs = new LongList();
-        LongList lagA = new LongList(), lagB = new LongList();
-        LongList sendReceived = new LongList(), sendStarted = new LongList(), sendEndedA = new LongList();
-        LongList sendEndedB = new LongList(), endedBminusA = new LongList(), tokensPerReply = new LongList();
+        Kit.LongList tokDiff = new Kit.LongList(), tokAbs = new Kit.LongList();
+        Kit.LongList allDiff = new Kit.LongList(), allAbs = new Kit.LongList();
+        Kit.LongList lagA = new Kit.LongList(), lagB = new Kit.LongList();
+        Kit.LongList sendReceived = new Kit.LongList(), sendStarted = new Kit.LongList(), sendEndedA = new Kit.LongList();
+        Kit.LongList sendEndedB = new Kit.LongList(), endedBminusA = new Kit.LongList(), tokensPerReply = new Kit.LongList();
         long missingA = 0, missingB = 0, holesA = 0, holesB = 0, repeatsA = 0, repeatsB = 0, oooA = 0, oooB = 0, beforeStart = 0;
         long unsequenced = 0, errorEvents = 0, closed = 0, framesMeasured = 0, framesNotEnded = 0, framesSent = 0;
         long[][] outliers = new long[2][2];   // [chat parity][0: A later, 1: B later]
@@ -605,9 +495,9 @@ public class RelayLoad {
         long eventsMeasured = 0;
         Map<String, Long> byType = new TreeMap<>();
         List<String> problems = new ArrayList<>();
-        String raw = OPT.get("raw");
-        BufferedWriter rawOut = raw == null ? null : new BufferedWriter(new OutputStreamWriter(
-                new GZIPOutputStream(Files.newOutputStream(Path.of(raw)), 1 << 16), StandardCharsets.UTF_8), 1 << 16);
+        BufferedWriter rawOut = !Kit.has("raw") ? null : new BufferedWriter(new OutputStreamWriter(
+                new GZIPOutputStream(Files.newOutputStream(Path.of(Kit.opt("raw", null))), 1 << 16), StandardCharsets.UTF_8),
+                1 << 16);
         if (rawOut != null) {
             rawOut.write("# chat\tseq\ttype\tat_a_us\tat_b_us\tserver_ts_us (microseconds since the measure's start; -1: not received)\n");
         }
@@ -636,12 +526,12 @@ public class RelayLoad {
                         if (Math.abs(d) > 100_000_000) tokensOver100ms++;
                         if (Math.abs(d) > OUTLIER_NS) outliers[c.index % 2][d > 0 ? 1 : 0]++;
                         if (c.serverMicros[i] != 0) {
-                            lagA.add(wallMicros(c.atA[i]) - c.serverMicros[i]);
-                            lagB.add(wallMicros(c.atB[i]) - c.serverMicros[i]);
+                            lagA.add(Kit.wallMicros(c.atA[i]) - c.serverMicros[i]);
+                            lagB.add(Kit.wallMicros(c.atB[i]) - c.serverMicros[i]);
                         }
                     }
                     if (rawOut != null) {
-                        long ts = c.serverMicros[i] == 0 ? -1 : c.serverMicros[i] - wallMicros(measureStart);
+                        long ts = c.serverMicros[i] == 0 ? -1 : c.serverMicros[i] - Kit.wallMicros(measureStart);
                         rawOut.write(c.index + "\t" + c.seqs[i] + "\t" + TYPE_NAMES[c.type[i]] + "\t"
                                 + (c.atA[i] - measureStart) / 1000 + "\t" + (c.atB[i] - measureStart) / 1000 + "\t" + ts + "\n");
                     }
@@ -690,13 +580,13 @@ public class RelayLoad {
         }
         if (rawOut != null) rawOut.close();
         double seconds = (measureEnd - measureStart) / 1e9;
-        String p = opt("prefix", "relay");
+        String p = Kit.opt("prefix", "relay");
         RESULT.put(p + "_streams", String.valueOf(chats.size()));
-        RESULT.put(p + "_content", "\"" + opt("content", "Relay?") + "\"");
-        RESULT.put(p + "_warmup_s", opt("warmup", "10"));
+        RESULT.put(p + "_content", "\"" + Kit.opt("content", "Relay?") + "\"");
+        RESULT.put(p + "_warmup_s", Kit.opt("warmup", "10"));
         RESULT.put(p + "_rounds", String.valueOf(rounds));
         RESULT.put(p + "_measure_s", String.format("%.1f", seconds));
-        long startMicros = wallMicros(measureStart);
+        long startMicros = Kit.wallMicros(measureStart);
         RESULT.put(p + "_measure_start_wall",
                 Instant.ofEpochSecond(startMicros / 1_000_000, (startMicros % 1_000_000) * 1000).toString());
         RESULT.put(p + "_frames_measured", String.valueOf(framesMeasured));
@@ -706,12 +596,12 @@ public class RelayLoad {
         RESULT.put(p + "_events_measured", String.valueOf(eventsMeasured));
         RESULT.put(p + "_events_measured_by_type", byType.toString().replace(' ', '_'));
         long[] tpr = tokensPerReply.sorted();
-        RESULT.put(p + "_tokens_per_reply_avg", String.format("%.1f", avg(tpr)));
+        RESULT.put(p + "_tokens_per_reply_avg", String.format("%.1f", Kit.avg(tpr)));
         RESULT.put(p + "_tokens_per_reply_min_max", tpr.length == 0 ? "none" : tpr[0] + "-" + tpr[tpr.length - 1]);
-        putSigned(p + "_token_b_minus_a_ms", tokDiff.sorted(), 1e6);
-        putLatency(p + "_token_abs_b_minus_a_ms", tokAbs.sorted(), 1e6);
-        putSigned(p + "_event_b_minus_a_ms", allDiff.sorted(), 1e6);
-        putLatency(p + "_event_abs_b_minus_a_ms", allAbs.sorted(), 1e6);
+        RESULT.put(p + "_token_b_minus_a_ms", signedSummary(tokDiff.sorted(), 1e6));
+        RESULT.put(p + "_token_abs_b_minus_a_ms", Kit.summary(tokAbs.sorted(), 1e6));
+        RESULT.put(p + "_event_b_minus_a_ms", signedSummary(allDiff.sorted(), 1e6));
+        RESULT.put(p + "_event_abs_b_minus_a_ms", Kit.summary(allAbs.sorted(), 1e6));
         long n = tokDiff.size;
         RESULT.put(p + "_tokens_b_first", String.format("%d (%.1f%%)", tokensBFirst, 100.0 * tokensBFirst / Math.max(1, n)).replace(' ', '_'));
         RESULT.put(p + "_tokens_abs_within_1ms", String.format("%.2f%%", 100.0 * tokensWithin1ms / Math.max(1, n)));
@@ -721,13 +611,13 @@ public class RelayLoad {
         RESULT.put(p + "_outliers_over_" + OUTLIER_NS / 1_000_000 + "ms", String.format(
                 "even_chats_A_later=%d,even_chats_B_later=%d,odd_chats_A_later=%d,odd_chats_B_later=%d",
                 outliers[0][0], outliers[0][1], outliers[1][0], outliers[1][1]));
-        putLatency(p + "_token_a_minus_server_ts_ms", lagA.sorted(), 1e3);
-        putLatency(p + "_token_b_minus_server_ts_ms", lagB.sorted(), 1e3);
-        putLatency(p + "_send_to_received_a_ms", sendReceived.sorted(), 1e6);
-        putLatency(p + "_send_to_started_a_ms", sendStarted.sorted(), 1e6);
-        putLatency(p + "_send_to_ended_a_ms", sendEndedA.sorted(), 1e6);
-        putLatency(p + "_send_to_ended_b_ms", sendEndedB.sorted(), 1e6);
-        putSigned(p + "_ended_b_minus_a_ms", endedBminusA.sorted(), 1e6);
+        RESULT.put(p + "_token_a_minus_server_ts_ms", Kit.summary(lagA.sorted(), 1e3));
+        RESULT.put(p + "_token_b_minus_server_ts_ms", Kit.summary(lagB.sorted(), 1e3));
+        RESULT.put(p + "_send_to_received_a_ms", Kit.summary(sendReceived.sorted(), 1e6));
+        RESULT.put(p + "_send_to_started_a_ms", Kit.summary(sendStarted.sorted(), 1e6));
+        RESULT.put(p + "_send_to_ended_a_ms", Kit.summary(sendEndedA.sorted(), 1e6));
+        RESULT.put(p + "_send_to_ended_b_ms", Kit.summary(sendEndedB.sorted(), 1e6));
+        RESULT.put(p + "_ended_b_minus_a_ms", signedSummary(endedBminusA.sorted(), 1e6));
         RESULT.put(p + "_missing_on_a", String.valueOf(missingA));
         RESULT.put(p + "_missing_on_b", String.valueOf(missingB));
         RESULT.put(p + "_reply_holes_a", String.valueOf(holesA));
@@ -744,162 +634,21 @@ public class RelayLoad {
         RESULT.put(p + "_frames_not_ended", String.valueOf(framesNotEnded));
         RESULT.put(p + "_chats_not_settled_after_drain", String.valueOf(unsettled));
         RESULT.put(p + "_sockets_closed_by_server", String.valueOf(closed));
-        cpu1.putDelta(cpu0, p);
-        RESULT.put(p + "_elapsed_s", secs(System.nanoTime() - start));
+        cpu1.putDelta(cpu0, p, RESULT);
+        RESULT.put(p + "_elapsed_s", Kit.secs(System.nanoTime() - start));
         for (int i = 0; i < problems.size(); i++) System.err.println("problem " + i + ": " + problems.get(i));
         RESULT.put(p + "_problems_logged", String.valueOf(problems.size()));
-    }
-
-    /** CPU time of the processes named in procs=FILE ("label pid" lines), of this JVM, and of the machine. */
-    record Cpu(long nanos, Map<String, Long> ticks, long selfNanos, long machineTicks, String load) {
-        static Cpu sample() throws IOException {
-            Map<String, Long> ticks = new TreeMap<>();
-            String file = OPT.get("procs");
-            if (file != null && Files.exists(Path.of(file))) {
-                for (String line : Files.readAllLines(Path.of(file))) {
-                    String[] f = line.strip().split("\\s+");
-                    if (f.length < 2) continue;
-                    long t = 0;
-                    try {
-                        String stat = Files.readString(Path.of("/proc/" + f[1] + "/stat"));
-                        String[] s = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        t = Long.parseLong(s[11]) + Long.parseLong(s[12]);
-                    } catch (IOException | RuntimeException gone) {
-                        // the process ended
-                    }
-                    ticks.merge(f[0], t, Long::sum);
-                }
-            }
-            String[] cpu = Files.readAllLines(Path.of("/proc/stat")).getFirst().split("\\s+");
-            long busy = Long.parseLong(cpu[1]) + Long.parseLong(cpu[2]) + Long.parseLong(cpu[3])
-                    + Long.parseLong(cpu[6]) + Long.parseLong(cpu[7]) + Long.parseLong(cpu[8]);
-            long self = ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
-            String load = Files.readString(Path.of("/proc/loadavg")).strip().split(" ")[0];
-            return new Cpu(System.nanoTime(), ticks, self, busy, load);
-        }
-
-        void putDelta(Cpu before, String p) {
-            double hz = Double.parseDouble(opt("clk_tck", "100"));
-            double accounted = (selfNanos - before.selfNanos) / 1e9;
-            for (var e : ticks.entrySet()) {
-                double s = (e.getValue() - before.ticks.getOrDefault(e.getKey(), 0L)) / hz;
-                accounted += s;
-                RESULT.put(p + "_cpu_s_" + e.getKey(), String.format("%.1f", s));
-            }
-            double machine = (machineTicks - before.machineTicks) / hz;
-            RESULT.put(p + "_cpu_s_client", String.format("%.1f", (selfNanos - before.selfNanos) / 1e9));
-            RESULT.put(p + "_cpu_s_machine", String.format("%.1f", machine));
-            RESULT.put(p + "_cpu_s_other", String.format("%.1f", Math.max(0, machine - accounted)));
-            RESULT.put(p + "_cpu_s_available", String.format("%.1f",
-                    Runtime.getRuntime().availableProcessors() * (nanos - before.nanos) / 1e9));
-            RESULT.put(p + "_loadavg_start_end", before.load + "/" + load);
-        }
     }
 
     // ------------------------------------------------------------------------------------------------------------
     // figures
     // ------------------------------------------------------------------------------------------------------------
-    static void putLatency(String name, long[] sorted, double unit) {
-        if (sorted.length == 0) {
-            RESULT.put(name, "none");
-            return;
-        }
-        RESULT.put(name, String.format("n=%d,avg=%.3f,p50=%.3f,p90=%.3f,p99=%.3f,p999=%.3f,max=%.3f", sorted.length,
-                avg(sorted) / unit, pct(sorted, 50) / unit, pct(sorted, 90) / unit, pct(sorted, 99) / unit,
-                pct(sorted, 99.9) / unit, sorted[sorted.length - 1] / unit));
-    }
-
-    /** A signed difference: its low tail too. */
-    static void putSigned(String name, long[] sorted, double unit) {
-        if (sorted.length == 0) {
-            RESULT.put(name, "none");
-            return;
-        }
-        RESULT.put(name, String.format("n=%d,min=%.3f,p1=%.3f,p10=%.3f,avg=%.3f,p50=%.3f,p90=%.3f,p99=%.3f,p999=%.3f,max=%.3f",
-                sorted.length, sorted[0] / unit, pct(sorted, 1) / unit, pct(sorted, 10) / unit, avg(sorted) / unit,
-                pct(sorted, 50) / unit, pct(sorted, 90) / unit, pct(sorted, 99) / unit, pct(sorted, 99.9) / unit,
-                sorted[sorted.length - 1] / unit));
-    }
-
-    static double avg(long[] v) {
-        if (v.length == 0) return 0;
-        double s = 0;
-        for (long x : v) s += x;
-        return s / v.length;
-    }
-
-    static long pct(long[] sorted, double p) {
-        int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
-    }
-
-    static String secs(long nanos) {
-        return String.format("%.2f", nanos / 1e9);
-    }
-
-    // ------------------------------------------------------------------------------------------------------------
-    // the few JSON fields needed, by hand (the service writes compact JSON)
-    // ------------------------------------------------------------------------------------------------------------
-    static String rawStringField(String json, String name) {
-        String key = "\"" + name + "\":\"";
-        int i = json.indexOf(key);
-        if (i < 0) return null;
-        int start = i + key.length();
-        int j = start;
-        while (j < json.length()) {
-            char c = json.charAt(j);
-            if (c == '\\') j += 2;
-            else if (c == '"') break;
-            else j++;
-        }
-        return json.substring(start, Math.min(j, json.length()));
-    }
-
-    static String stringField(String json, String name) {
-        return unescape(rawStringField(json, name));
-    }
-
-    static long longField(String json, String name) {
-        String key = "\"" + name + "\":";
-        int i = json.indexOf(key);
-        if (i < 0) return -1;
-        int j = i + key.length(), k = j;
-        while (k < json.length() && (Character.isDigit(json.charAt(k)) || json.charAt(k) == '-')) k++;
-        return k == j ? -1 : Long.parseLong(json.substring(j, k));
-    }
-
-    /** "seq" is the last field of a sequenced event; strings before it are escaped. */
-    static long seqOf(String json) {
-        int i = json.lastIndexOf("\"seq\":");
-        if (i < 0) return -1;
-        int j = i + 6, k = j;
-        while (k < json.length() && Character.isDigit(json.charAt(k))) k++;
-        return k == j ? -1 : Long.parseLong(json.substring(j, k));
-    }
-
-    static String unescape(String s) {
-        if (s == null || s.indexOf('\\') < 0) return s;
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c != '\\' || i + 1 >= s.length()) {
-                b.append(c);
-                continue;
-            }
-            char e = s.charAt(++i);
-            switch (e) {
-                case 'n' -> b.append('\n');
-                case 't' -> b.append('\t');
-                case 'r' -> b.append('\r');
-                case 'b' -> b.append('\b');
-                case 'f' -> b.append('\f');
-                case 'u' -> {
-                    b.append((char) Integer.parseInt(s.substring(i + 1, i + 5), 16));
-                    i += 4;
-                }
-                default -> b.append(e);
-            }
-        }
-        return b.toString();
+    /** Kit.summary of a signed difference: its low tail too. */
+    static String signedSummary(long[] sorted, double unit) {
+        if (sorted.length == 0) return "none";
+        return String.format("n=%d,min=%.3f,p1=%.3f,p10=%.3f,avg=%.3f,p50=%.3f,p90=%.3f,p99=%.3f,p999=%.3f,max=%.3f",
+                sorted.length, sorted[0] / unit, Kit.pct(sorted, 1) / unit, Kit.pct(sorted, 10) / unit,
+                Kit.avg(sorted) / unit, Kit.pct(sorted, 50) / unit, Kit.pct(sorted, 90) / unit, Kit.pct(sorted, 99) / unit,
+                Kit.pct(sorted, 99.9) / unit, sorted[sorted.length - 1] / unit);
     }
 }

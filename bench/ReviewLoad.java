@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 
 /**
  * Load client of the homework review (see docs/benchmarks.md, section "Homework review"). Runs with the JDK's source
- * launcher, no dependencies:
+ * launcher (JDK 22+: it compiles bench/Kit.java, the helpers the load clients share, as needed), no dependencies:
  *
  * <pre>
  *   java bench/ReviewLoad.java gen        solution=bench/review-solution.py dir=/tmp/sample n=12
@@ -44,59 +44,28 @@ import java.util.regex.Pattern;
  * file_kb KiB each, near copies, partial solutions, rewrites, ones that break the restrictions, unrelated prose.
  * Every phase has a deadline (limit=, seconds): the program always ends by itself. Results are printed as "key=value"
  * lines (and to out=FILE when given).
+ *
+ * <p>Why not a load tool: a review is an asynchronous job; the figure is upload to review, followed per submission
+ * after the upload has been answered, which request/response tools do not measure.
  */
 public class ReviewLoad {
 
-    static final Map<String, String> OPT = new LinkedHashMap<>();
     static final Map<String, String> RESULT = new LinkedHashMap<>();
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 0) {
-            System.err.println("usage: java bench/ReviewLoad.java gen|throughput|latency key=value...");
-            System.exit(2);
-        }
-        for (int i = 1; i < args.length; i++) {
-            int eq = args[i].indexOf('=');
-            if (eq < 0) throw new IllegalArgumentException("not key=value: " + args[i]);
-            OPT.put(args[i].substring(0, eq), args[i].substring(eq + 1));
-        }
-        long limit = Long.parseLong(opt("limit", "1800"));
-        Thread killer = Thread.ofPlatform().daemon().start(() -> {
-            try {
-                Thread.sleep(limit * 1000);
-                System.err.println("ReviewLoad: hard time limit of " + limit + " s reached; exiting");
-                System.out.flush();
-                Runtime.getRuntime().halt(3);
-            } catch (InterruptedException ignored) {
-            }
-        });
-        switch (args[0]) {
+        String mode = Kit.mode(args, "usage: java bench/ReviewLoad.java gen|throughput|latency key=value...");
+        Kit.hardLimit("ReviewLoad", 1800);
+        switch (mode) {
             case "gen" -> gen();
             case "throughput" -> throughput();
             case "latency" -> latency();
-            default -> throw new IllegalArgumentException("unknown mode " + args[0]);
+            default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
-        StringBuilder out = new StringBuilder();
-        RESULT.forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
-        System.out.print(out);
-        System.out.flush();
-        if (OPT.containsKey("out")) Files.writeString(Path.of(OPT.get("out")), out);
-        killer.interrupt();
-        System.exit(0);
-    }
-
-    static String opt(String key, String dflt) {
-        String v = OPT.get(key);
-        if (v == null && dflt == null) throw new IllegalArgumentException("missing option " + key + "=");
-        return v == null ? dflt : v;
+        Kit.printAndExit(RESULT);
     }
 
     static int intOpt(String key, int dflt) {
-        return Integer.parseInt(opt(key, String.valueOf(dflt)));
-    }
-
-    static void log(String s) {
-        System.err.printf("[%s] %s%n", java.time.LocalTime.now().withNano(0), s);
+        return Integer.parseInt(Kit.opt(key, String.valueOf(dflt)));
     }
 
     // ============================================================================================================
@@ -114,9 +83,9 @@ public class ReviewLoad {
     static HttpRequest uploadRequest(Submission submission, String studentId) {
         String boundary = "----bench" + Long.toHexString(submission.index * 2654435761L + 7);
         byte[] body = submission.multipart(boundary, studentId);
-        return HttpRequest.newBuilder(URI.create(opt("base", null) + "/v1/homeworks/" + opt("homework", null) + "/submissions"))
-                .timeout(Duration.ofSeconds(Long.parseLong(opt("request_timeout", "120"))))
-                .header("x-tenant-api-secret", opt("key", null))
+        return HttpRequest.newBuilder(URI.create(Kit.opt("base", null) + "/v1/homeworks/" + Kit.opt("homework", null) + "/submissions"))
+                .timeout(Duration.ofSeconds(Long.parseLong(Kit.opt("request_timeout", "120"))))
+                .header("x-tenant-api-secret", Kit.opt("key", null))
                 .header("Content-Type", "multipart/form-data; boundary=" + boundary)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
@@ -142,13 +111,13 @@ public class ReviewLoad {
     }
 
     static String solution() throws IOException {
-        return Files.readString(Path.of(opt("solution", null)));
+        return Files.readString(Path.of(Kit.opt("solution", null)));
     }
 
     static void gen() throws Exception {
         String solution = solution();
-        Path dir = Path.of(opt("dir", null));
-        long seed = Long.parseLong(opt("seed", "42"));
+        Path dir = Path.of(Kit.opt("dir", null));
+        long seed = Long.parseLong(Kit.opt("seed", "42"));
         int n = intOpt("n", 12);
         Map<String, Integer> kinds = new TreeMap<>();
         for (int i = 0; i < n; i++) {
@@ -167,19 +136,19 @@ public class ReviewLoad {
     // ============================================================================================================
     static void throughput() throws Exception {
         String solution = solution();
-        long seed = Long.parseLong(opt("seed", "42"));
+        long seed = Long.parseLong(Kit.opt("seed", "42"));
         int n = intOpt("n", 200);
         int concurrency = intOpt("concurrency", 20);
-        double pollInterval = Double.parseDouble(opt("poll_interval", "1"));
-        long timeout = Long.parseLong(opt("timeout", "1200"));
+        double pollInterval = Double.parseDouble(Kit.opt("poll_interval", "1"));
+        long timeout = Long.parseLong(Kit.opt("timeout", "1200"));
         int first = intOpt("first_index", 0);
-        String p = opt("prefix", "tp");
-        log("generating " + n + " submissions");
+        String p = Kit.opt("prefix", "tp");
+        Kit.log("generating " + n + " submissions");
         List<Submission> submissions = new ArrayList<>();
         for (int i = 0; i < n; i++) submissions.add(Submission.generate(solution, seed, first + i));
         long bytes = submissions.stream().mapToLong(Submission::bytes).sum();
 
-        Cpu cpu0 = Cpu.sample();
+        Kit.Cpu cpu0 = Kit.Cpu.sample();
         Instant firstStart = Instant.now();
         long t0 = System.nanoTime();
         Upload[] uploads = new Upload[n];
@@ -195,7 +164,7 @@ public class ReviewLoad {
         for (Thread t : threads) t.join();
         long uploadEnd = System.nanoTime();
         Instant uploadsDone = Instant.now();
-        LongList latencies = new LongList();
+        Kit.LongList latencies = new Kit.LongList();
         Map<String, String> kindOf = new HashMap<>();
         Map<String, Integer> failedUploads = new TreeMap<>();
         for (Upload u : uploads) {
@@ -204,22 +173,22 @@ public class ReviewLoad {
                 kindOf.put(u.id, u.kind);
             } else {
                 failedUploads.merge(String.valueOf(u.status), 1, Integer::sum);
-                if (failedUploads.values().stream().mapToInt(Integer::intValue).sum() <= 5) log("upload failed: " + u.status + " " + u.problem);
+                if (failedUploads.values().stream().mapToInt(Integer::intValue).sum() <= 5) Kit.log("upload failed: " + u.status + " " + u.problem);
             }
         }
-        log(kindOf.size() + " of " + n + " uploaded in " + secs(uploadEnd - t0) + " s; polling every " + pollInterval + " s");
+        Kit.log(kindOf.size() + " of " + n + " uploaded in " + secs(uploadEnd - t0) + " s; polling every " + pollInterval + " s");
 
         // poll the list until none of ours is pending
         Map<String, Map<?, ?>> latest = new HashMap<>();
         long deadline = System.nanoTime() + timeout * 1_000_000_000L;
         int polls = 0;
         long pending;
-        Cpu cpu1;
+        Kit.Cpu cpu1;
         Instant allFinishedSeen = null;
         while (true) {
             latest.putAll(listAll());
             polls++;
-            cpu1 = Cpu.sample();
+            cpu1 = Kit.Cpu.sample();
             pending = kindOf.keySet().stream()
                     .filter(id -> !latest.containsKey(id) || "pending".equals(review(latest.get(id)).get("state")))
                     .count();
@@ -227,9 +196,9 @@ public class ReviewLoad {
                 allFinishedSeen = Instant.now();
                 break;
             }
-            if (polls % Math.max(1, (int) (10 / pollInterval)) == 0) log(pending + " reviews pending");
+            if (polls % Math.max(1, (int) (10 / pollInterval)) == 0) Kit.log(pending + " reviews pending");
             if (System.nanoTime() > deadline) {
-                log("timeout: " + pending + " reviews still pending after " + timeout + " s");
+                Kit.log("timeout: " + pending + " reviews still pending after " + timeout + " s");
                 break;
             }
             Thread.sleep((long) (pollInterval * 1000));
@@ -238,7 +207,7 @@ public class ReviewLoad {
         // the outcome, from the server's own timestamps
         Map<String, Integer> grades = new TreeMap<>(), errors = new TreeMap<>(), statuses = new TreeMap<>();
         Map<String, Map<String, Integer>> gradesByKind = new TreeMap<>();
-        LongList reviewLatencyMs = new LongList();
+        Kit.LongList reviewLatencyMs = new Kit.LongList();
         Instant firstCreated = null, lastReviewed = null, lastFailed = null;
         int done = 0, failed = 0, attempts = 0;
         StringBuilder csv = new StringBuilder("index,id,kind,created_at,state,reviewed_at,updated_at,grade,status,failed_attempts,error\n");
@@ -273,7 +242,7 @@ public class ReviewLoad {
                     .append(r.get("error") == null ? "" : "\"" + String.valueOf(r.get("error")).replace("\"", "'") + "\"")
                     .append('\n');
         }
-        if (OPT.containsKey("csv")) Files.writeString(Path.of(OPT.get("csv")), csv);
+        if (Kit.has("csv")) Files.writeString(Path.of(Kit.opt("csv", null)), csv);
 
         RESULT.put(p + "_n", String.valueOf(n));
         RESULT.put(p + "_files_per_submission", String.valueOf(submissions.getFirst().files.size()));
@@ -284,7 +253,7 @@ public class ReviewLoad {
         RESULT.put(p + "_upload_failures", failedUploads.toString().replace(' ', '_'));
         RESULT.put(p + "_upload_seconds", secs(uploadEnd - t0));
         RESULT.put(p + "_uploads_per_s", String.format(Locale.ROOT, "%.1f", kindOf.size() / ((uploadEnd - t0) / 1e9)));
-        putLatency(p + "_upload_ms", latencies.sorted(), 1e6);
+        RESULT.put(p + "_upload_ms", roundedSummary(latencies.sorted(), 1e6));
         RESULT.put(p + "_first_upload_start", firstStart.toString());
         RESULT.put(p + "_uploads_done", uploadsDone.toString());
         RESULT.put(p + "_first_created_at", String.valueOf(firstCreated));
@@ -310,8 +279,8 @@ public class ReviewLoad {
             double afterUploads = Duration.between(uploadsDone, lastReviewed).toMillis() / 1000.0;
             RESULT.put(p + "_seconds_uploads_done_to_last_review", String.format(Locale.ROOT, "%.1f", afterUploads));
         }
-        putLatency(p + "_created_to_reviewed_ms", reviewLatencyMs.sorted(), 1);
-        cpu1.putDelta(cpu0, p);
+        RESULT.put(p + "_created_to_reviewed_ms", roundedSummary(reviewLatencyMs.sorted(), 1));
+        cpu1.putDelta(cpu0, p, RESULT, Locale.ROOT, true);
     }
 
     static Map<?, ?> review(Map<?, ?> submission) {
@@ -328,10 +297,10 @@ public class ReviewLoad {
     static Map<String, Map<?, ?>> listAll() throws Exception {
         Map<String, Map<?, ?>> all = new HashMap<>();
         for (int offset = 0; ; offset += 100) {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(opt("base", null) + "/v1/homeworks/"
-                            + opt("homework", null) + "/submissions?limit=100&offset=" + offset))
+            HttpRequest request = HttpRequest.newBuilder(URI.create(Kit.opt("base", null) + "/v1/homeworks/"
+                            + Kit.opt("homework", null) + "/submissions?limit=100&offset=" + offset))
                     .timeout(Duration.ofSeconds(60))
-                    .header("x-tenant-api-secret", opt("key", null))
+                    .header("x-tenant-api-secret", Kit.opt("key", null))
                     .GET()
                     .build();
             HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
@@ -350,13 +319,13 @@ public class ReviewLoad {
     // ============================================================================================================
     static void latency() throws Exception {
         String solution = solution();
-        long seed = Long.parseLong(opt("seed", "42"));
+        long seed = Long.parseLong(Kit.opt("seed", "42"));
         int clients = intOpt("clients", 20);
-        long warmup = Long.parseLong(opt("warmup", "0"));
-        long duration = Long.parseLong(opt("duration", "30"));
+        long warmup = Long.parseLong(Kit.opt("warmup", "0"));
+        long duration = Long.parseLong(Kit.opt("duration", "30"));
         int pool = intOpt("pool", 100);
         int first = intOpt("first_index", 100000);
-        String p = opt("prefix", "lat");
+        String p = Kit.opt("prefix", "lat");
         List<Submission> submissions = new ArrayList<>();
         for (int i = 0; i < pool; i++) submissions.add(Submission.generate(solution, seed, first + i));
         AtomicInteger next = new AtomicInteger();
@@ -366,15 +335,15 @@ public class ReviewLoad {
         long t0 = System.nanoTime();
         long windowStart = t0 + warmup * 1_000_000_000L;
         long windowEnd = windowStart + duration * 1_000_000_000L;
-        Cpu[] cpu0 = new Cpu[1];
+        Kit.Cpu[] cpu0 = new Kit.Cpu[1];
         Thread sampler = Thread.ofVirtual().start(() -> {
             try {
                 Thread.sleep(Math.max(0, (windowStart - System.nanoTime()) / 1_000_000));
-                cpu0[0] = Cpu.sample();
+                cpu0[0] = Kit.Cpu.sample();
             } catch (Exception ignored) {
             }
         });
-        log(clients + " uploaders; warm-up " + warmup + " s, measure " + duration + " s");
+        Kit.log(clients + " uploaders; warm-up " + warmup + " s, measure " + duration + " s");
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
             threads.add(Thread.ofVirtual().start(() -> {
@@ -385,16 +354,16 @@ public class ReviewLoad {
                         measured.add(u);
                         statuses.merge(String.valueOf(u.status), 1, Integer::sum);
                     }
-                    if (u.status != 201 && problems.incrementAndGet() <= 5) log("upload " + u.status + ": " + u.problem);
+                    if (u.status != 201 && problems.incrementAndGet() <= 5) Kit.log("upload " + u.status + ": " + u.problem);
                 }
             }));
         }
         sampler.join();
         Thread.sleep(Math.max(0, (windowEnd - System.nanoTime()) / 1_000_000));
-        Cpu cpu1 = Cpu.sample();
+        Kit.Cpu cpu1 = Kit.Cpu.sample();
         Instant windowEndWall = Instant.now();
         for (Thread t : threads) t.join();
-        LongList ok = new LongList();
+        Kit.LongList ok = new Kit.LongList();
         for (Upload u : measured) if (u.status == 201) ok.add(u.endNs - u.startNs);
         RESULT.put(p + "_clients", String.valueOf(clients));
         RESULT.put(p + "_duration_s", String.valueOf(duration));
@@ -406,8 +375,8 @@ public class ReviewLoad {
         RESULT.put(p + "_uploads_per_s", String.format(Locale.ROOT, "%.1f", ok.size / (double) duration));
         RESULT.put(p + "_bytes_per_submission", String.valueOf(submissions.stream().mapToLong(Submission::bytes).sum() / pool));
         RESULT.put(p + "_uploads_total", String.valueOf(next.get()));
-        putLatency(p + "_upload_ms", ok.sorted(), 1e6);
-        cpu1.putDelta(cpu0[0], p);
+        RESULT.put(p + "_upload_ms", roundedSummary(ok.sorted(), 1e6));
+        cpu1.putDelta(cpu0[0], p, RESULT, Locale.ROOT, true);
     }
 
     // ============================================================================================================
@@ -863,90 +832,13 @@ public class ReviewLoad {
     }
 
     // ============================================================================================================
-    // Measuring helpers (as in WsLoad.java)
+    // Figures of this client's own: numbers written for Locale.ROOT, latencies to 0.1 ms and without p999
     // ============================================================================================================
-    static final class LongList {
-        long[] values = new long[256];
-        int size;
-
-        void add(long v) {
-            if (size == values.length) values = Arrays.copyOf(values, size * 2);
-            values[size++] = v;
-        }
-
-        long[] sorted() {
-            long[] s = Arrays.copyOf(values, size);
-            Arrays.sort(s);
-            return s;
-        }
-    }
-
-    /** CPU time of the processes named in procs=FILE ("label pid" lines), of this JVM, and of the machine. */
-    record Cpu(long nanos, Map<String, Long> ticks, long selfNanos, long machineTicks, String load) {
-        static Cpu sample() throws IOException {
-            Map<String, Long> ticks = new TreeMap<>();
-            String file = OPT.get("procs");
-            if (file != null && Files.exists(Path.of(file))) {
-                for (String line : Files.readAllLines(Path.of(file))) {
-                    String[] f = line.strip().split("\\s+");
-                    if (f.length < 2) continue;
-                    long t = 0;
-                    try {
-                        String stat = Files.readString(Path.of("/proc/" + f[1] + "/stat"));
-                        String[] s = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        t = Long.parseLong(s[11]) + Long.parseLong(s[12]);
-                    } catch (IOException | RuntimeException gone) {
-                        // the process ended
-                    }
-                    ticks.merge(f[0], t, Long::sum);
-                }
-            }
-            String[] cpu = Files.readAllLines(Path.of("/proc/stat")).getFirst().split("\\s+");
-            long busy = Long.parseLong(cpu[1]) + Long.parseLong(cpu[2]) + Long.parseLong(cpu[3])
-                    + Long.parseLong(cpu[6]) + Long.parseLong(cpu[7]) + Long.parseLong(cpu[8]);
-            long self = ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
-            String load = Files.readString(Path.of("/proc/loadavg")).strip().split(" ")[0];
-            return new Cpu(System.nanoTime(), ticks, self, busy, load);
-        }
-
-        void putDelta(Cpu before, String p) {
-            double hz = Double.parseDouble(opt("clk_tck", "100"));
-            double accounted = (selfNanos - before.selfNanos) / 1e9;
-            for (var e : ticks.entrySet()) {
-                double s = (e.getValue() - before.ticks.getOrDefault(e.getKey(), 0L)) / hz;
-                accounted += s;
-                RESULT.put(p + "_cpu_s_" + e.getKey(), String.format(Locale.ROOT, "%.1f", s));
-            }
-            double machine = (machineTicks - before.machineTicks) / hz;
-            RESULT.put(p + "_cpu_s_client", String.format(Locale.ROOT, "%.1f", (selfNanos - before.selfNanos) / 1e9));
-            RESULT.put(p + "_cpu_s_machine", String.format(Locale.ROOT, "%.1f", machine));
-            RESULT.put(p + "_cpu_s_other", String.format(Locale.ROOT, "%.1f", Math.max(0, machine - accounted)));
-            RESULT.put(p + "_cpu_s_available", String.format(Locale.ROOT, "%.1f",
-                    Runtime.getRuntime().availableProcessors() * (nanos - before.nanos) / 1e9));
-            RESULT.put(p + "_wall_s", String.format(Locale.ROOT, "%.1f", (nanos - before.nanos) / 1e9));
-            RESULT.put(p + "_loadavg_start_end", before.load + "/" + load);
-        }
-    }
-
-    static void putLatency(String name, long[] sorted, double unit) {
-        if (sorted.length == 0) {
-            RESULT.put(name, "none");
-            return;
-        }
-        RESULT.put(name, String.format(Locale.ROOT, "n=%d,avg=%.1f,p50=%.1f,p90=%.1f,p99=%.1f,max=%.1f", sorted.length,
-                avg(sorted) / unit, pct(sorted, 50) / unit, pct(sorted, 90) / unit, pct(sorted, 99) / unit,
-                sorted[sorted.length - 1] / unit));
-    }
-
-    static double avg(long[] v) {
-        double s = 0;
-        for (long x : v) s += x;
-        return v.length == 0 ? 0 : s / v.length;
-    }
-
-    static long pct(long[] sorted, double p) {
-        int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    static String roundedSummary(long[] sorted, double unit) {
+        if (sorted.length == 0) return "none";
+        return String.format(Locale.ROOT, "n=%d,avg=%.1f,p50=%.1f,p90=%.1f,p99=%.1f,max=%.1f", sorted.length,
+                Kit.avg(sorted) / unit, Kit.pct(sorted, 50) / unit, Kit.pct(sorted, 90) / unit, Kit.pct(sorted, 99) / unit,
+                sorted[sorted.length - 1] / unit);
     }
 
     static String secs(long nanos) {

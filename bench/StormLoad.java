@@ -1,10 +1,8 @@
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,7 +32,8 @@ import java.util.regex.Pattern;
 
 /**
  * Handshake-storm client for /ws/chat (issue 20 (b); see docs/benchmarks.md, "Faults: a handshake storm"). Runs with
- * the JDK's source launcher, no dependencies:
+ * the JDK's source launcher (JDK 22+: it compiles bench/Kit.java, the helpers the load clients share, as needed), no
+ * dependencies:
  *
  * <pre>
  *   java bench/StormLoad.java setup base=http://127.0.0.1:18185 admin=TOKEN tenants=200 chats_per_tenant=50 file=F
@@ -51,54 +50,23 @@ import java.util.regex.Pattern;
  * admitted ones (first try's start to connection_established), the admitted ones per second; then holds the
  * established connections {@code hold} seconds (counting those the server closes) and closes them.
  * Results are printed as "key=value" lines (and to out=FILE). Every phase has a deadline (limit=seconds in all).
+ *
+ * <p>Why not Gatling: the clients follow the interface's retry protocol (retry_after_ms, doubling, six tries) and
+ * the figure is how many tries each needed; an injection profile cannot express a reply-driven retry.
  */
 public class StormLoad {
 
-    static final Map<String, String> OPT = new LinkedHashMap<>();
     static final Map<String, String> RESULT = new LinkedHashMap<>();
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 0) {
-            System.err.println("usage: java bench/StormLoad.java setup|storm key=value...");
-            System.exit(2);
-        }
-        for (int i = 1; i < args.length; i++) {
-            int eq = args[i].indexOf('=');
-            if (eq < 0) throw new IllegalArgumentException("not key=value: " + args[i]);
-            OPT.put(args[i].substring(0, eq), args[i].substring(eq + 1));
-        }
-        long limit = Long.parseLong(opt("limit", "900"));
-        Thread killer = Thread.ofPlatform().daemon().start(() -> {
-            try {
-                Thread.sleep(limit * 1000);
-                System.err.println("StormLoad: hard time limit of " + limit + " s reached; exiting");
-                System.out.flush();
-                Runtime.getRuntime().halt(3);
-            } catch (InterruptedException ignored) {
-            }
-        });
-        switch (args[0]) {
+        String mode = Kit.mode(args, "usage: java bench/StormLoad.java setup|storm key=value...");
+        Kit.hardLimit("StormLoad", 900);
+        switch (mode) {
             case "setup" -> setup();
             case "storm" -> storm();
-            default -> throw new IllegalArgumentException("unknown mode " + args[0]);
+            default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
-        StringBuilder out = new StringBuilder();
-        RESULT.forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
-        System.out.print(out);
-        System.out.flush();
-        if (OPT.containsKey("out")) Files.writeString(Path.of(OPT.get("out")), out);
-        killer.interrupt();
-        System.exit(0);
-    }
-
-    static String opt(String key, String dflt) {
-        String v = OPT.get(key);
-        if (v == null && dflt == null) throw new IllegalArgumentException("missing option " + key + "=");
-        return v == null ? dflt : v;
-    }
-
-    static void log(String s) {
-        System.err.printf("[%s] %s%n", java.time.LocalTime.now().withNano(0), s);
+        Kit.printAndExit(RESULT);
     }
 
     static String stringField(String json, String field) {
@@ -112,21 +80,17 @@ public class StormLoad {
     }
 
     static HttpClient client(ExecutorService executor) {
-        return HttpClient.newBuilder()
-                .executor(executor)
-                .connectTimeout(Duration.ofSeconds(30))
-                .version(HttpClient.Version.HTTP_1_1)
-                .build();
+        return Kit.httpClient(executor, Duration.ofSeconds(30));
     }
 
     // ------------------------------------------------------------------------------------------------------------
     // setup: tenants and their chats
     // ------------------------------------------------------------------------------------------------------------
     static void setup() throws Exception {
-        String base = opt("base", null), admin = opt("admin", null);
-        int tenants = Integer.parseInt(opt("tenants", "200"));
-        int perTenant = Integer.parseInt(opt("chats_per_tenant", "50"));
-        int concurrency = Integer.parseInt(opt("concurrency", "16"));
+        String base = Kit.opt("base", null), admin = Kit.opt("admin", null);
+        int tenants = Integer.parseInt(Kit.opt("tenants", "200"));
+        int perTenant = Integer.parseInt(Kit.opt("chats_per_tenant", "50"));
+        int concurrency = Integer.parseInt(Kit.opt("concurrency", "16"));
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         HttpClient http = client(executor);
         long t0 = System.nanoTime();
@@ -144,7 +108,7 @@ public class StormLoad {
             keys[t] = key;
         });
         RESULT.put("setup_tenants", String.valueOf(tenants));
-        RESULT.put("setup_tenants_seconds", secs(System.nanoTime() - t0));
+        RESULT.put("setup_tenants_seconds", Kit.secs(System.nanoTime() - t0));
         long t1 = System.nanoTime();
         String[] lines = new String[tenants * perTenant];
         runAll(tenants * perTenant, concurrency, i -> {
@@ -161,9 +125,9 @@ public class StormLoad {
             if (id == null) throw new IllegalStateException("chat " + i + ": " + response.statusCode() + " " + response.body());
             lines[i] = keys[t] + " " + id + " " + user;
         });
-        Files.write(Path.of(opt("file", null)), Arrays.asList(lines));
+        Files.write(Path.of(Kit.opt("file", null)), Arrays.asList(lines));
         RESULT.put("setup_chats", String.valueOf(lines.length));
-        RESULT.put("setup_chats_seconds", secs(System.nanoTime() - t1));
+        RESULT.put("setup_chats_seconds", Kit.secs(System.nanoTime() - t1));
         executor.shutdownNow();
     }
 
@@ -182,7 +146,7 @@ public class StormLoad {
                 try {
                     task.run(index);
                 } catch (Exception e) {
-                    if (failed.incrementAndGet() <= 5) log("setup: " + e);
+                    if (failed.incrementAndGet() <= 5) Kit.log("setup: " + e);
                 } finally {
                     permits.release();
                     done.countDown();
@@ -263,17 +227,17 @@ public class StormLoad {
 
     static void storm() throws Exception {
         List<String[]> lines = new ArrayList<>();
-        for (String line : Files.readAllLines(Path.of(opt("chats", null)))) {
+        for (String line : Files.readAllLines(Path.of(Kit.opt("chats", null)))) {
             if (!line.isBlank()) lines.add(line.strip().split(" "));
         }
-        String ws = opt("ws", null);
-        int n = Integer.parseInt(opt("n", "10000"));
-        double rate = Double.parseDouble(opt("rate", "500"));
-        int tries = Integer.parseInt(opt("tries", "6"));
-        long eventTimeoutMs = Long.parseLong(opt("event_timeout", "20")) * 1000;
-        long hold = Long.parseLong(opt("hold", "5"));
-        long maxWait = Long.parseLong(opt("max_wait_ms", "30000"));
-        int nClients = Integer.parseInt(opt("clients", "4"));
+        String ws = Kit.opt("ws", null);
+        int n = Integer.parseInt(Kit.opt("n", "10000"));
+        double rate = Double.parseDouble(Kit.opt("rate", "500"));
+        int tries = Integer.parseInt(Kit.opt("tries", "6"));
+        long eventTimeoutMs = Long.parseLong(Kit.opt("event_timeout", "20")) * 1000;
+        long hold = Long.parseLong(Kit.opt("hold", "5"));
+        long maxWait = Long.parseLong(Kit.opt("max_wait_ms", "30000"));
+        int nClients = Integer.parseInt(Kit.opt("clients", "4"));
         if (tries > MAX_TRIES) throw new IllegalArgumentException("tries <= " + MAX_TRIES);
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         HttpClient[] clients = new HttpClient[nClients];
@@ -291,8 +255,7 @@ public class StormLoad {
             maxLagNs = Math.max(maxLagNs, now - target);
             int index = i;
             String[] line = lines.get(i % lines.size());
-            URI uri = URI.create(ws + "?api_key=" + URLEncoder.encode(line[0], StandardCharsets.UTF_8) + "&user_id="
-                    + URLEncoder.encode(line[2], StandardCharsets.UTF_8) + "&chat_id=" + line[1]);
+            URI uri = Kit.wsUri(ws, line[0], line[1], line[2]);
             HttpClient http = clients[i % nClients];
             Thread.ofVirtual().start(() -> {
                 try {
@@ -305,29 +268,29 @@ public class StormLoad {
                 }
             });
             if ((i + 1) % 1000 == 0) {
-                log("started " + (i + 1) + ", established " + established.size() + ", handshakes in flight "
+                Kit.log("started " + (i + 1) + ", established " + established.size() + ", handshakes in flight "
                         + inFlight.get() + " (peak " + peakInFlight.get() + ")");
             }
         }
         long startedNs = System.nanoTime() - t0;
         // the last client's six tries take at most ~8 s of waits plus the tries themselves
-        long finishBy = Long.parseLong(opt("finish_timeout", "180"));
+        long finishBy = Long.parseLong(Kit.opt("finish_timeout", "180"));
         while (!done.await(2, TimeUnit.SECONDS)) {
-            log("established " + established.size() + ", clients still trying " + pending.get()
+            Kit.log("established " + established.size() + ", clients still trying " + pending.get()
                     + ", handshakes in flight " + inFlight.get());
             if (System.nanoTime() - t0 - startedNs > finishBy * 1_000_000_000L) {
-                log("the clients did not finish within " + finishBy + " s after the last start");
+                Kit.log("the clients did not finish within " + finishBy + " s after the last start");
                 break;
             }
         }
         long endNs = System.nanoTime() - t0;
         int est = established.size();
-        log("storm over: established " + est + " of " + n + " in " + secs(endNs) + " s");
+        Kit.log("storm over: established " + est + " of " + n + " in " + Kit.secs(endNs) + " s");
 
         RESULT.put("requested", String.valueOf(n));
         RESULT.put("rate_per_s", String.valueOf((long) rate));
         RESULT.put("tries_allowed", String.valueOf(tries));
-        RESULT.put("starts_seconds", secs(startedNs));
+        RESULT.put("starts_seconds", Kit.secs(startedNs));
         RESULT.put("start_max_lag_ms", String.format("%.1f", maxLagNs / 1e6));
         RESULT.put("established", String.valueOf(est));
         RESULT.put("not_finished", String.valueOf(done.getCount()));
@@ -367,9 +330,9 @@ public class StormLoad {
                 else retried[r++] = connectNs[i];
             }
         }
-        RESULT.put("connect_ms_admitted", pct(Arrays.copyOf(all, a)));
-        RESULT.put("connect_ms_first_try", pct(Arrays.copyOf(firstTry, f)));
-        RESULT.put("connect_ms_after_retries", pct(Arrays.copyOf(retried, r)));
+        RESULT.put("connect_ms_admitted", millis(Arrays.copyOf(all, a)));
+        RESULT.put("connect_ms_first_try", millis(Arrays.copyOf(firstTry, f)));
+        RESULT.put("connect_ms_after_retries", millis(Arrays.copyOf(retried, r)));
         double lastAdmitted = lastAdmittedNs.get() / 1e9;
         RESULT.put("last_admitted_at_s", String.format("%.2f", lastAdmitted));
         RESULT.put("admitted_per_s_mean", lastAdmitted > 0 ? String.format("%.0f", est / lastAdmitted) : "n/a");
@@ -416,18 +379,8 @@ public class StormLoad {
         RESULT.put("closed_by_server_while_established", String.valueOf(serverClosedEstablished.sum()));
         RESULT.put("errors_while_established", String.valueOf(errorsEstablished.sum()));
         long c0 = System.nanoTime();
-        List<CompletableFuture<WebSocket>> closing = new ArrayList<>();
-        synchronized (established) {
-            for (WebSocket s : established) {
-                if (!s.isOutputClosed()) closing.add(s.sendClose(WebSocket.NORMAL_CLOSURE, "storm bench done"));
-            }
-        }
+        List<CompletableFuture<WebSocket>> closing = Kit.closeAll(List.copyOf(established), "storm bench done", 60);
         int closeFailed = 0;
-        try {
-            CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            log("closing: " + e);
-        }
         for (CompletableFuture<WebSocket> c : closing) if (!c.isDone() || c.isCompletedExceptionally()) closeFailed++;
         // wait for the server's close replies
         long closeDeadline = System.nanoTime() + 30_000_000_000L;
@@ -441,7 +394,7 @@ public class StormLoad {
         RESULT.put("close_sent", String.valueOf(closing.size()));
         RESULT.put("close_send_failed", String.valueOf(closeFailed));
         RESULT.put("close_not_answered", String.valueOf(stillOpen));
-        RESULT.put("close_seconds", secs(System.nanoTime() - c0));
+        RESULT.put("close_seconds", Kit.secs(System.nanoTime() - c0));
         RESULT.put("close_codes", new TreeMap<>(closeCodes).toString().replace(", ", ",").replace(" ", "_"));
         synchronized (established) {
             established.forEach(WebSocket::abort);
@@ -552,19 +505,11 @@ public class StormLoad {
         }
     }
 
-    static String pct(long[] ns) {
+    /** Nanoseconds as "n=..,p50=..,p90=..,p99=..,max=.." in ms; sorts them. */
+    static String millis(long[] ns) {
         if (ns.length == 0) return "n=0";
         Arrays.sort(ns);
-        return String.format("n=%d,p50=%.1f,p90=%.1f,p99=%.1f,max=%.1f", ns.length, q(ns, 0.50), q(ns, 0.90), q(ns, 0.99),
-                ns[ns.length - 1] / 1e6);
-    }
-
-    static double q(long[] sorted, double p) {
-        int i = (int) Math.ceil(p * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, i))] / 1e6;
-    }
-
-    static String secs(long nanos) {
-        return String.format("%.2f", nanos / 1e9);
+        return String.format("n=%d,p50=%.1f,p90=%.1f,p99=%.1f,max=%.1f", ns.length, Kit.pct(ns, 50) / 1e6,
+                Kit.pct(ns, 90) / 1e6, Kit.pct(ns, 99) / 1e6, ns[ns.length - 1] / 1e6);
     }
 }

@@ -8,17 +8,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Load client of the webhook benchmark (see docs/benchmarks.md, section "Webhooks" and bench/webhooks.sh). Runs with
- * the JDK's source launcher, no dependencies:
+ * the JDK's source launcher (JDK 22+: it compiles bench/Kit.java, the helpers the load clients share, as needed), no
+ * dependencies:
  *
  * <pre>
  *   java bench/WebhookLoad.java events  base=http://127.0.0.1:18190 key=crs_... n=20000 concurrency=8
@@ -30,46 +29,31 @@ import java.util.regex.Pattern;
  * uploads: sequential homework uploads (one in flight), alternating between the tenants given (keys[i] uploads to
  * homeworks[i]): A, B, A, B...; the first warmup of each are not measured. Latency percentiles per tenant.
  * Results are printed as "key=value" lines. Every run has a deadline (limit=, seconds).
+ *
+ * <p>Why not a load tool: here the service is the client; this is the receiving end, timing each delivery from
+ * the event's creation.
  */
 public class WebhookLoad {
 
-    static final Map<String, String> OPT = new LinkedHashMap<>();
     static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
     public static void main(String[] args) throws Exception {
-        for (int i = 1; i < args.length; i++) {
-            int eq = args[i].indexOf('=');
-            OPT.put(args[i].substring(0, eq), args[i].substring(eq + 1));
-        }
-        long limit = Long.parseLong(opt("limit", "900"));
-        Thread.ofPlatform().daemon().start(() -> {
-            try {
-                Thread.sleep(limit * 1000);
-                System.err.println("WebhookLoad: hard time limit of " + limit + " s reached; exiting");
-                Runtime.getRuntime().halt(3);
-            } catch (InterruptedException ignored) {
-            }
-        });
-        switch (args[0]) {
+        String mode = Kit.mode(args, "usage: java bench/WebhookLoad.java events|uploads key=value...");
+        Kit.hardLimit("WebhookLoad", 900);
+        switch (mode) {
             case "events" -> events();
             case "uploads" -> uploads();
-            default -> throw new IllegalArgumentException("unknown mode " + args[0]);
+            default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
         System.exit(0);
-    }
-
-    static String opt(String k, String def) {
-        String v = OPT.get(k);
-        if (v == null && def == null) throw new IllegalArgumentException("missing " + k + "=");
-        return v == null ? def : v;
     }
 
     static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*\"([0-9a-f-]{36})\"");
 
     static void events() throws Exception {
-        String base = opt("base", null), key = opt("key", null);
-        int n = Integer.parseInt(opt("n", "20000")), concurrency = Integer.parseInt(opt("concurrency", "8"));
+        String base = Kit.opt("base", null), key = Kit.opt("key", null);
+        int n = Integer.parseInt(Kit.opt("n", "20000")), concurrency = Integer.parseInt(Kit.opt("concurrency", "8"));
         AtomicInteger next = new AtomicInteger(), deleted = new AtomicInteger(), errors = new AtomicInteger();
         long start = System.nanoTime();
         List<Thread> workers = new ArrayList<>();
@@ -107,11 +91,11 @@ public class WebhookLoad {
     }
 
     static void uploads() throws Exception {
-        String base = opt("base", null);
-        String[] keys = opt("keys", null).split(","), homeworks = opt("homeworks", null).split(",");
-        String[] labels = opt("labels", "a,b").split(",");
-        int n = Integer.parseInt(opt("n", "300")), warmup = Integer.parseInt(opt("warmup", "50"));
-        byte[] solution = Files.readAllBytes(Path.of(opt("solution", null)));
+        String base = Kit.opt("base", null);
+        String[] keys = Kit.opt("keys", null).split(","), homeworks = Kit.opt("homeworks", null).split(",");
+        String[] labels = Kit.opt("labels", "a,b").split(",");
+        int n = Integer.parseInt(Kit.opt("n", "300")), warmup = Integer.parseInt(Kit.opt("warmup", "50"));
+        byte[] solution = Files.readAllBytes(Path.of(Kit.opt("solution", null)));
         List<List<Long>> lat = new ArrayList<>();
         int[] bad = new int[keys.length];
         for (int t = 0; t < keys.length; t++) lat.add(new ArrayList<>());
@@ -144,14 +128,13 @@ public class WebhookLoad {
         for (int t = 0; t < keys.length; t++) {
             long[] v = lat.get(t).stream().mapToLong(Long::longValue).sorted().toArray();
             System.out.printf(Locale.ROOT, "%s_n=%d%n%s_errors=%d%n%s_ms=p50=%.1f,p90=%.1f,p99=%.1f,max=%.1f,mean=%.1f%n",
-                    labels[t], v.length, labels[t], bad[t], labels[t], pct(v, 50), pct(v, 90), pct(v, 99),
+                    labels[t], v.length, labels[t], bad[t], labels[t], percentileMs(v, 50), percentileMs(v, 90), percentileMs(v, 99),
                     v.length == 0 ? 0 : v[v.length - 1] / 1000.0, Arrays.stream(v).average().orElse(0) / 1000.0);
         }
     }
 
-    static double pct(long[] sorted, double p) {
-        if (sorted.length == 0) return 0;
-        int i = (int) Math.ceil(p / 100 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, i))] / 1000.0;
+    /** The p-th percentile of sorted microseconds, in ms; 0 when there are none. */
+    static double percentileMs(long[] sorted, double p) {
+        return sorted.length == 0 ? 0 : Kit.pct(sorted, p) / 1000.0;
     }
 }

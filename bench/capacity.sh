@@ -32,7 +32,7 @@ NODE_A_PID="" NODE_B_PID="" REDIS_PID="" NGINX_PID=""
 . "$BENCH_DIR/lib.sh"
 need_tools curl jq psql redis-server redis-cli nginx
 raise_fd_limit 20000 "the streams"
-find_jdk
+find_jdk 22
 build_jar_if_missing
 mkdir -p "$RUN_DIR"
 trap 'stop_pid "$NGINX_PID"; stop_pid "$NODE_A_PID"; stop_pid "$NODE_B_PID"; stop_pid "$REDIS_PID"; drop_database 2>/dev/null || true' EXIT

@@ -51,10 +51,13 @@ raise_fd_limit() {
   [ -z "${1:-}" ] || [ "$(ulimit -n)" -ge "$1" ] || die "ulimit -n is $(ulimit -n); $2 need more"
 }
 
-# Points JAVA_HOME at a JDK 21 or newer (bin/find-java; stops the script when there is none)
+# Points JAVA_HOME at a JDK 21 or newer (bin/find-java; stops the script when there is none); $1 = a newer one the
+# script needs: 22 where it runs the load clients, which share bench/Kit.java through the multi-file source launcher
 find_jdk() {
   # shellcheck source=bin/find-java
   . "$ROOT/bin/find-java"
+  [ -z "${1:-}" ] || [ "$(java_major "$JAVA_HOME")" -ge "$1" ] \
+    || die "this benchmark needs a JDK $1 or newer; JAVA_HOME=$JAVA_HOME is $(java_major "$JAVA_HOME")"
 }
 
 # $@ = Maven's arguments (default: -q -DskipTests -Dspotless.check.skip=true package): builds $JAR when it is not there

@@ -39,7 +39,7 @@ PG_BIN="/usr/lib/postgresql/$(ls /usr/lib/postgresql | sort -V | tail -1)/bin"
 # PostgreSQL refuses to run as root: as root, the cluster belongs to the postgres user
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 check_port_free "$BASE" BENCH_PORT
-find_jdk
+find_jdk 22
 build_jar_if_missing
 
 mkdir -p "$RUN_DIR"

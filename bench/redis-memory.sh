@@ -60,7 +60,7 @@ REDIS_PID=""
 # ---------------------------------------------------------------------------------------------------------
 need_tools curl jq psql redis-server redis-cli
 raise_fd_limit $((2 * CHATS + 1000)) "$CHATS connections"
-find_jdk
+find_jdk 22
 if [ ! -f "$JAR" ]; then
   # a shared 2-core machine: never two Maven builds at once
   while pgrep -f org.codehaus.plexus.classworlds >/dev/null; do log "waiting for another Maven build to end"; sleep 10; done

@@ -79,7 +79,7 @@ done
 [ "$STREAMS" -ge 1 ] || die "STREAMS must be at least 1"
 # shellcheck disable=SC2119   # no count to check: only raised
 raise_fd_limit
-find_jdk
+find_jdk 22
 build_jar_if_missing
 
 listening() { [ -n "$(ss -Htln "sport = :$1" 2>/dev/null)" ]; }

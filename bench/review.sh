@@ -77,7 +77,7 @@ for config in $CONFIGS; do
   [[ "$config" =~ ^[0-9]+(ms|s)/[0-9]+$ ]] || die "CONFIGS entries are DELAY/CONCURRENCY, e.g. 15ms/4, not '$config'"
 done
 
-find_jdk
+find_jdk 22
 build_jar_if_missing
 check_port_free "$BASE" BENCH_PORT
 check_database

@@ -60,7 +60,7 @@ need_tools curl jq psql
 [ $((CONNECTIONS % TENANTS)) = 0 ] || die "CONNECTIONS ($CONNECTIONS) must be a multiple of TENANTS ($TENANTS)"
 # CONNECTIONS sockets on each side (the service inherits this limit), plus the turned-away ones being closed
 raise_fd_limit $((CONNECTIONS + 2000)) "$CONNECTIONS connections"
-find_jdk
+find_jdk 22
 build_jar_if_missing
 check_port_free "$BASE" BENCH_PORT
 check_database

@@ -55,7 +55,7 @@ NGINX_PID=""
 . "$BENCH_DIR/lib.sh"
 
 need_tools curl jq psql nginx
-find_jdk
+find_jdk 22
 [ -f "$JAR" ] || die "no $JAR: build it first (./mvnw -B -o -q package -DskipTests -Djacoco.skip=true)"
 for p in "$PORT" "$NGINX_PORT"; do
   check_port_free "http://127.0.0.1:$p" BENCH_PORT

@@ -66,7 +66,7 @@ CLIENT_PID=""
 need_tools curl jq psql ss
 # 10,000 connections need 10,000 descriptors on each side (the service inherits this limit)
 raise_fd_limit $((IDLE_CONNECTIONS + 1000)) "$IDLE_CONNECTIONS connections"
-find_jdk
+find_jdk 22
 build_jar_if_missing
 check_port_free "$BASE" BENCH_PORT
 check_database
