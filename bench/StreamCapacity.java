@@ -5,7 +5,6 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -16,12 +15,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -56,44 +52,33 @@ import java.util.regex.Pattern;
  */
 public class StreamCapacity {
 
-    static final Map<String, String> OPT = new LinkedHashMap<>();
     static final Pattern PIECE = Pattern.compile("(\\d+)@(\\d+)");
 
     public static void main(String[] args) throws Exception {
-        for (String a : args) {
-            int eq = a.indexOf('=');
-            OPT.put(a.substring(0, eq), a.substring(eq + 1));
-        }
+        Kit.options(args, 0);
         int tokens = Integer.parseInt(opt("tokens", "300"));
         int rate = Integer.parseInt(opt("rate", "30"));
         StandIn standIn = new StandIn(Integer.parseInt(opt("stand-in", "18290")), tokens, rate);
-        if (OPT.containsKey("serve")) { // the stand-in alone, until killed
+        if (Kit.has("serve")) { // the stand-in alone, until killed
             Thread.sleep(Long.MAX_VALUE);
         }
         String base = opt("base", null);
         String key = opt("key", null);
         List<Integer> levels = ints(opt("levels", "10,100,1000,2000"));
         int most = levels.stream().mapToInt(Integer::intValue).max().orElse(0);
-        HttpClient http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .executor(Executors.newFixedThreadPool(2))
-                .connectTimeout(Duration.ofSeconds(10))
-                .build();
-        List<String[]> chats = createChats(http, base, key, most);
+        HttpClient http = Kit.httpClient(Executors.newFixedThreadPool(2), Duration.ofSeconds(10));
+        List<String[]> chats = List.of(Kit.createChats(http, base, key, most, 8, i -> "u" + i));
         System.out.println("level direct_p50_ms direct_p99_ms direct_max_ms service_p50_ms service_p99_ms"
                 + " service_max_ms added_p50_ms added_p99_ms tokens_per_s tokens_lost replies_failed"
                 + " cpu_us_per_token service_cores rss_mib heap_mib machine_idle_cores");
         int prewarm = Integer.parseInt(opt("prewarm", "0"));
-        if (prewarm > 0) { // JIT and pools warmed through the service at the first level's size, not reported
-            Map<String, String> saved = new LinkedHashMap<>(OPT);
-            OPT.put("warmup", String.valueOf(prewarm));
-            OPT.put("duration", "1");
-            new ServiceRun(http, base, key, chats.subList(0, Math.min(most, 100))).run();
-            OPT.putAll(saved);
+        if (prewarm > 0) { // JIT and pools warmed through the service with up to 100 streams, not reported
+            new ServiceRun(http, base, key, chats.subList(0, Math.min(most, 100)), prewarm, 1).run();
         }
+        int warmup = Integer.parseInt(opt("warmup", "15")), duration = Integer.parseInt(opt("duration", "30"));
         for (int level : levels) {
-            Window direct = new DirectRun(standIn, http, level).run();
-            Window service = new ServiceRun(http, base, key, chats.subList(0, level)).run();
+            Window direct = new DirectRun(standIn, http, level, warmup, duration).run();
+            Window service = new ServiceRun(http, base, key, chats.subList(0, level), warmup, duration).run();
             double addedP99 = service.delay.percentileMs(99) - direct.delay.percentileMs(99);
             String row = String.format(
                     "%d %.2f %.2f %.1f %.2f %.2f %.1f %.2f %.2f %.0f %d %d %.1f %.2f %.0f %.0f %.2f",
@@ -126,9 +111,7 @@ public class StreamCapacity {
     }
 
     static String opt(String name, String fallback) {
-        String v = OPT.getOrDefault(name, fallback);
-        if (v == null) throw new IllegalArgumentException("missing " + name + "=");
-        return v;
+        return Kit.opt(name, fallback);
     }
 
     static List<Integer> ints(String csv) {
@@ -138,8 +121,7 @@ public class StreamCapacity {
     }
 
     static long nowMicros() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+        return Kit.micros(Instant.now());
     }
 
     static void sleepMs(long ms) {
@@ -148,32 +130,6 @@ public class StreamCapacity {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** Chats u0..u(n-1), through POST /api/v1/chats, 8 at a time. */
-    static List<String[]> createChats(HttpClient http, String base, String key, int n) throws Exception {
-        List<String[]> chats = new ArrayList<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
-            List<java.util.concurrent.Future<String[]>> made = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                String user = "u" + i;
-                made.add(pool.submit(() -> {
-                    HttpResponse<String> r = http.send(
-                            HttpRequest.newBuilder(URI.create(base + "/api/v1/chats"))
-                                    .header("X-API-Key", key)
-                                    .header("Content-Type", "application/json")
-                                    .POST(HttpRequest.BodyPublishers.ofString("{\"user_id\":\"" + user + "\"}"))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
-                    if (r.statusCode() != 201) throw new IllegalStateException("chat not created: " + r.body());
-                    Matcher m = Pattern.compile("\"id\":\"([^\"]+)\"").matcher(r.body());
-                    m.find();
-                    return new String[] {m.group(1), user};
-                }));
-            }
-            for (var f : made) chats.add(f.get());
-        }
-        return chats;
     }
 
     /** Delays in 10 µs steps up to 20 s, and the largest. */
@@ -208,8 +164,14 @@ public class StreamCapacity {
         final Delays delay = new Delays();
         final LongAdder tokens = new LongAdder(), lost = new LongAdder(), failed = new LongAdder();
         final List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
+        final int warmupSeconds, durationSeconds;
         volatile long start, end;
         double seconds, cpuMicros, rssMib, heapMib, idleCores;
+
+        Window(int warmupSeconds, int durationSeconds) {
+            this.warmupSeconds = warmupSeconds;
+            this.durationSeconds = durationSeconds;
+        }
 
         boolean inWindow(long nanos) {
             return nanos >= start && nanos < end;
@@ -237,11 +199,11 @@ public class StreamCapacity {
 
         /** Warm-up, then the measured window, with the service's CPU and the machine's idle time around it. */
         void measure() {
-            sleepMs(1000L * Integer.parseInt(opt("warmup", "15")));
-            long[] pids = OPT.containsKey("pids") ? ints(opt("pids", "")).stream().mapToLong(i -> i).toArray() : new long[0];
+            sleepMs(1000L * warmupSeconds);
+            long[] pids = Kit.has("pids") ? ints(opt("pids", "")).stream().mapToLong(i -> i).toArray() : new long[0];
             long cpu0 = ticks(pids), idle0 = idleTicks(), t0 = System.nanoTime();
             start = t0;
-            end = t0 + 1_000_000_000L * Integer.parseInt(opt("duration", "30"));
+            end = t0 + 1_000_000_000L * durationSeconds;
             sleepMs((end - t0) / 1_000_000);
             long cpu1 = ticks(pids), idle1 = idleTicks(), t1 = System.nanoTime();
             seconds = (t1 - t0) / 1e9;
@@ -307,7 +269,8 @@ public class StreamCapacity {
         final int streams;
         volatile boolean running = true;
 
-        DirectRun(StandIn standIn, HttpClient http, int streams) {
+        DirectRun(StandIn standIn, HttpClient http, int streams, int warmup, int duration) {
+            super(warmup, duration);
             this.standIn = standIn;
             this.http = http;
             this.streams = streams;
@@ -361,7 +324,8 @@ public class StreamCapacity {
         final List<Stream> open = java.util.Collections.synchronizedList(new ArrayList<>());
         volatile boolean running = true;
 
-        ServiceRun(HttpClient http, String base, String key, List<String[]> chats) {
+        ServiceRun(HttpClient http, String base, String key, List<String[]> chats, int warmup, int duration) {
+            super(warmup, duration);
             this.http = http;
             this.ws = base.replaceFirst("^http", "ws") + "/ws/chat";
             this.key = key;
@@ -398,9 +362,7 @@ public class StreamCapacity {
             }
 
             void connect(int attempt) {
-                URI uri = URI.create(ws + "?api_key=" + URLEncoder.encode(key, StandardCharsets.UTF_8) + "&user_id="
-                        + chat[1] + "&chat_id=" + chat[0]);
-                http.newWebSocketBuilder().buildAsync(uri, this).whenComplete((w, e) -> {
+                http.newWebSocketBuilder().buildAsync(Kit.wsUri(ws, key, chat[0], chat[1]), this).whenComplete((w, e) -> {
                     if (e != null && running) {
                         if (attempt < 20) {
                             CompletableFuture.delayedExecutor(250L << Math.min(attempt, 3), java.util.concurrent.TimeUnit.MILLISECONDS)
