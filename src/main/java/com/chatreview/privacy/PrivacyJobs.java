@@ -1,5 +1,6 @@
 package com.chatreview.privacy;
 
+import com.chatreview.database.JobSchedulers;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.logging.LogLevel;
@@ -17,7 +18,6 @@ import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 
 /**
  * The privacy module's durable jobs: db-scheduler on a table of their own ({@code privacy_tasks}), so that neither
@@ -54,8 +54,8 @@ class PrivacyJobs {
             RecurringTask<Void> retentionTask,
             PrivacySettings settings,
             Clock clock) {
-        // Through the proxy, a job scheduled inside a transaction (the erasure's record) commits with it or not at all.
-        Scheduler scheduler = Scheduler.create(new TransactionAwareDataSourceProxy(dataSource), List.of(eraseUserTask))
+        // a job scheduled inside a transaction (the erasure's record) commits with it or not at all
+        Scheduler scheduler = JobSchedulers.create(dataSource, List.of(eraseUserTask), 0.5)
                 .startTasks(retentionTask)
                 .tableName(TABLE)
                 .schedulerName(new SchedulerName.Fixed(new SchedulerName.Hostname().getName() + "-"
@@ -64,7 +64,6 @@ class PrivacyJobs {
                 .executorService(Executors.newThreadPerTaskExecutor(
                         Thread.ofVirtual().name("privacy-", 0).factory()))
                 .pollingInterval(settings.jobPollInterval())
-                .pollUsingLockAndFetch(0.5, 1.0)
                 .heartbeatInterval(settings.jobHeartbeat())
                 .missedHeartbeatsLimit(settings.jobMissedHeartbeats())
                 // a part that could not finish yet is logged by the job's next run, if it fails again

@@ -1,6 +1,7 @@
 package com.chatreview.review;
 
 import com.chatreview.database.DatabaseSettings;
+import com.chatreview.database.JobSchedulers;
 import com.chatreview.submission.SubmissionId;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerName;
@@ -18,7 +19,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -72,17 +72,16 @@ class ReviewJobs {
                     database.poolSize(),
                     workers);
         }
-        // Through the proxy, a job scheduled inside a transaction (the upload's) commits with it or not at all.
-        Scheduler scheduler = Scheduler.create(new TransactionAwareDataSourceProxy(dataSource), List.of(reviewTask))
+        // a job scheduled inside the upload's transaction commits with it or not at all; a worker set free looks for
+        // the next job at once (not only once half of them are free)
+        Scheduler scheduler = JobSchedulers.create(dataSource, List.of(reviewTask), 0.99)
                 .schedulerName(new SchedulerName.Fixed(new SchedulerName.Hostname().getName() + "-"
                         + ProcessHandle.current().pid()))
                 .threads(workers)
                 .executorService(Executors.newThreadPerTaskExecutor(
                         Thread.ofVirtual().name("review-", 0).factory()))
                 .pollingInterval(settings.pollInterval())
-                // a worker set free looks for the next job at once (not only once half of them are free), and the
-                // next job is the one whose turn it is
-                .pollUsingLockAndFetch(0.99, 1.0)
+                // the next job is the one whose turn it is
                 .enablePriority()
                 .heartbeatInterval(settings.heartbeat())
                 .missedHeartbeatsLimit(settings.missedHeartbeats())

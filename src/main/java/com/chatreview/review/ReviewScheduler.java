@@ -1,13 +1,12 @@
 package com.chatreview.review;
 
+import com.chatreview.database.AfterCommit;
 import com.chatreview.submission.SubmissionId;
 import com.chatreview.tenancy.TenantId;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import java.time.Clock;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /** Starts and stops the job scheduler with the service, and schedules each received submission's review. */
 class ReviewScheduler implements SmartLifecycle {
@@ -29,16 +28,7 @@ class ReviewScheduler implements SmartLifecycle {
     void schedule(TenantId tenant, SubmissionId submissionId) {
         scheduler.scheduleIfNotExists(task.instance(submissionId.toString()), clock.instant());
         order.joinLine(tenant, submissionId);
-        if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCommit() {
-                    scheduler.triggerCheckForDueExecutions();
-                }
-            });
-        } else {
-            scheduler.triggerCheckForDueExecutions();
-        }
+        AfterCommit.run(scheduler::triggerCheckForDueExecutions);
     }
 
     /** Jobs became due: this node looks for them now, not at its next poll. */

@@ -92,6 +92,10 @@ class FairReviewsIntegrationTests {
             assertThat(Duration.ofNanos(System.nanoTime() - backlogMade)).isLessThan(Duration.ofSeconds(60));
             Thread.sleep(10);
         }
+        // a node picks no more jobs than it has workers (one poll once picked all 200 of them: database.JobSchedulers)
+        assertThat(pickedJobs(a))
+                .as("tenant A's review jobs picked by this node's %d workers", workers)
+                .isLessThanOrEqualTo(workers);
         Timer reviews = meters.get("reviews.duration").timer();
         long reviewsBefore = reviews.count();
         double reviewTimeBefore = reviews.totalTime(TimeUnit.MILLISECONDS);
@@ -217,6 +221,13 @@ class FairReviewsIntegrationTests {
 
     private int waitingJobs(TestTenant tenant) {
         return jdbc.sql("SELECT count(*) FROM scheduled_tasks WHERE tenant_id = :tenant AND NOT picked")
+                .param("tenant", tenant.uuid())
+                .query(Integer.class)
+                .single();
+    }
+
+    private int pickedJobs(TestTenant tenant) {
+        return jdbc.sql("SELECT count(*) FROM scheduled_tasks WHERE tenant_id = :tenant AND picked")
                 .param("tenant", tenant.uuid())
                 .query(Integer.class)
                 .single();
