@@ -53,7 +53,9 @@ class Deliveries {
      * Claims up to {@code limit} deliveries that are due, at most {@link #PER_ENDPOINT_IN_FLIGHT} in flight per
      * endpoint with those already claimed, of enabled endpoints, each the oldest pending one of its
      * endpoint and ordering key (a later event waits while an earlier one is retried); no other node gets them
-     * until {@code lease} has passed.
+     * until {@code lease} has passed. The claimed rows are picked once, in a materialized CTE: as a sub-select under
+     * the UPDATE's {@code IN}, PostgreSQL may run the {@code SKIP LOCKED ... LIMIT} again per row it updates and claim
+     * more than {@code limit} ({@code database.JobSchedulers} tells where that was seen).
      */
     List<Claimed> claimDue(int limit, Duration lease) {
         return jdbc.sql("""
@@ -72,16 +74,17 @@ class Deliveries {
                       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries earlier
                                       WHERE earlier.endpoint_id = c.endpoint_id
                                         AND earlier.ordering_key = c.ordering_key
-                                        AND earlier.status = 'pending' AND earlier.seq < c.seq))
-                UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => :lease)
-                FROM webhook_endpoints w
-                WHERE w.id = d.endpoint_id AND d.id IN (
+                                        AND earlier.status = 'pending' AND earlier.seq < c.seq)),
+                claimed AS MATERIALIZED (
                     SELECT c.id FROM webhook_deliveries c
                     WHERE c.id IN (SELECT id FROM due WHERE nth <= :perEndpoint)
                       AND (c.locked_until IS NULL OR c.locked_until < now())
                     ORDER BY c.seq
                     LIMIT :limit
                     FOR UPDATE OF c SKIP LOCKED)
+                UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => :lease)
+                FROM webhook_endpoints w
+                WHERE w.id = d.endpoint_id AND d.id IN (SELECT id FROM claimed)
                 RETURNING d.id, d.endpoint_id, d.event_id, w.url, d.payload, d.attempts""")
                 .param("lease", lease.toMillis() / 1000.0)
                 .param("limit", limit)
