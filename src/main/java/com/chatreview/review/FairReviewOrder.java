@@ -52,18 +52,31 @@ class FairReviewOrder {
                 .update();
     }
 
-    /** A job started: everyone behind it in its tenant's line moves up one place. */
+    /**
+     * A job started: everyone behind it in its tenant's line moves up one place. The line is locked first, in one
+     * order (by job): two of the tenant's jobs starting at once each move the whole line, and locking its rows in the
+     * order a scan met them let each wait for the other (PostgreSQL then failed one of the two attempts: a deadlock,
+     * seen in FairReviewsIntegrationTests).
+     */
     void started(SubmissionId submissionId) {
         jdbc.sql("""
+                        WITH line AS MATERIALIZED (
+                            SELECT task_instance FROM scheduled_tasks
+                            WHERE task_name = :task
+                              AND NOT picked
+                              AND priority < -1
+                              AND tenant_id = (SELECT tenant_id FROM scheduled_tasks
+                                               WHERE task_name = :task AND task_instance = :instance)
+                            ORDER BY task_instance
+                            FOR UPDATE)
                         UPDATE scheduled_tasks
                         SET priority = priority + 1,
                             execution_time = CASE WHEN priority = -2 THEN GREATEST(execution_time, :now)
                                                   ELSE execution_time END
                         WHERE task_name = :task
+                          AND task_instance IN (SELECT task_instance FROM line)
                           AND NOT picked
                           AND priority < -1
-                          AND tenant_id = (SELECT tenant_id FROM scheduled_tasks
-                                           WHERE task_name = :task AND task_instance = :instance)
                         """)
                 .param("now", Sql.at(clock.instant()))
                 .param("task", ReviewJobs.TASK)
