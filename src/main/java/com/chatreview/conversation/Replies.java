@@ -124,7 +124,7 @@ class Replies {
             if (DatabaseReachability.isOutage(unexpected)) {
                 log.warn("A message to chat {} could not be stored: {}", sender.chatId(), unexpected.toString());
                 sender.refuse(ErrorCode.SERVICE_UNAVAILABLE.event(
-                        "The service cannot reach its database right now; the message was not stored",
+                        DatabaseReachability.whyUnavailable(unexpected) + "; the message was not stored",
                         Map.of("retry_after_ms", DatabaseReachability.RETRY_AFTER.toMillis())));
                 return;
             }
@@ -425,8 +425,9 @@ class Replies {
                             chatId,
                             (outage
                                             ? ErrorCode.SERVICE_UNAVAILABLE.event(
-                                                    "The service cannot reach its database right now; the reply"
-                                                            + " could not be stored, the question is stored",
+                                                    DatabaseReachability.whyUnavailable(cause)
+                                                            + "; the reply could not be stored, the question is"
+                                                            + " stored",
                                                     Map.of(
                                                             "message_id",
                                                             replyId.toString(),

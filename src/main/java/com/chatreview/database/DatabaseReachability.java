@@ -77,6 +77,33 @@ public final class DatabaseReachability implements HealthIndicator, AutoCloseabl
         return reachable;
     }
 
+    /**
+     * What to tell a client whose request failed with an outage ({@link #isOutage}): that the database cannot be
+     * reached, or, when the pool gave no connection in time although its last attempt to connect did not fail, that
+     * the service is too busy. Both are 503 with the same Retry-After; only the second is the node's load.
+     */
+    public static String whyUnavailable(Throwable failure) {
+        return poolExhausted(failure)
+                ? "The service has no free database connection right now: it is busier than it can answer"
+                : "The service cannot reach its database right now";
+    }
+
+    /**
+     * The pool's timeout with no connection failure as its cause: every connection was in use for the whole wait
+     * ({@code DATABASE_CONNECTION_TIMEOUT}). HikariCP makes its last failure to connect the cause when there was one.
+     */
+    static boolean poolExhausted(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLTransientConnectionException timeout
+                    && timeout.getCause() == null
+                    && timeout.getMessage() != null
+                    && timeout.getMessage().contains("Connection is not available")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether the failure says the database cannot be reached (rather than that a statement was wrong). */
     public static boolean isOutage(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {

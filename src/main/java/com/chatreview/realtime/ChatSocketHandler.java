@@ -107,7 +107,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             admission = admit(session, request);
         } catch (DataAccessException | ServiceUnavailable unreachable) {
             log.warn("A connection could not be admitted: {}", unreachable.toString());
-            comeBackLater(session, "The service cannot reach its database right now", DEPENDENCY_RETRY_AFTER);
+            comeBackLater(session, DatabaseReachability.whyUnavailable(unreachable), DEPENDENCY_RETRY_AFTER);
             return;
         } catch (RuntimeException failure) {
             if (!DatabaseReachability.isOutage(failure)) {
@@ -115,7 +115,7 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
             }
             // a transaction that could not begin, say: not a DataAccessException, still the database's outage
             log.warn("A connection could not be admitted: {}", failure.toString());
-            comeBackLater(session, "The service cannot reach its database right now", DEPENDENCY_RETRY_AFTER);
+            comeBackLater(session, DatabaseReachability.whyUnavailable(failure), DEPENDENCY_RETRY_AFTER);
             return;
         } finally {
             handshakes.release();

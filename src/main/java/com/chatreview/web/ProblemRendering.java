@@ -148,8 +148,8 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
         if (DatabaseReachability.isOutage(error)) {
             // docs/api.md, Conventions: a dependency down is not the request's fault, nor a failure of the service's
             // own
-            log.warn("A request could not reach the database: {}", error.toString());
-            return serviceError(databaseUnreachable(), request);
+            log.warn("A request could not get the database: {}", error.toString());
+            return serviceError(databaseUnavailable(error), request);
         }
         log.error("Unexpected failure", error);
         return render(
@@ -162,9 +162,9 @@ class ProblemRendering extends ResponseEntityExceptionHandler {
                 request);
     }
 
-    private static ServiceUnavailable databaseUnreachable() {
+    private static ServiceUnavailable databaseUnavailable(Throwable error) {
         return new ServiceUnavailable(
-                "The service cannot reach its database right now",
+                DatabaseReachability.whyUnavailable(error),
                 "Send the request again after Retry-After seconds (with the same Idempotency-Key where it has one).",
                 DatabaseReachability.RETRY_AFTER);
     }
