@@ -1,51 +1,49 @@
 package com.chatreview.assistant;
 
-import com.chatreview.assistant.OpenAiConnection.CallHandle;
-import com.openai.errors.OpenAIIoException;
-import com.openai.errors.OpenAIServiceException;
-import com.openai.errors.SseException;
 import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodySubscriber;
+import java.net.http.HttpResponse.BodySubscribers;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.ai.chat.messages.Message;
-import org.springframework.ai.chat.metadata.EmptyUsage;
-import org.springframework.ai.chat.metadata.Usage;
-import org.springframework.ai.chat.model.ChatResponse;
-import org.springframework.ai.chat.model.Generation;
-import org.springframework.ai.chat.prompt.Prompt;
-import org.springframework.ai.openai.OpenAiChatModel;
-import org.springframework.ai.openai.OpenAiChatModel.ResponseFormat;
-import reactor.core.Disposable;
-import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A reply of the openai provider, streamed through Spring AI's {@link OpenAiChatModel}.
+ * A reply of the openai provider: one chat completion request with {@code "stream": true}, its server-sent events
+ * read line by line as they arrive.
  *
  * <p>This class retries exactly once, and only while nothing of the reply has reached the caller, so no token is
  * ever delivered twice. The first-token and idle timeouts are measured here on the stream of chunks. A stream is a
  * success only when the provider said why it finished; an error object in the stream, a chunk that cannot be read,
- * or a stream that just stops is a failure. There is no limit on the length of a reply that keeps coming.
- *
- * <p>Ending an attempt (cancelled, timed out, failed) cancels its HTTP call: closing the SDK's stream alone would
- * wait for the provider's next byte, since its reader holds the stream's lock while it waits. The attempt's tag
- * lets {@link OpenAiConnection} hand it the call.
+ * or a stream that just stops is a failure. There is no limit on the length of a reply that keeps coming. Ending an
+ * attempt (cancelled, timed out, failed) cancels its HTTP exchange.
  */
 final class CompletionStream {
 
     private static final Logger log = LoggerFactory.getLogger(CompletionStream.class);
+
+    private static final JsonMapper JSON = JsonMapper.shared();
+
+    /** How much of an error answer is read: the provider's message is at its start. */
+    private static final int ERROR_BODY_CHARS = 4_000;
 
     private final OpenAiConnection connection;
     private final Duration firstTokenTimeout;
@@ -57,29 +55,78 @@ final class CompletionStream {
         this.idleTimeout = idleTimeout;
     }
 
+    /**
+     * The answer's format a review asks for: its JSON schema (strict), or JSON mode when {@code jsonSchema} is null.
+     */
+    record AnswerFormat(@Nullable String jsonSchema) {}
+
     /** One attempt, and a second one if the first failed before anything reached {@code tokens}. */
-    AssistantReply stream(List<Message> prompt, @Nullable ResponseFormat format, Consumer<String> tokens) {
-        Attempt first = new Attempt(tokens);
+    AssistantReply stream(List<PromptMessage> prompt, @Nullable AnswerFormat format, Consumer<String> tokens) {
+        String body = requestBody(prompt, format);
+        long promptChars = prompt.stream()
+                .mapToLong(
+                        message -> message.text() == null ? 0 : message.text().length())
+                .sum();
+        Attempt first = new Attempt(tokens, promptChars);
         try {
-            return first.run(prompt, format);
+            return first.run(body);
         } catch (Retryable failure) {
             if (first.delivered) {
                 throw failure.asFailure();
             }
             log.warn("The AI provider failed before the first token ({}); retrying once", failure.getMessage());
             try {
-                return new Attempt(tokens).run(prompt, format);
+                return new Attempt(tokens, promptChars).run(body);
             } catch (Retryable again) {
                 throw again.asFailure();
             }
         }
     }
 
+    private String requestBody(List<PromptMessage> prompt, @Nullable AnswerFormat format) {
+        ObjectNode request = JSON.createObjectNode();
+        request.put("model", connection.model());
+        ArrayNode messages = request.putArray("messages");
+        for (PromptMessage message : prompt) {
+            messages.addObject().put("role", message.role().wire()).put("content", message.text());
+        }
+        request.put("stream", true);
+        request.putObject("stream_options").put("include_usage", true);
+        if (format != null) {
+            ObjectNode responseFormat = request.putObject("response_format");
+            if (format.jsonSchema() == null) {
+                responseFormat.put("type", "json_object");
+            } else {
+                responseFormat.put("type", "json_schema");
+                responseFormat
+                        .putObject("json_schema")
+                        .put("name", "review")
+                        .put("strict", true)
+                        .set("schema", JSON.readTree(format.jsonSchema()));
+            }
+        }
+        return JSON.writeValueAsString(request);
+    }
+
+    /** What the HTTP exchange hands the reading thread: lines of the stream, its end, a refusal, or a failure. */
+    private sealed interface Signal {}
+
+    private record Line(String text) implements Signal {}
+
+    private record End() implements Signal {}
+
+    private record Refused(int status, String body) implements Signal {}
+
+    private record Failed(Throwable error) implements Signal {}
+
     /** One request and its stream, read on the calling thread so that the tokens reach the caller there. */
     private final class Attempt {
 
         private final Consumer<String> tokens;
+        private final long promptChars;
         private final StringBuilder content = new StringBuilder();
+        private final BlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
+        private volatile Flow.@Nullable Subscription subscription;
         private boolean delivered;
         private boolean chunkSeen;
         private @Nullable String finishReason;
@@ -87,81 +134,139 @@ final class CompletionStream {
         /** What the provider reported; {@code null} until it does (some endpoints never do). */
         private AssistantReply.@Nullable Usage usage;
 
-        private long promptChars;
-
-        Attempt(Consumer<String> tokens) {
+        Attempt(Consumer<String> tokens, long promptChars) {
             this.tokens = tokens;
+            this.promptChars = promptChars;
         }
 
-        AssistantReply run(List<Message> messages, @Nullable ResponseFormat format) {
-            promptChars = messages.stream()
-                    .mapToLong(message ->
-                            message.getText() == null ? 0 : message.getText().length())
-                    .sum();
-            String tag = UUID.randomUUID().toString();
-            CallHandle call = connection.track(tag);
-            BlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
-            Disposable subscription = connection.chat().stream(new Prompt(messages, connection.options(tag, format)))
-                    .cancelOn(Schedulers.boundedElastic())
-                    .timeout(Mono.delay(firstTokenTimeout), chunk -> Mono.delay(idleTimeout))
-                    .subscribe(
-                            chunk -> signals.add(new Signal(chunk, null, false)),
-                            error -> signals.add(new Signal(null, error, false)),
-                            () -> signals.add(new Signal(null, null, true)));
+        AssistantReply run(String body) {
+            CompletableFuture<HttpResponse<Void>> exchange =
+                    connection.http().sendAsync(connection.request(body), this::subscriber);
+            exchange.whenComplete((response, error) -> {
+                if (error != null) {
+                    signals.add(new Failed(error));
+                }
+            });
             try {
+                long deadline = System.nanoTime() + firstTokenTimeout.toNanos();
                 while (true) {
-                    Signal signal = signals.take();
-                    if (signal.error() != null) {
-                        throw failure(signal.error());
+                    Signal signal = signals.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                    switch (signal) {
+                        case null -> throw timedOut();
+                        case Line line -> {
+                            if (accept(line.text())) {
+                                deadline = System.nanoTime() + idleTimeout.toNanos();
+                            }
+                        }
+                        case End end -> {
+                            return complete();
+                        }
+                        case Refused refused -> throw refusal(refused.status(), refused.body());
+                        case Failed failed -> throw failure(failed.error());
                     }
-                    if (signal.done()) {
-                        return complete();
-                    }
-                    accept(Objects.requireNonNull(signal.chunk(), "a signal neither an error nor the end is a chunk"));
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new AssistantFailure(AssistantFailure.Kind.CANCELLED, "The reply was cancelled", e);
             } finally {
-                connection.untrack(tag);
-                call.end();
-                subscription.dispose();
+                Flow.Subscription reading = subscription;
+                if (reading != null) {
+                    reading.cancel();
+                }
+                exchange.cancel(true);
             }
         }
 
-        private void accept(ChatResponse chunk) {
+        /** The stream's lines to this attempt's queue; an error answer's start, as one refusal. */
+        private BodySubscriber<Void> subscriber(HttpResponse.ResponseInfo response) {
+            if (response.statusCode() != 200) {
+                return BodySubscribers.mapping(BodySubscribers.ofString(StandardCharsets.UTF_8), answer -> {
+                    signals.add(new Refused(
+                            response.statusCode(),
+                            answer.length() > ERROR_BODY_CHARS ? answer.substring(0, ERROR_BODY_CHARS) : answer));
+                    return null;
+                });
+            }
+            return BodySubscribers.fromLineSubscriber(new Flow.Subscriber<String>() {
+                @Override
+                public void onSubscribe(Flow.Subscription lines) {
+                    subscription = lines;
+                    lines.request(Long.MAX_VALUE);
+                }
+
+                @Override
+                public void onNext(String line) {
+                    signals.add(new Line(line));
+                }
+
+                @Override
+                public void onError(Throwable error) {
+                    signals.add(new Failed(error));
+                }
+
+                @Override
+                public void onComplete() {
+                    signals.add(new End());
+                }
+            });
+        }
+
+        /** One line of the event stream; whether it was a chunk of the reply (which restarts the idle timeout). */
+        private boolean accept(String line) {
+            if (!line.startsWith("data:")) {
+                // blank lines end events, ':' lines are comments (keep-alives), 'event:' names what follows
+                return false;
+            }
+            String data = line.substring(5).strip();
+            if (data.equals("[DONE]")) {
+                return false;
+            }
+            JsonNode chunk;
+            try {
+                chunk = JSON.readTree(data);
+            } catch (JacksonException unreadable) {
+                throw new AssistantFailure(
+                        "The AI provider's reply could not be read: a chunk is not JSON (" + describe(unreadable) + ")",
+                        unreadable);
+            }
+            JsonNode error = chunk.get("error");
+            if (error != null && !error.isNull()) {
+                throw new AssistantFailure(
+                        AssistantFailure.Kind.PROVIDER_ERROR,
+                        connection.redact("The AI provider reported an error in the stream: " + message(error)),
+                        null);
+            }
             chunkSeen = true;
-            if (chunk.getMetadata().getModel() != null
-                    && !chunk.getMetadata().getModel().isBlank()) {
-                respondingModel = chunk.getMetadata().getModel();
+            String model = text(chunk.get("model"));
+            if (model != null && !model.isBlank()) {
+                respondingModel = model;
             }
-            Usage reported = chunk.getMetadata().getUsage();
-            // a chunk without a usage object still carries one, of zeros: a real count always counts the prompt
+            JsonNode reported = chunk.get("usage");
+            // a real count always counts the prompt
             if (reported != null
-                    && !(reported instanceof EmptyUsage)
-                    && reported.getNativeUsage() != null
-                    && reported.getPromptTokens() != null
-                    && reported.getPromptTokens() > 0
-                    && reported.getCompletionTokens() != null) {
-                int prompt = reported.getPromptTokens();
-                int completion = reported.getCompletionTokens();
+                    && reported.isObject()
+                    && reported.path("prompt_tokens").asInt(0) > 0) {
+                int prompt = reported.path("prompt_tokens").asInt();
+                int completion = reported.path("completion_tokens").asInt(0);
                 usage = AssistantReply.Usage.reported(
-                        prompt,
-                        completion,
-                        reported.getTotalTokens() == null ? prompt + completion : reported.getTotalTokens());
+                        prompt, completion, reported.path("total_tokens").asInt(prompt + completion));
             }
-            for (Generation generation : chunk.getResults()) {
-                String text = generation.getOutput().getText();
-                if (text != null && !text.isEmpty()) {
-                    content.append(text);
-                    delivered = true;
-                    tokens.accept(text);
-                }
-                String reason = generation.getMetadata().getFinishReason();
-                if (reason != null && !reason.isBlank()) {
-                    finishReason = reason.toLowerCase(Locale.ROOT);
+            JsonNode choices = chunk.get("choices");
+            if (choices != null && choices.isArray()) {
+                for (JsonNode choice : choices) {
+                    String text = text(choice.path("delta").get("content"));
+                    if (text != null && !text.isEmpty()) {
+                        content.append(text);
+                        delivered = true;
+                        tokens.accept(text);
+                    }
+                    String reason = text(choice.get("finish_reason"));
+                    if (reason != null && !reason.isBlank()) {
+                        finishReason = reason.toLowerCase(Locale.ROOT);
+                    }
                 }
             }
+            return true;
         }
 
         private AssistantReply complete() {
@@ -180,37 +285,32 @@ final class CompletionStream {
                     usage != null ? usage : AssistantReply.Usage.estimated(promptChars, content.length()));
         }
 
+        private RuntimeException timedOut() {
+            return chunkSeen
+                    ? new AssistantFailure(
+                            AssistantFailure.Kind.TIMEOUT,
+                            "The AI provider sent nothing for " + idleTimeout + " in the middle of the reply (idle"
+                                    + " timeout)",
+                            null)
+                    : new Retryable(
+                            AssistantFailure.Kind.TIMEOUT,
+                            "The AI provider sent nothing within " + firstTokenTimeout + " (first-token timeout)",
+                            null);
+        }
+
+        private RuntimeException refusal(int status, String body) {
+            String detail = connection.redact(detail(body));
+            String message = "The AI provider answered HTTP " + status + ": " + detail;
+            if (status == 400 && namesResponseFormat(detail)) {
+                return new FormatRefused(message);
+            }
+            AssistantFailure.Kind kind = kindOf(status);
+            return retryable(status) ? new Retryable(kind, message, null) : new AssistantFailure(kind, message, null);
+        }
+
         private RuntimeException failure(Throwable error) {
             Throwable cause = unwrap(error);
-            if (cause instanceof TimeoutException) {
-                return chunkSeen
-                        ? new AssistantFailure(
-                                AssistantFailure.Kind.TIMEOUT,
-                                "The AI provider sent nothing for " + idleTimeout
-                                        + " in the middle of the reply (idle timeout)",
-                                null)
-                        : new Retryable(
-                                AssistantFailure.Kind.TIMEOUT,
-                                "The AI provider sent nothing within " + firstTokenTimeout + " (first-token timeout)",
-                                null);
-            }
-            if (cause instanceof SseException sse) {
-                return new AssistantFailure(
-                        AssistantFailure.Kind.PROVIDER_ERROR,
-                        "The AI provider reported an error in the stream: " + detail(sse),
-                        null);
-            }
-            if (cause instanceof OpenAIServiceException service) {
-                String message = "The AI provider answered HTTP " + service.statusCode() + ": " + detail(service);
-                if (service.statusCode() == 400 && namesResponseFormat(detail(service))) {
-                    return new FormatRefused(message);
-                }
-                AssistantFailure.Kind kind = kindOf(service.statusCode());
-                return retryable(service.statusCode())
-                        ? new Retryable(kind, message, null)
-                        : new AssistantFailure(kind, message, null);
-            }
-            if (cause instanceof OpenAIIoException || cause instanceof IOException) {
+            if (cause instanceof IOException) {
                 return new Retryable(
                         AssistantFailure.Kind.UNREACHABLE,
                         "The AI provider could not be reached: " + describe(cause),
@@ -220,8 +320,27 @@ final class CompletionStream {
         }
     }
 
-    private record Signal(
-            @Nullable ChatResponse chunk, @Nullable Throwable error, boolean done) {}
+    /** The provider's own words: {@code error.message} of its answer, or the answer itself. */
+    private static String detail(String body) {
+        try {
+            JsonNode error = JSON.readTree(body).get("error");
+            if (error != null && !error.isNull()) {
+                return message(error);
+            }
+        } catch (JacksonException notJson) {
+            // an answer from a proxy in front of the provider, say: its text is the detail
+        }
+        return body.strip();
+    }
+
+    private static String message(JsonNode error) {
+        String message = error.isObject() ? text(error.get("message")) : text(error);
+        return message == null || message.isBlank() ? error.toString() : message;
+    }
+
+    private static @Nullable String text(@Nullable JsonNode node) {
+        return node == null || !node.isString() ? null : node.stringValue();
+    }
 
     /** A failure before anything reached the caller that another attempt may not repeat. */
     private final class Retryable extends RuntimeException {
@@ -269,13 +388,6 @@ final class CompletionStream {
             cause = cause.getCause();
         }
         return cause;
-    }
-
-    /** The provider's own words: the SDK's message is "{status}: {error.message}". */
-    private String detail(OpenAIServiceException e) {
-        String message = e.getMessage() == null ? "" : e.getMessage();
-        String prefix = e.statusCode() + ": ";
-        return connection.redact(message.startsWith(prefix) ? message.substring(prefix.length()) : message);
     }
 
     private String describe(Throwable cause) {

@@ -17,8 +17,6 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.ai.chat.messages.Message;
-import org.springframework.ai.openai.OpenAiChatModel.ResponseFormat;
 
 /**
  * Any OpenAI-compatible chat-completions endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp, LM Studio,
@@ -68,7 +66,7 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
      */
     @Override
     public Review review(ReviewRequest request, Consumer<String> tokens) {
-        List<Message> prompt = Prompts.reviewMessages(request);
+        List<PromptMessage> prompt = Prompts.reviewMessages(request);
         Answer first = answer(prompt, request.rubric());
         Answer last = first;
         if (first.proposal() == null) {
@@ -108,7 +106,7 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
             @Nullable Proposal proposal,
             @Nullable String invalid) {}
 
-    private Answer answer(List<Message> prompt, Rubric rubric) {
+    private Answer answer(List<PromptMessage> prompt, Rubric rubric) {
         AssistantReply reply = reviewReply(prompt, rubric);
         try {
             return new Answer(reply, ReviewAnswer.read(reply.content(), rubric), null);
@@ -123,7 +121,7 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
      * The whole answer to a review request, in the configured format; an endpoint that refuses a JSON schema
      * ({@code 400} naming it) is asked in JSON mode instead, now and from then on.
      */
-    private AssistantReply reviewReply(List<Message> prompt, Rubric rubric) {
+    private AssistantReply reviewReply(List<PromptMessage> prompt, Rubric rubric) {
         ReviewFormat format = schemaRefused ? ReviewFormat.JSON_OBJECT : reviewFormat;
         try {
             return completions.stream(prompt, responseFormat(format, rubric), piece -> {});
@@ -140,14 +138,9 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
         }
     }
 
-    static ResponseFormat responseFormat(ReviewFormat format, Rubric rubric) {
-        return format == ReviewFormat.JSON_SCHEMA
-                ? ResponseFormat.builder()
-                        .type(ResponseFormat.Type.JSON_SCHEMA)
-                        .jsonSchema(ReviewAnswer.schema(rubric))
-                        .strict(true)
-                        .build()
-                : ResponseFormat.builder().type(ResponseFormat.Type.JSON_OBJECT).build();
+    static CompletionStream.AnswerFormat responseFormat(ReviewFormat format, Rubric rubric) {
+        return new CompletionStream.AnswerFormat(
+                format == ReviewFormat.JSON_SCHEMA ? ReviewAnswer.schema(rubric) : null);
     }
 
     @Override

@@ -1,69 +1,46 @@
 package com.chatreview.assistant;
 
-import com.openai.client.OpenAIClientAsyncImpl;
-import com.openai.client.OpenAIClientImpl;
-import com.openai.core.ClientOptions;
-import com.openai.core.Timeout;
 import java.net.URI;
-import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import okhttp3.Call;
-import okhttp3.Interceptor;
-import okhttp3.Request;
 import org.jspecify.annotations.Nullable;
-import org.springframework.ai.openai.OpenAiChatModel;
-import org.springframework.ai.openai.OpenAiChatModel.ResponseFormat;
-import org.springframework.ai.openai.OpenAiChatOptions;
-import org.springframework.ai.openai.http.okhttp.SpringAiOpenAiHttpClient;
 
 /**
- * The openai provider's client of its endpoint: the settings it needs, checked at start-up; Spring AI's
- * {@link OpenAiChatModel} over the OpenAI SDK's client; the options of each request. Spring AI's and the SDK's own
- * retries and overall time limit are off, since {@link CompletionStream} retries and times out itself; the HTTP
- * client's read timeout is only a backstop behind the stream's.
- *
- * <p>The {@link #ATTEMPT_HEADER} tags each request so that the client's interceptor can hand its HTTP call to the
- * attempt that made it, which cancels the call when it ends; the interceptor removes the header, so it never
- * leaves the process.
+ * The openai provider's client of its endpoint: the settings it needs, checked at start-up, and the JDK's HTTP client
+ * that {@link CompletionStream} posts each request with. There is no SDK between them (docs/decisions.md, "The {@code openai}
+ * AI provider": the OpenAI SDK with Spring AI over it was 58 % of a node's CPU per streamed token); the HTTP client has no overall time limit and no retries, since {@link CompletionStream} times out and
+ * retries itself.
  */
 final class OpenAiConnection implements AutoCloseable {
 
-    private static final String ATTEMPT_HEADER = "X-Chat-Review-Attempt";
-
-    private static final String UNUSED_KEY = "unused";
-    /** How much longer than our own timeouts the HTTP client waits for a byte, so that ours fire first. */
-    private static final Duration READ_TIMEOUT_MARGIN = Duration.ofSeconds(5);
-
-    private final OpenAiChatModel chat;
-    private final ClientOptions client;
+    private final HttpClient http;
+    private final URI completions;
     private final String model;
     private final String apiKey;
-    private final Map<String, CallHandle> calls = new ConcurrentHashMap<>();
-    /**
-     * Reads each streamed reply on a virtual thread: the SDK's default is a platform thread per open stream, and a
-     * node streams hundreds at once (docs/benchmarks.md, streaming capacity).
-     */
-    private final ExecutorService streamReaders = Executors.newThreadPerTaskExecutor(
-            Thread.ofVirtual().name("ai-stream-", 0).factory());
+    /** The HTTP client's own work (a node streams hundreds of replies at once) runs on virtual threads. */
+    private final ExecutorService executor = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("ai-http-", 0).factory());
 
     OpenAiConnection(AssistantSettings settings) {
         this.model = required(settings.model(), "AI_MODEL", "the model to ask for, for instance gpt-4o-mini");
-        String baseUrl = baseUrl(settings.baseUrl());
+        this.completions = URI.create(baseUrl(settings.baseUrl()) + "/chat/completions");
         this.apiKey = settings.apiKey() == null ? "" : settings.apiKey().strip();
-        this.client = clientOptions(baseUrl, settings);
-        this.chat = OpenAiChatModel.builder()
-                .openAiClient(new OpenAIClientImpl(client))
-                .openAiClientAsync(new OpenAIClientAsyncImpl(client))
-                .options(options(null, null))
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(settings.connectTimeout())
+                .executor(executor)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                // HTTP/2 where TLS offers it; over plain http no h2c upgrade, which local servers may not take
+                .version(
+                        "https".equals(completions.getScheme())
+                                ? HttpClient.Version.HTTP_2
+                                : HttpClient.Version.HTTP_1_1)
                 .build();
     }
 
-    OpenAiChatModel chat() {
-        return chat;
+    HttpClient http() {
+        return http;
     }
 
     /** The model asked for; a reply names the one that answered when the provider says. */
@@ -71,15 +48,20 @@ final class OpenAiConnection implements AutoCloseable {
         return model;
     }
 
-    /** The handle the interceptor gives the HTTP call of the request tagged {@code attempt}, until it is untracked. */
-    CallHandle track(String attempt) {
-        CallHandle call = new CallHandle();
-        calls.put(attempt, call);
-        return call;
-    }
-
-    void untrack(String attempt) {
-        calls.remove(attempt);
+    /**
+     * A streamed chat completion request with this body. Local servers (Ollama, llama.cpp, vLLM) need no key: without
+     * one, no Authorization header is sent at all.
+     */
+    HttpRequest request(String body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(completions)
+                .header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream")
+                .header("User-Agent", "chat-review-service")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (!apiKey.isEmpty()) {
+            request.header("Authorization", "Bearer " + apiKey);
+        }
+        return request.build();
     }
 
     /** A message that may quote the provider, without the API key in it. */
@@ -89,65 +71,8 @@ final class OpenAiConnection implements AutoCloseable {
 
     @Override
     public void close() {
-        client.httpClient().close();
-        streamReaders.close();
-    }
-
-    /**
-     * The request options: the model, usage in the stream, no overall time limit (Spring AI's default would end
-     * every reply after 60 s) and, for a request, the tag of its attempt and the answer's format (a review's).
-     */
-    OpenAiChatOptions options(@Nullable String attempt, @Nullable ResponseFormat format) {
-        return OpenAiChatOptions.builder()
-                .model(model)
-                .streamUsage(true)
-                .timeout(Duration.ZERO)
-                .maxRetries(0)
-                .responseFormat(format)
-                .customHeaders(attempt == null ? null : Map.of(ATTEMPT_HEADER, attempt))
-                .build();
-    }
-
-    private ClientOptions clientOptions(String baseUrl, AssistantSettings settings) {
-        Duration read = (settings.firstTokenTimeout().compareTo(settings.idleTimeout()) > 0
-                        ? settings.firstTokenTimeout()
-                        : settings.idleTimeout())
-                .plus(READ_TIMEOUT_MARGIN);
-        Timeout timeout = Timeout.builder()
-                .connect(settings.connectTimeout())
-                .read(read)
-                .write(read)
-                .request(Duration.ZERO)
-                .build();
-        Interceptor interceptor = chain -> {
-            Request.Builder request = chain.request().newBuilder().removeHeader(ATTEMPT_HEADER);
-            String attempt = chain.request().header(ATTEMPT_HEADER);
-            CallHandle handle = attempt == null ? null : calls.get(attempt);
-            if (handle != null) {
-                handle.started(chain.call());
-            }
-            if (apiKey.isEmpty()) {
-                // local servers (Ollama, llama.cpp, vLLM) need no key: send no Authorization header at all
-                request.removeHeader("Authorization");
-            }
-            // the SDK's per-request timeouts have no connect timeout of ours: these are the ones that hold
-            return chain.withConnectTimeout((int) settings.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)
-                    .withReadTimeout((int) read.toMillis(), TimeUnit.MILLISECONDS)
-                    .withWriteTimeout((int) read.toMillis(), TimeUnit.MILLISECONDS)
-                    .proceed(request.build());
-        };
-        return ClientOptions.builder()
-                .httpClient(SpringAiOpenAiHttpClient.builder()
-                        .timeout(timeout)
-                        .interceptor(interceptor)
-                        .build())
-                .baseUrl(baseUrl)
-                .streamHandlerExecutor(streamReaders)
-                .apiKey(apiKey.isEmpty() ? UNUSED_KEY : apiKey)
-                .timeout(timeout)
-                .maxRetries(0)
-                .putHeader("User-Agent", "chat-review-service")
-                .build();
+        http.close();
+        executor.close();
     }
 
     private static String baseUrl(@Nullable String configured) {
@@ -174,26 +99,5 @@ final class OpenAiConnection implements AutoCloseable {
             throw new IllegalStateException("AI_PROVIDER=openai needs " + variable + ": " + what);
         }
         return value.strip();
-    }
-
-    /** The HTTP call of an attempt, cancelled when the attempt ends, even if it starts after that. */
-    static final class CallHandle {
-
-        private @Nullable Call call;
-        private boolean ended;
-
-        synchronized void started(Call call) {
-            this.call = call;
-            if (ended) {
-                call.cancel();
-            }
-        }
-
-        synchronized void end() {
-            ended = true;
-            if (call != null) {
-                call.cancel();
-            }
-        }
     }
 }

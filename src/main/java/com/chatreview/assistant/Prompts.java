@@ -9,10 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
-import org.springframework.ai.chat.messages.AssistantMessage;
-import org.springframework.ai.chat.messages.Message;
-import org.springframework.ai.chat.messages.SystemMessage;
-import org.springframework.ai.chat.messages.UserMessage;
 
 /**
  * What the openai provider sends a language model. A chat: the study assistant's system prompt, the conversation's
@@ -79,14 +75,14 @@ final class Prompts {
     private Prompts() {}
 
     /** The messages sent: the system prompt (with the context documents), then the recent history. */
-    static List<Message> messages(Conversation conversation, int historyTokens) {
-        List<Message> messages = new ArrayList<>();
-        messages.add(new SystemMessage(systemPrompt(conversation.context())));
+    static List<PromptMessage> messages(Conversation conversation, int historyTokens) {
+        List<PromptMessage> messages = new ArrayList<>();
+        messages.add(PromptMessage.system(systemPrompt(conversation.context())));
         for (Turn turn : recentTurns(conversation.turns(), historyTokens)) {
             messages.add(
                     turn.role() == Turn.Role.USER
-                            ? new UserMessage(turn.content())
-                            : new AssistantMessage(turn.content()));
+                            ? PromptMessage.user(turn.content())
+                            : PromptMessage.assistant(turn.content()));
         }
         return messages;
     }
@@ -106,8 +102,8 @@ final class Prompts {
     }
 
     /** The messages of a review: the grading rules as the system prompt, the files as data in the user message. */
-    static List<Message> reviewMessages(ReviewRequest request) {
-        return List.of(new SystemMessage(REVIEW_SYSTEM_PROMPT), new UserMessage(reviewPrompt(request)));
+    static List<PromptMessage> reviewMessages(ReviewRequest request) {
+        return List.of(PromptMessage.system(REVIEW_SYSTEM_PROMPT), PromptMessage.user(reviewPrompt(request)));
     }
 
     static String reviewPrompt(ReviewRequest request) {
@@ -234,9 +230,9 @@ final class Prompts {
     }
 
     /** The review's messages again, and a last one saying what was wrong with the answer to them. */
-    static List<Message> againMessages(List<Message> prompt, String invalid) {
-        List<Message> messages = new ArrayList<>(prompt);
-        messages.add(new UserMessage("Your answer to this could not be used: " + invalid + ". Answer again for the"
+    static List<PromptMessage> againMessages(List<PromptMessage> prompt, String invalid) {
+        List<PromptMessage> messages = new ArrayList<>(prompt);
+        messages.add(PromptMessage.user("Your answer to this could not be used: " + invalid + ". Answer again for the"
                 + " same documents: one JSON object of the shape your system prompt gives, and nothing else."));
         return messages;
     }

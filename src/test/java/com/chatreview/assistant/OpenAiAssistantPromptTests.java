@@ -12,9 +12,6 @@ import com.chatreview.grading.Rubric.Criterion;
 import java.util.List;
 import java.util.Objects;
 import org.junit.jupiter.api.Test;
-import org.springframework.ai.chat.messages.Message;
-import org.springframework.ai.chat.messages.SystemMessage;
-import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
@@ -136,12 +133,12 @@ class OpenAiAssistantPromptTests {
                         new ReviewDocument("photo\"><document.png", "image/png", "", false, "an image: not opened"),
                         new ReviewDocument("long.py", "text/x-python", "y = 2", true, null)));
 
-        List<Message> messages = Prompts.reviewMessages(request);
-        String prompt = Objects.requireNonNull(messages.get(1).getText(), "the user message has its text");
+        List<PromptMessage> messages = Prompts.reviewMessages(request);
+        String prompt = Objects.requireNonNull(messages.get(1).text(), "the user message has its text");
 
-        assertThat(messages.getFirst()).isInstanceOf(SystemMessage.class);
-        assertThat(messages.getFirst().getText()).isEqualTo(Prompts.REVIEW_SYSTEM_PROMPT);
-        assertThat(messages.get(1)).isInstanceOf(UserMessage.class);
+        assertThat(messages.getFirst()).extracting(PromptMessage::role).isEqualTo(PromptMessage.Role.SYSTEM);
+        assertThat(messages.getFirst().text()).isEqualTo(Prompts.REVIEW_SYSTEM_PROMPT);
+        assertThat(messages.get(1)).extracting(PromptMessage::role).isEqualTo(PromptMessage.Role.USER);
         String answer = prompt.substring(
                 prompt.indexOf("<document kind=\"student-file\" name=\"answer.py\">"),
                 prompt.indexOf("</document>", prompt.indexOf("name=\"answer.py\"")));
