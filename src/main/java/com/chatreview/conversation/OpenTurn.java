@@ -3,8 +3,8 @@ package com.chatreview.conversation;
 import com.chatreview.assistant.AssistantReply;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
 import com.chatreview.chat.ChatMessage;
+import com.chatreview.database.AfterCommit;
 import java.util.concurrent.CountDownLatch;
-import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
@@ -41,12 +41,7 @@ public final class OpenTurn implements AutoCloseable {
         try {
             streaming.beforeStoring();
             ChatMessage stored = streaming.store(answer);
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCommit() {
-                    streaming.ended(stored, answer);
-                }
-            });
+            AfterCommit.run(() -> streaming.ended(stored, answer));
             return stored;
         } catch (RuntimeException failure) {
             streaming.failed(failure);

@@ -1,12 +1,11 @@
 package com.chatreview.privacy;
 
+import com.chatreview.database.AfterCommit;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import java.time.Clock;
 import java.util.UUID;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /** Starts and stops the privacy module's job scheduler with the service, and schedules each erasure. */
 class ErasureScheduler implements SmartLifecycle {
@@ -28,16 +27,7 @@ class ErasureScheduler implements SmartLifecycle {
      */
     void schedule(UUID erasureId, String userId) {
         scheduler.scheduleIfNotExists(task.instance(erasureId.toString(), userId), clock.instant());
-        if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCommit() {
-                    scheduler.triggerCheckForDueExecutions();
-                }
-            });
-        } else {
-            scheduler.triggerCheckForDueExecutions();
-        }
+        AfterCommit.run(scheduler::triggerCheckForDueExecutions);
     }
 
     @Override

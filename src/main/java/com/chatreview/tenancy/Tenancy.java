@@ -1,5 +1,6 @@
 package com.chatreview.tenancy;
 
+import com.chatreview.database.AfterCommit;
 import com.chatreview.database.Sql;
 import com.chatreview.kernel.Ids;
 import com.chatreview.tenancy.TenancyErrors.ApiKeyNotFound;
@@ -15,8 +16,6 @@ import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /** Tenants and their keys: the operator's side, and the check every request makes. */
 @Service
@@ -109,13 +108,10 @@ public class Tenancy {
         }
         ApiKeyRevoked revoked = new ApiKeyRevoked(tenant, key);
         // once committed, not before: a request in between would find the key still active and cache it again
-        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-            @Override
-            public void afterCommit() {
-                forget(revoked);
-                events.publishEvent(revoked);
-                revocations.announce(revoked);
-            }
+        AfterCommit.run(() -> {
+            forget(revoked);
+            events.publishEvent(revoked);
+            revocations.announce(revoked);
         });
     }
 

@@ -1,5 +1,6 @@
 package com.chatreview.webhook;
 
+import com.chatreview.database.AfterCommit;
 import com.chatreview.database.Sql;
 import com.chatreview.tenancy.TenantId;
 import com.github.benmanes.caffeine.cache.Cache;
@@ -12,8 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -116,15 +115,6 @@ public class WebhookEvents {
 
     /** Deliveries were recorded in the transaction under way: the deliverer looks once it commits, not at its poll. */
     void wakeDelivererAfterCommit() {
-        if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCommit() {
-                    wakeDeliverer.run();
-                }
-            });
-        } else {
-            wakeDeliverer.run();
-        }
+        AfterCommit.run(wakeDeliverer);
     }
 }
