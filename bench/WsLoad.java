@@ -95,7 +95,8 @@ public class WsLoad {
     static void idle() throws Exception {
         List<String[]> chats = readChats();
         int n = Integer.parseInt(Kit.opt("n", null));
-        int concurrency = Integer.parseInt(Kit.opt("concurrency", "100"));
+        // a node admits 8 handshakes at a time and answers more 1013 "come back later" (docs/api.md): 8 in flight
+        int concurrency = Integer.parseInt(Kit.opt("concurrency", "8"));
         long hold = Long.parseLong(Kit.opt("hold", "600"));
         long openTimeout = Long.parseLong(Kit.opt("open_timeout", "300"));
         Path stop = Path.of(Kit.opt("stop", "/nonexistent-stop-file"));

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# WebSocket benchmark of /ws/chat: idle connections (memory per connection), token relay (100 chats streaming with no
-# pacing), frames end to end (200 connections in a closed loop). Everything on this machine. See docs/benchmarks.md.
+# WebSocket benchmark of /ws/chat: idle connections (memory per connection) and the token callback timed inside the
+# service (100 chats streaming the offline provider's replies with no pacing, under a JFR method trace). Everything on
+# this machine. See docs/benchmarks.md. How many students stream at once, with a paced provider: bench/capacity.sh.
 #
 #   bench/ws.sh
 #
@@ -10,18 +11,14 @@
 #   PGPORT=5432 PGUSER=postgres
 #   JAVA_OPTS="-Xmx1g"      JVM options of the service; -Dassistant.offline-token-delay=${TOKEN_DELAY} is added
 #   TOKEN_DELAY=0ms         the offline provider's pause between tokens (0ms: no pacing)
-#   RUNS="idle tokens frames trace"   which parts to run
+#   RUNS="idle trace"       which parts to run
 #   IDLE_CONNECTIONS=10000  idle connections (each on its own chat)
 #   IDLE_HOLD=20            seconds the idle connections are held before the memory is read (pings every 25 s)
-#   TOKEN_CONNECTIONS=100   connections (chats) streaming at once in the token run
-#   FRAME_CONNECTIONS=200   connections (chats) in the frame run
-#   WARMUP=30 DURATION=30   seconds of warm-up and of measure of each streaming run
+#   TOKEN_CONNECTIONS=100   connections (chats) streaming at once in the trace run
 #   TRACE_DURATION=15       seconds of the traced token run (JFR method trace of the token callback)
 #   CONTENT="Relay?"        the frame content; it decides the reply's length: "Relay?" gives 54 tokens at the first
 #                           reply of a chat, 62 from the third on (a question without keywords gives 25)
 #   CLIENT_OPTS="-Xmx3g"    JVM options of the load client (bench/WsLoad.java)
-#   PROFILE=1               a JFR CPU profile (settings=profile) of the service during the measured frames run,
-#                           summarised by bench/jfr-top.py into frames-profile-top.txt
 #   LABEL=name              added to the results directory name
 #   KEEP_DB=1               keeps the database at the end
 #
@@ -40,13 +37,10 @@ PGUSER="${PGUSER:-postgres}"
 export PGHOST PGPORT PGUSER
 TOKEN_DELAY="${TOKEN_DELAY:-0ms}"
 SERVICE_OPTS="${JAVA_OPTS:--Xmx1g} -Dassistant.offline-token-delay=$TOKEN_DELAY"
-RUNS="${RUNS:-idle tokens frames trace}"
+RUNS="${RUNS:-idle trace}"
 IDLE_CONNECTIONS="${IDLE_CONNECTIONS:-10000}"
 IDLE_HOLD="${IDLE_HOLD:-20}"
 TOKEN_CONNECTIONS="${TOKEN_CONNECTIONS:-100}"
-FRAME_CONNECTIONS="${FRAME_CONNECTIONS:-200}"
-WARMUP="${WARMUP:-30}"
-DURATION="${DURATION:-30}"
 TRACE_DURATION="${TRACE_DURATION:-15}"
 CONTENT="${CONTENT:-Relay?}"
 CLIENT_OPTS="${CLIENT_OPTS:--Xmx3g}"
@@ -122,7 +116,7 @@ client() {   # runs bench/WsLoad.java with the client options
 }
 
 CHATS_FILE="$RUN_DIR/chats.txt"
-N_CHATS=$(( IDLE_CONNECTIONS > TOKEN_CONNECTIONS + FRAME_CONNECTIONS ? IDLE_CONNECTIONS : TOKEN_CONNECTIONS + FRAME_CONNECTIONS ))
+N_CHATS=$(( IDLE_CONNECTIONS > TOKEN_CONNECTIONS ? IDLE_CONNECTIONS : TOKEN_CONNECTIONS ))
 log "creating $N_CHATS chats through POST /api/v1/chats"
 client chats base="$BASE" key="$API_KEY" n="$N_CHATS" file="$CHATS_FILE" limit=300 > "$RUN_DIR/chats-result.txt" \
   || die "creating the chats failed"
@@ -209,7 +203,7 @@ if wanted idle; then
 fi
 
 # ---------------------------------------------------------------------------------------------------------
-# 3. Streaming runs
+# 3. The traced streaming run
 # ---------------------------------------------------------------------------------------------------------
 stream_run() {   # $1 = name, $2 = connections, $3 = first chat line (offset), $4 = warm-up s, $5 = measured s
   local name=$1 conns=$2 offset=$3 warm=$4 dur=$5
@@ -218,10 +212,6 @@ stream_run() {   # $1 = name, $2 = connections, $3 = first chat line (offset), $
   load_line >> "$RUN_DIR/load.txt"
   log "$name: $conns connections, warm-up ${warm}s, measure ${dur}s, content \"$CONTENT\""
   top_snapshot "$name" $((warm + dur / 2))
-  if [ "${PROFILE:-0}" = 1 ] && [ "$name" = frames ]; then
-    ( sleep "$warm"; jcmd "$SERVICE_PID" JFR.start name=prof settings=profile duration="${dur}s" \
-        filename="$RUN_DIR/frames-profile.jfr" > "$RUN_DIR/frames-profile-jfr.txt" 2>&1 ) &
-  fi
   client stream ws="$WS" key="$API_KEY" chats="$RUN_DIR/chats-$name.txt" conns="$conns" warmup="$warm" \
     duration="$dur" drain=60 content="$CONTENT" prefix="$name" procs="$RUN_DIR/procs.txt" \
     clk_tck="$CLK_TCK" limit=$((warm + dur + 240)) out="$RUN_DIR/$name-result.txt" \
@@ -230,31 +220,21 @@ stream_run() {   # $1 = name, $2 = connections, $3 = first chat line (offset), $
   wait "$CLIENT_PID" || { tail -20 "$RUN_DIR/$name-client.err" >&2; CLIENT_PID=""; die "the $name client failed"; }
   CLIENT_PID=""
   echo "after $name: $(load_line)" >> "$RUN_DIR/load.txt"
-  if [ "${PROFILE:-0}" = 1 ] && [ "$name" = frames ]; then
-    sleep 3
-    python3 "$BENCH_DIR/jfr-top.py" "$RUN_DIR/frames-profile.jfr" > "$RUN_DIR/frames-profile-top.txt" 2>&1 || true
-    log "JFR profile of the frames run: $RUN_DIR/frames-profile.jfr (frames-profile-top.txt)"
-  fi
   grep '^problem' "$RUN_DIR/$name-client.err" | head -5 >&2 || true
   read_results "$RUN_DIR/$name-result.txt"
   log "$name: ${R[${name}_frames_per_s]} frames/s, ${R[${name}_tokens_per_s]} tokens/s, ${R[${name}_tokens_per_reply_avg]} tokens per reply"
 }
 
-wanted tokens && stream_run tokens "$TOKEN_CONNECTIONS" 0 "$WARMUP" "$DURATION"
-wanted frames && stream_run frames "$FRAME_CONNECTIONS" "$TOKEN_CONNECTIONS" "$WARMUP" "$DURATION"
-
 # The token callback timed inside the service, without changing it: a JDK 25 JFR method trace (jdk.MethodTrace) of
-# ChatEvent.of, StreamsInProgress.token, Replies.publish and Connection.deliver. JFR does not trace lambda bodies, so
-# bench/JfrMethodTrace.java times the provider's token consumer (Replies.reply's lambda: build the event, take its
-# seq, keep it for resumes, write the frame to every connection of the chat) from the start of its first call
-# (ChatEvent.of) to the end of its last (Replies.publish) on the same thread; Connection.deliver is the write alone.
+# Replies$Streaming.token (build the event, take its seq, keep it for resumes, write the frame to every connection of
+# the chat), EventSequence.next and Connection.deliver (the write alone), read by bench/JfrMethodTrace.java.
 if wanted trace; then
   cat > "$RUN_DIR/trace.jfc" <<'EOF'
 <?xml version="1.0" encoding="UTF-8"?>
 <configuration version="2.0" label="ws token trace">
   <event name="jdk.MethodTrace">
     <setting name="enabled">true</setting>
-    <setting name="filter">com.chatreview.realtime.ChatEvent::of;com.chatreview.realtime.StreamsInProgress::token;com.chatreview.realtime.Replies::publish;com.chatreview.realtime.Connection::deliver;com.chatreview.realtime.EventSequence::next</setting>
+    <setting name="filter">com.chatreview.conversation.Replies$Streaming::token;com.chatreview.realtime.Connection::deliver;com.chatreview.conversation.EventSequence::next</setting>
     <setting name="threshold">0 ms</setting>
     <setting name="stackTrace">false</setting>
   </event>
@@ -300,20 +280,20 @@ SERVICE_ERRORS=$(grep -ciE ' ERROR |Exception' "$RUN_DIR/service.log" || true)
   echo
   echo "| run | conns | frames/s | tokens/s | tokens/reply avg (min-max) | send->ended p50 / p99 ms | send->received p50 / p99 ms | started->1st token p50 / p99 ms | token gap p50 / p99 / p99.9 ms | token arrival - server timestamp p50 / p99 ms | seq gaps / repeats / content mismatches / errors / not ended | CPU s service / pg / client / other (of avail) | CPU ms per frame service / pg |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-  for n in tokens frames trace; do
+  for n in trace; do
     wanted "$n" || continue
     [ -n "${R[${n}_connections]:-}" ] || continue
     echo "| $n | ${R[${n}_connections]} | ${R[${n}_frames_per_s]} | ${R[${n}_tokens_per_s]} | ${R[${n}_tokens_per_reply_avg]} (${R[${n}_tokens_per_reply_min]}-${R[${n}_tokens_per_reply_max]}) | $(part ${n}_frame_ms p50) / $(part ${n}_frame_ms p99) | $(part ${n}_received_ms p50) / $(part ${n}_received_ms p99) | $(part ${n}_first_token_after_started_ms p50) / $(part ${n}_first_token_after_started_ms p99) | $(part ${n}_token_gap_ms p50) / $(part ${n}_token_gap_ms p99) / $(part ${n}_token_gap_ms p999) | $(part ${n}_token_lag_vs_server_timestamp_ms p50) / $(part ${n}_token_lag_vs_server_timestamp_ms p99) | ${R[${n}_seq_gaps]} / ${R[${n}_seq_repeats]} / ${R[${n}_content_mismatches]} / ${R[${n}_error_events]} / ${R[${n}_not_ended_after_drain]} | ${R[${n}_cpu_s_service]:-?} / ${R[${n}_cpu_s_postgres]:-?} / ${R[${n}_cpu_s_client]} / ${R[${n}_cpu_s_other]} (${R[${n}_cpu_s_available]}) | $(div "${R[${n}_cpu_s_service]:-0}" "$(awk -v f="${R[${n}_frames_per_s]}" -v d="${R[${n}_duration_s]}" 'BEGIN {print f * d / 1000}')" %.2f) / $(div "${R[${n}_cpu_s_postgres]:-0}" "$(awk -v f="${R[${n}_frames_per_s]}" -v d="${R[${n}_duration_s]}" 'BEGIN {print f * d / 1000}')" %.2f) |"
   done
   echo
-  echo "load average start/end of each measure: tokens ${R[tokens_loadavg_start_end]:-} frames ${R[frames_loadavg_start_end]:-} trace ${R[trace_loadavg_start_end]:-}"
+  echo "load average start/end of the measure: ${R[trace_loadavg_start_end]:-}"
   if wanted trace; then
     echo
     echo "## Inside the service: JFR method trace during the trace run (wall time of each call)"
     echo
     echo "| method | calls | p50 ms | p99 ms | p99.9 ms | max ms | target | result |"
     echo "|---|---|---|---|---|---|---|---|"
-    echo "| token callback (token handed over -> frame written: ChatEvent.of start -> Replies.publish end) | ${R[trace_callback_calls]:-} | ${R[trace_callback_p50_ms]:-} | ${R[trace_callback_p99_ms]:-} | ${R[trace_callback_p999_ms]:-} | ${R[trace_callback_max_ms]:-} | p99 < 1 ms | $(verdict lt "${R[trace_callback_p99_ms]:-}" 1) |"
+    echo "| token callback (Replies\$Streaming.token: token handed over -> frame written to every connection) | ${R[trace_callback_calls]:-} | ${R[trace_callback_p50_ms]:-} | ${R[trace_callback_p99_ms]:-} | ${R[trace_callback_p999_ms]:-} | ${R[trace_callback_max_ms]:-} | p99 < 1 ms | $(verdict lt "${R[trace_callback_p99_ms]:-}" 1) |"
     echo "| of which the write (Connection.deliver) | ${R[trace_deliver_calls]:-} | ${R[trace_deliver_p50_ms]:-} | ${R[trace_deliver_p99_ms]:-} | ${R[trace_deliver_p999_ms]:-} | ${R[trace_deliver_max_ms]:-} | | |"
     echo "| of which the seq (EventSequence.next; a database round trip every 1,000) | ${R[trace_next_calls]:-} | ${R[trace_next_p50_ms]:-} | ${R[trace_next_p99_ms]:-} | ${R[trace_next_p999_ms]:-} | ${R[trace_next_max_ms]:-} | | |"
     echo
