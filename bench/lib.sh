@@ -287,15 +287,9 @@ create_tenant() {
   [[ "$API_KEY" == crs_* ]] || die "no api_key in $TENANT_JSON"
 }
 
-# $1 = port, $2.. = the nodes' ports: nginx in front of them with deploy/nginx's template, in $RUN_DIR/nginx; sets
-# NGINX_PID and waits until it answers. WORKER_CONNECTIONS (1024) bounds the streams it carries: two per stream.
-start_nginx() {
-  local port=$1 servers="" p
-  shift
-  for p in "$@"; do servers="$servers server 127.0.0.1:$p;"; done
-  mkdir -p "$RUN_DIR/nginx"
-  sed -e "s/\${LISTEN}/127.0.0.1:$port/" -e "s/\${UPSTREAM_SERVERS}/$servers/" -e "s/access_log \${ACCESS_LOG} chat_review;/access_log off;/" \
-    "$ROOT/deploy/nginx/chat-review.conf.template" > "$RUN_DIR/nginx/site.conf"
+# Starts nginx in the foreground with $RUN_DIR/nginx/site.conf (written by the caller) as its only site, its files
+# under $RUN_DIR/nginx; sets NGINX_PID. WORKER_CONNECTIONS (1024) bounds what it carries.
+run_nginx() {
   cat > "$RUN_DIR/nginx/nginx.conf" <<CONF
 $( [ "$(id -u)" = 0 ] && echo "user root;" )
 daemon off;
@@ -316,6 +310,18 @@ http {
 CONF
   nginx -c "$RUN_DIR/nginx/nginx.conf" -p "$RUN_DIR/nginx/" > "$RUN_DIR/nginx/nginx.log" 2>&1 &
   NGINX_PID=$!
+}
+
+# $1 = port, $2.. = the nodes' ports: nginx in front of them with deploy/nginx's template (run_nginx); waits until it
+# answers. Each stream holds two of its WORKER_CONNECTIONS.
+start_nginx() {
+  local port=$1 servers="" p
+  shift
+  for p in "$@"; do servers="$servers server 127.0.0.1:$p;"; done
+  mkdir -p "$RUN_DIR/nginx"
+  sed -e "s/\${LISTEN}/127.0.0.1:$port/" -e "s/\${UPSTREAM_SERVERS}/$servers/" -e "s/access_log \${ACCESS_LOG} chat_review;/access_log off;/" \
+    "$ROOT/deploy/nginx/chat-review.conf.template" > "$RUN_DIR/nginx/site.conf"
+  run_nginx
   for _ in $(seq 1 50); do curl -s "http://127.0.0.1:$port/actuator/health" >/dev/null && return 0; sleep 0.1; done
   die "nginx did not answer on port $port (see $RUN_DIR/nginx/error.log)"
 }

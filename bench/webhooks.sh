@@ -90,31 +90,14 @@ trap 'exit 130' INT TERM
 # The receiver: nginx of our own, in the foreground, answering 204 to every POST
 # ---------------------------------------------------------------------------------------------------------
 mkdir -p "$RUN_DIR/nginx"
-{
-  [ "$(id -u)" = 0 ] && echo "user root;"
-  cat <<EOF
-daemon off;
-worker_processes 1;
-pid "$RUN_DIR/nginx/nginx.pid";
-error_log "$RUN_DIR/nginx/error.log" notice;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    client_body_temp_path "$RUN_DIR/nginx/client_body";
-    proxy_temp_path "$RUN_DIR/nginx/proxy";
-    fastcgi_temp_path "$RUN_DIR/nginx/fastcgi";
-    uwsgi_temp_path "$RUN_DIR/nginx/uwsgi";
-    scgi_temp_path "$RUN_DIR/nginx/scgi";
-    keepalive_requests 1000000;
-    server {
-        listen 127.0.0.1:$NGINX_PORT;
-        location / { return 204; }
-    }
+cat > "$RUN_DIR/nginx/site.conf" <<EOF
+keepalive_requests 1000000;
+server {
+    listen 127.0.0.1:$NGINX_PORT;
+    location / { return 204; }
 }
 EOF
-} > "$RUN_DIR/nginx/nginx.conf"
-nginx -c "$RUN_DIR/nginx/nginx.conf" -p "$RUN_DIR/nginx/" > "$RUN_DIR/nginx/nginx.log" 2>&1 &
-NGINX_PID=$!
+run_nginx
 for _ in $(seq 1 100); do
   [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$RECEIVER" 2>/dev/null)" = 204 ] && break
   kill -0 "$NGINX_PID" 2>/dev/null || { cat "$RUN_DIR/nginx/nginx.log" >&2; die "nginx exited"; }
