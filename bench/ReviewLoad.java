@@ -943,28 +943,9 @@ public class ReviewLoad {
 
         private String string() {
             expect('"');
-            StringBuilder b = new StringBuilder();
-            while (true) {
-                char c = s.charAt(i++);
-                if (c == '"') return b.toString();
-                if (c != '\\') {
-                    b.append(c);
-                    continue;
-                }
-                char e = s.charAt(i++);
-                switch (e) {
-                    case 'n' -> b.append('\n');
-                    case 't' -> b.append('\t');
-                    case 'r' -> b.append('\r');
-                    case 'b' -> b.append('\b');
-                    case 'f' -> b.append('\f');
-                    case 'u' -> {
-                        b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
-                        i += 4;
-                    }
-                    default -> b.append(e);
-                }
-            }
+            int start = i;
+            while (s.charAt(i) != '"') i += s.charAt(i) == '\\' ? 2 : 1;
+            return Kit.unescape(s.substring(start, i++));
         }
     }
 }
