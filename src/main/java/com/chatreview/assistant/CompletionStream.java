@@ -63,10 +63,8 @@ final class CompletionStream {
     /** One attempt, and a second one if the first failed before anything reached {@code tokens}. */
     AssistantReply stream(List<PromptMessage> prompt, @Nullable AnswerFormat format, Consumer<String> tokens) {
         String body = requestBody(prompt, format);
-        long promptChars = prompt.stream()
-                .mapToLong(
-                        message -> message.text() == null ? 0 : message.text().length())
-                .sum();
+        long promptChars =
+                prompt.stream().mapToLong(message -> message.text().length()).sum();
         Attempt first = new Attempt(tokens, promptChars);
         try {
             return first.run(body);
