@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 
 /**
- * What the hand-written load clients (WsLoad, RelayLoad, ReviewLoad, StormLoad, WebhookLoad, OutageLoad) have in
+ * What the hand-written load clients (WsLoad, ReviewLoad, StormLoad, WebhookLoad, OutageLoad) have in
  * common: key=value options, the hard time limit, "key=value" results, the figures (average, percentiles), the few
  * JSON fields read by hand, one clock to compare with the server's timestamps, and the chats and sockets they open.
  * Shared by the bench clients through the JDK's multi-file source launcher (JDK 22+): {@code java bench/WsLoad.java}
