@@ -72,9 +72,9 @@ public class Authenticator {
      * costs one round trip to Redis, for the address's failure budget, the key's revocation on any node and the
      * tenant's quota together.
      */
-    public Result restRequest(String apiKey, String clientAddress) {
+    public Result restRequest(@Nullable String apiKey, String clientAddress) {
         Optional<Tenant> known = apiKey == null ? Optional.empty() : tenancy.recentlyAuthenticated(apiKey.strip());
-        if (known.isPresent()) {
+        if (apiKey != null && known.isPresent()) {
             Tenant tenant = known.get();
             return switch (quotas.restRequest(clientAddress, tenant.id().value(), tenant.apiKeyId())) {
                 // a key checked lately is a known one: past the address's budget it is still heard

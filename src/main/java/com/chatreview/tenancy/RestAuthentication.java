@@ -1,10 +1,14 @@
 package com.chatreview.tenancy;
 
 import com.chatreview.ratelimit.RateLimitDecision;
+import com.chatreview.web.HotRequest;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
@@ -34,8 +38,18 @@ public class RestAuthentication {
      * same decision as a problem.
      */
     public Optional<Tenant> admittedChatRequest(HttpServletRequest request, HttpServletResponse response) {
-        if (check(request, CHAT_KEY_HEADER) instanceof Authenticator.Result.Authenticated known
-                && reportQuota(quotaOf(known), response)) {
+        return admitted(check(request, CHAT_KEY_HEADER), response::setHeader);
+    }
+
+    /** The same for a read served ahead of the servlet container: the quota's headers go to {@code headers}. */
+    public Optional<Tenant> admittedChatRequest(HotRequest request, BiConsumer<String, String> headers) {
+        Authenticator.Result result = check(
+                request::attribute, request::setAttribute, request.header(CHAT_KEY_HEADER), request.remoteAddress());
+        return admitted(result, headers);
+    }
+
+    private static Optional<Tenant> admitted(Authenticator.Result result, BiConsumer<String, String> headers) {
+        if (result instanceof Authenticator.Result.Authenticated known && reportQuota(quotaOf(known), headers)) {
             return Optional.of(known.tenant());
         }
         return Optional.empty();
@@ -43,27 +57,35 @@ public class RestAuthentication {
 
     /** What the check of the request's key found, checked (and its quota spent) once per request. */
     Authenticator.Result check(HttpServletRequest request, String header) {
-        if (request.getAttribute(RESULT_ATTRIBUTE) instanceof Authenticator.Result checked) {
+        return check(request::getAttribute, request::setAttribute, request.getHeader(header), request.getRemoteAddr());
+    }
+
+    private Authenticator.Result check(
+            Function<String, @Nullable Object> attribute,
+            BiConsumer<String, Object> remember,
+            @Nullable String key,
+            String clientAddress) {
+        if (attribute.apply(RESULT_ATTRIBUTE) instanceof Authenticator.Result checked) {
             return checked;
         }
-        Authenticator.Result result = authenticator.restRequest(request.getHeader(header), request.getRemoteAddr());
-        request.setAttribute(RESULT_ATTRIBUTE, result);
+        Authenticator.Result result = authenticator.restRequest(key, clientAddress);
+        remember.accept(RESULT_ATTRIBUTE, result);
         return result;
     }
 
-    /** Writes the quota's headers; whether the quota allowed the request. */
     /** A REST request's authentication spends from the tenant's quota and carries what is left. */
     static RateLimitDecision quotaOf(Authenticator.Result.Authenticated rest) {
         return Objects.requireNonNull(rest.restQuota(), "a REST request's authentication carries its quota");
     }
 
-    static boolean reportQuota(RateLimitDecision decision, HttpServletResponse response) {
+    /** Writes the quota's headers; whether the quota allowed the request. */
+    static boolean reportQuota(RateLimitDecision decision, BiConsumer<String, String> headers) {
         long resetSeconds = RateLimitDecision.seconds(decision.resetAfter());
-        response.setHeader("X-RateLimit-Limit", Long.toString(decision.limit()));
-        response.setHeader("X-RateLimit-Remaining", Long.toString(decision.remaining()));
-        response.setHeader("X-RateLimit-Reset", Long.toString(resetSeconds));
-        response.setHeader("RateLimit-Policy", decision.limit() + ";w=60");
-        response.setHeader(
+        headers.accept("X-RateLimit-Limit", Long.toString(decision.limit()));
+        headers.accept("X-RateLimit-Remaining", Long.toString(decision.remaining()));
+        headers.accept("X-RateLimit-Reset", Long.toString(resetSeconds));
+        headers.accept("RateLimit-Policy", decision.limit() + ";w=60");
+        headers.accept(
                 "RateLimit",
                 "limit=" + decision.limit() + ", remaining=" + decision.remaining() + ", reset=" + resetSeconds);
         return decision.allowed();

@@ -39,7 +39,7 @@ class TenantAuthentication implements HandlerInterceptor {
     }
 
     private static void reportQuota(RateLimitDecision decision, HttpServletResponse response) {
-        if (!RestAuthentication.reportQuota(decision, response)) {
+        if (!RestAuthentication.reportQuota(decision, response::setHeader)) {
             long retryAfter = RateLimitDecision.seconds(decision.retryAfter());
             response.setHeader("X-RateLimit-Reset", Long.toString(Math.max(1, retryAfter)));
             throw new RateLimited(

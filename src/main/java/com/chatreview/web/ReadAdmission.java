@@ -42,19 +42,27 @@ class ReadAdmission extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        boolean admitted;
-        try {
-            admitted = turns.tryAcquire(waitNanos, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            admitted = false;
-        }
+        boolean admitted = enter();
         try {
             chain.doFilter(request, response);
         } finally {
-            if (admitted) {
-                turns.release();
-            }
+            leave(admitted);
+        }
+    }
+
+    /** Waits for a turn, at most the pool's connection timeout; whether the read got one (and must leave it). */
+    boolean enter() {
+        try {
+            return turns.tryAcquire(waitNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    void leave(boolean admitted) {
+        if (admitted) {
+            turns.release();
         }
     }
 }

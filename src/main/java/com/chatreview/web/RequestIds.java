@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.MDC;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -23,7 +24,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 public class RequestIds extends OncePerRequestFilter {
 
     public static final String HEADER = "X-Request-Id";
-    private static final String ATTRIBUTE = RequestIds.class.getName();
+    static final String ATTRIBUTE = RequestIds.class.getName();
+    static final String MDC_KEY = "request_id";
     private static final Pattern SANE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     /** The id of the request being served, or {@code null} outside a request. */
@@ -42,18 +44,23 @@ public class RequestIds extends OncePerRequestFilter {
         return new UUID(high, low).toString();
     }
 
+    /** The client's id when it is a sane token, a new one otherwise. */
+    static String idFor(@Nullable String given) {
+        return given != null && SANE.matcher(given).matches() ? given : newId();
+    }
+
+    /** The id {@link HotReads} gave a request it then left to the servlet stack is kept: one request, one id. */
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        String given = request.getHeader(HEADER);
-        String id = given != null && SANE.matcher(given).matches() ? given : newId();
+        String id = request.getAttribute(ATTRIBUTE) instanceof String given ? given : idFor(request.getHeader(HEADER));
         request.setAttribute(ATTRIBUTE, id);
         response.setHeader(HEADER, id);
-        MDC.put("request_id", id);
+        MDC.put(MDC_KEY, id);
         try {
             chain.doFilter(request, response);
         } finally {
-            MDC.remove("request_id");
+            MDC.remove(MDC_KEY);
         }
     }
 }

@@ -106,7 +106,7 @@ class ChatController {
     @Operation(summary = "Get a chat")
     @Nullable
     ChatBody chat(Tenant tenant, @PathVariable("chat_id") UUID chatId, WebRequest request) {
-        return reads.chat(tenant.id(), ChatId.of(chatId), request);
+        return reads.chat(tenant.id(), ChatId.of(chatId), ChatReads.Conditional.of(request));
     }
 
     /** Also served ahead of Spring MVC by {@link HotChatReads}: the same answer, by {@link ChatReads}. */
@@ -120,7 +120,11 @@ class ChatController {
             @RequestParam(required = false) String limit,
             @RequestParam(required = false) String order,
             WebRequest request) {
-        return reads.messages(tenant.id(), ChatId.of(chatId), ChatReads.page(offset, limit, order), request);
+        return reads.messages(
+                tenant.id(),
+                ChatId.of(chatId),
+                ChatReads.page(offset, limit, order),
+                ChatReads.Conditional.of(request));
     }
 
     @PatchMapping(path = "/{chat_id}", consumes = MediaType.APPLICATION_JSON_VALUE)

@@ -18,9 +18,9 @@ import org.springframework.web.context.request.WebRequest;
 
 /**
  * Get-chat and a page of messages, the two hot reads, as both their ways in answer them: {@link HotChatReads} ahead
- * of Spring MVC, {@link ChatController} for every request the hot path leaves to it. Each carries a strong
- * {@code ETag}; {@code If-None-Match} with the current tag is 304 (decisions: conditional reads), and then the
- * answer is {@code null}.
+ * of the servlet container, {@link ChatController} for every request the hot path leaves to it. Each carries a
+ * strong {@code ETag}; {@code If-None-Match} with the current tag is 304 (decisions: conditional reads), and then
+ * the answer is {@code null}.
  */
 @Component
 class ChatReads {
@@ -31,11 +31,38 @@ class ChatReads {
         this.chats = chats;
     }
 
+    /**
+     * How a read learns whether the client's copy is current: Spring's {@link WebRequest#checkNotModified}, or the
+     * hot route's comparison of {@code If-None-Match}. Either keeps the tag for the {@code ETag} header.
+     */
+    interface Conditional {
+
+        /** Whether the request sent {@code If-None-Match}. */
+        boolean asked();
+
+        /** Keeps the current tag; whether the client's copy has it. */
+        boolean notModified(String tag);
+
+        static Conditional of(WebRequest request) {
+            return new Conditional() {
+                @Override
+                public boolean asked() {
+                    return request.getHeader(HttpHeaders.IF_NONE_MATCH) != null;
+                }
+
+                @Override
+                public boolean notModified(String tag) {
+                    return request.checkNotModified(tag);
+                }
+            };
+        }
+    }
+
     /** The chat's body, or {@code null} when the request's tag is current (304). */
     @Nullable
-    ChatBody chat(TenantId tenantId, ChatId chatId, WebRequest request) {
+    ChatBody chat(TenantId tenantId, ChatId chatId, Conditional conditional) {
         Chat chat = chats.chat(tenantId, chatId);
-        if (request.checkNotModified(EntityTags.of(chat))) {
+        if (conditional.notModified(EntityTags.of(chat))) {
             return null;
         }
         return ChatBody.full(chat);
@@ -43,15 +70,15 @@ class ChatReads {
 
     /** The page's body, or {@code null} when the request's tag is current (304, and the page is not read). */
     @Nullable
-    MessageList messages(TenantId tenantId, ChatId chatId, PageRequest page, WebRequest request) {
-        if (request.getHeader(HttpHeaders.IF_NONE_MATCH) != null
-                && request.checkNotModified(
+    MessageList messages(TenantId tenantId, ChatId chatId, PageRequest page, Conditional conditional) {
+        if (conditional.asked()
+                && conditional.notModified(
                         pageTag(chatId, chats.chat(tenantId, chatId).messageCount(), page))) {
             // messages are never changed, only added: the chat's count names the page; the page is not read
             return null;
         }
         Page<ChatMessage> found = chats.messages(tenantId, chatId, page);
-        request.checkNotModified(pageTag(chatId, found.total(), page));
+        conditional.notModified(pageTag(chatId, found.total(), page));
         return new MessageList(
                 found.items().stream().map(MessageBody::of).toList(),
                 found.total(),

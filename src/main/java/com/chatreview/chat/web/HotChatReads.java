@@ -5,122 +5,117 @@ import com.chatreview.kernel.Ids;
 import com.chatreview.kernel.PageRequest;
 import com.chatreview.tenancy.RestAuthentication;
 import com.chatreview.tenancy.Tenant;
+import com.chatreview.web.HotAnswer;
+import com.chatreview.web.HotRequest;
+import com.chatreview.web.HotRoute;
 import com.chatreview.web.QueryStrings;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
-import java.util.Objects;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
-import org.springframework.context.annotation.Lazy;
-import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
-import org.springframework.web.context.request.ServletWebRequest;
-import org.springframework.web.filter.OncePerRequestFilter;
-import org.springframework.web.filter.ServerHttpObservationFilter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Get-chat and a page of messages served ahead of Spring MVC, whose handler lookup, interceptors, argument
- * resolution and content negotiation cost more CPU than these reads themselves (docs/benchmarks.md, "The hot reads
- * against the reference"). It answers only what it can finish to the letter as {@link ChatController} would: a
- * plain request (a canonical chat id, no query or only {@code offset}, {@code limit} and {@code order} once each and
- * valid, JSON acceptable), an admitted tenant, its chat found: 200 or 304 with the same body, {@code ETag},
- * {@code X-Request-Id} and {@code X-RateLimit-*}. Everything else goes on to Spring MVC unanswered, which then
- * reuses the key check and quota already spent here ({@link RestAuthentication}): nothing is counted twice.
+ * Get-chat and a page of messages served ahead of the servlet container ({@link HotRoute}), whose layers and Spring
+ * MVC's handler lookup, interceptors, argument resolution and content negotiation cost more CPU than these reads
+ * themselves (docs/benchmarks.md, "The hot reads against the reference"). It answers only what it can finish to the
+ * letter as {@link ChatController} would: a plain request (a canonical chat id, no query or only {@code offset},
+ * {@code limit} and {@code order} once each and valid, JSON acceptable, no {@code If-None-Match} or one plain tag),
+ * an admitted tenant, its chat found: 200 or 304 with the same body, {@code ETag} and {@code X-RateLimit-*}.
+ * Everything else goes on to Spring MVC unanswered, which then reuses the key check and quota already spent here
+ * ({@link RestAuthentication}): nothing is counted twice.
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 30)
-class HotChatReads extends OncePerRequestFilter {
+class HotChatReads implements HotRoute {
 
     private static final String PREFIX = "/api/v1/chats/";
     private static final String MESSAGES = "/messages";
     private static final int ID_LENGTH = 36;
+    private static final byte[] NO_BODY = new byte[0];
+
+    /** A tag as {@link com.chatreview.web.EntityTags} makes them: the only {@code If-None-Match} answered here. */
+    private static final Pattern PLAIN_TAG = Pattern.compile("\"[0-9a-f]{16}\"");
 
     private final RestAuthentication authentication;
     private final ChatReads reads;
     private final JsonMapper json;
 
-    /**
-     * The services are {@link Lazy}: a filter is made with the web server, before the properties registered late
-     * (a test's database, say) are bound, and whatever it held would be made with the early ones.
-     */
-    HotChatReads(@Lazy RestAuthentication authentication, @Lazy ChatReads reads, JsonMapper json) {
+    HotChatReads(RestAuthentication authentication, ChatReads reads, JsonMapper json) {
         this.authentication = authentication;
         this.reads = reads;
         this.json = json;
     }
 
     @Override
-    protected boolean shouldNotFilter(HttpServletRequest request) {
-        return !"GET".equals(request.getMethod()) || !request.getRequestURI().startsWith(PREFIX);
+    public String pathPrefix() {
+        return PREFIX;
     }
 
     @Override
-    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-            throws ServletException, IOException {
-        if (!served(request, response)) {
-            chain.doFilter(request, response);
-        }
-    }
-
-    private boolean served(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        String path = request.getRequestURI();
+    public @Nullable HotAnswer answer(HotRequest request) {
+        String path = request.path();
         UUID chatId = canonicalId(path, PREFIX.length());
-        if (chatId == null || !acceptsJson(request.getHeader(HttpHeaders.ACCEPT))) {
-            return false;
+        if (chatId == null || !acceptsJson(request.header(HttpHeaders.ACCEPT))) {
+            return null;
         }
         boolean messages = path.length() == PREFIX.length() + ID_LENGTH + MESSAGES.length() && path.endsWith(MESSAGES);
         if (!messages && path.length() != PREFIX.length() + ID_LENGTH) {
-            return false;
+            return null;
         }
         @Nullable PageRequest page = null;
         if (messages) {
-            page = page(request.getQueryString());
+            page = page(request.query());
             if (page == null) {
-                return false;
+                return null;
             }
-        } else if (request.getQueryString() != null) {
-            return false;
+        } else if (request.query() != null) {
+            return null;
         }
-        Object body;
-        try {
-            Optional<Tenant> tenant = authentication.admittedChatRequest(request, response);
-            if (tenant.isEmpty()) {
-                return false;
-            }
-            ServletWebRequest web = new ServletWebRequest(request, response);
-            body = messages
-                    ? reads.messages(
-                            tenant.get().id(),
-                            ChatId.of(chatId),
-                            Objects.requireNonNull(page, "a messages path has its page"),
-                            web)
-                    : reads.chat(tenant.get().id(), ChatId.of(chatId), web);
-        } catch (RuntimeException e) {
-            // not found, or the database unreachable: Spring MVC answers it as a problem (nothing is written yet)
-            response.setHeader(HttpHeaders.ETAG, null);
-            response.setStatus(HttpServletResponse.SC_OK);
-            return false;
+        @Nullable String ifNoneMatch = request.header(HttpHeaders.IF_NONE_MATCH);
+        if (ifNoneMatch != null && !PLAIN_TAG.matcher(ifNoneMatch).matches()) {
+            return null; // a list, a weak tag or "*": Spring's comparison answers it
         }
-        ServerHttpObservationFilter.findObservationContext(request)
-                .ifPresent(observation -> observation.setPathPattern(
-                        messages ? "/api/v1/chats/{chat_id}/messages" : "/api/v1/chats/{chat_id}"));
-        if (body != null) {
-            // one write of a known length: Jackson's buffer flushed into the response in pieces (writeValue to
-            // its stream) went out chunked, in several writes to the socket, and cost more
-            byte[] bytes = json.writeValueAsBytes(body);
-            response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-            response.setContentLength(bytes.length);
-            response.getOutputStream().write(bytes);
+        Map<String, String> headers = new LinkedHashMap<>();
+        Optional<Tenant> tenant = authentication.admittedChatRequest(request, headers::put);
+        if (tenant.isEmpty()) {
+            return null;
         }
-        return true;
+        IfNoneMatch conditional = new IfNoneMatch(ifNoneMatch);
+        Object body = page != null
+                ? reads.messages(tenant.get().id(), ChatId.of(chatId), page, conditional)
+                : reads.chat(tenant.get().id(), ChatId.of(chatId), conditional);
+        headers.put(HttpHeaders.ETAG, conditional.tag);
+        String pattern = messages ? "/api/v1/chats/{chat_id}/messages" : "/api/v1/chats/{chat_id}";
+        return body == null
+                ? new HotAnswer(304, pattern, headers, NO_BODY)
+                // one write of a known length: a body written in pieces went out chunked, in several socket writes
+                : new HotAnswer(200, pattern, headers, json.writeValueAsBytes(body));
+    }
+
+    /** The request's one plain tag against the read's current one, which it keeps for the {@code ETag} header. */
+    private static final class IfNoneMatch implements ChatReads.Conditional {
+        private final @Nullable String given;
+        private String tag = "";
+
+        IfNoneMatch(@Nullable String given) {
+            this.given = given;
+        }
+
+        @Override
+        public boolean asked() {
+            return given != null;
+        }
+
+        @Override
+        public boolean notModified(String current) {
+            tag = current;
+            return current.equals(given);
+        }
     }
 
     /** The page the query names, or null when the query is not one this path answers (Spring MVC does). */
@@ -167,7 +162,7 @@ class HotChatReads extends OncePerRequestFilter {
         return Ids.uuid(text).filter(id -> id.toString().equals(text)).orElse(null);
     }
 
-    private static boolean acceptsJson(String accept) {
+    private static boolean acceptsJson(@Nullable String accept) {
         return accept == null || accept.equals("*/*") || accept.equals(MediaType.APPLICATION_JSON_VALUE);
     }
 }
