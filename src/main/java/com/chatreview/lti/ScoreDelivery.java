@@ -305,7 +305,7 @@ class ScoreDelivery implements SmartLifecycle {
     }
 
     /** The wait the platform asks for in seconds (an HTTP date is taken as none), at most an hour. */
-    private static Duration retryAfter(PlatformHttp.Answer answer) {
+    static Duration retryAfter(PlatformHttp.Answer answer) {
         String value = answer.headers().get("Retry-After");
         if (value == null) {
             return Duration.ZERO;
