@@ -161,6 +161,29 @@ class LtiGradePassbackIntegrationTests {
     }
 
     @Test
+    void aTokenEndpointThatRefusesIsAskedAgainAndTheScoreArrives(@Autowired JdbcClient jdbc) {
+        nothingOnItsWay(jdbc);
+        Member ray = course.learner("Ray", "Charles");
+        int tokensBefore = platform.exchanges(Endpoint.TOKEN).size();
+        // the cached token refused, then the token endpoint refuses twice (a bad request, then unauthorized)
+        platform.inject(Endpoint.SCORES, Fault.expiredToken());
+        platform.inject(Endpoint.TOKEN, Fault.status(400), Fault.status(401));
+
+        reviewedPoints(handIn(ray, "Through a refusing token endpoint."));
+
+        Score arrived = Eventually.value(
+                Duration.ofSeconds(60), () -> lineItem().gradeOf(ray).orElse(null));
+        assertThat(arrived.gradingProgress()).isEqualTo("PendingManual");
+        quiet();
+        assertThat(lineItem().scoresOf(ray)).as("accepted once").hasSize(1);
+        List<Integer> tokenAnswers = platform.exchanges(Endpoint.TOKEN).stream()
+                .skip(tokensBefore)
+                .map(EmulatedPlatform.Exchange::status)
+                .toList();
+        assertThat(tokenAnswers).as("asked again after each refusal").containsSubsequence(400, 401, 200);
+    }
+
+    @Test
     void aGivenUpScoreIsListedAndSentAgainUnlessALaterOneOfItsLineWasDelivered(
             @Autowired JdbcClient jdbc, TestService service) {
         String scores = "/api/v1/lti/platforms/" + platformId + "/scores";
