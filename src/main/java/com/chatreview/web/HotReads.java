@@ -39,7 +39,7 @@ class HotReads implements JettyServerCustomizer {
     private final ObjectProvider<HotRoute> routeProvider;
     private final ObjectProvider<MeterRegistry> registryProvider;
     private final ReadAdmission admission;
-    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+    private final Map<TimerKey, Timer> timers = new ConcurrentHashMap<>();
     private volatile @Nullable List<HotRoute> routes;
 
     /**
@@ -145,10 +145,12 @@ class HotReads implements JettyServerCustomizer {
         response.write(true, ByteBuffer.wrap(answer.json()), callback);
     }
 
+    private record TimerKey(String pathPattern, int status) {}
+
     /** The timer Spring's {@code http.server.requests} observation records a GET of this route and status in. */
     private Timer timer(HotAnswer answer) {
         return timers.computeIfAbsent(
-                answer.pathPattern() + " " + answer.status(),
+                new TimerKey(answer.pathPattern(), answer.status()),
                 key -> Timer.builder("http.server.requests")
                         .tag("error", "none")
                         .tag("exception", "none")
