@@ -9,9 +9,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The openai provider's client of its endpoint: the settings it needs, checked at start-up, and the JDK's HTTP client
- * that {@link CompletionStream} posts each request with. There is no SDK between them (docs/decisions.md, "The {@code openai}
- * AI provider": the OpenAI SDK with Spring AI over it was 58 % of a node's CPU per streamed token); the HTTP client has no overall time limit and no retries, since {@link CompletionStream} times out and
- * retries itself.
+ * that {@link CompletionStream} posts each request with. There is no SDK between them (docs/decisions.md, "The
+ * {@code openai} AI provider": the OpenAI SDK with Spring AI over it was 58 % of a node's CPU per streamed token); the
+ * HTTP client has no overall time limit and no retries, since {@link CompletionStream} times out and retries itself.
  */
 final class OpenAiConnection implements AutoCloseable {
 

@@ -24,11 +24,12 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.TransientDataAccessResourceException;
 
 /**
- * Whether this node can reach its database now (docs/api.md, Conventions): asked every second over a connection of its own,
- * outside the pool (a busy pool is not an outage). While the database is unreachable the pool refuses at once ({@link OutageAwareDataSource}) instead of
- * making every request wait for a connection, so that REST answers 503 {@code SERVICE_UNAVAILABLE} with
- * {@code Retry-After} and the WebSocket 1013 without delay; the {@code db} health component is DOWN, and with it
- * readiness, so that a load balancer sends the traffic elsewhere. Back by itself at the first answered ping.
+ * Whether this node can reach its database now (docs/api.md, Conventions): asked every second over a connection of its
+ * own, outside the pool (a busy pool is not an outage). While the database is unreachable the pool refuses at once
+ * ({@link OutageAwareDataSource}) instead of making every request wait for a connection, so that REST answers 503
+ * {@code SERVICE_UNAVAILABLE} with {@code Retry-After} and the WebSocket 1013 without delay; the {@code db} health
+ * component is DOWN, and with it readiness, so that a load balancer sends the traffic elsewhere. Back by itself at the
+ * first answered ping.
  */
 public final class DatabaseReachability implements HealthIndicator, AutoCloseable {
 

@@ -31,8 +31,8 @@ import org.springframework.web.socket.handler.AbstractWebSocketHandler;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code /ws/chat} (docs/api.md, The WebSocket) and every other {@link ChatAccess} path: the upgrade always succeeds, then the
- * path's access decides who the connection acts for, so that a refusal can be told as an {@code error} event
+ * {@code /ws/chat} (docs/api.md, The WebSocket) and every other {@link ChatAccess} path: the upgrade always succeeds,
+ * then the path's access decides who the connection acts for, so that a refusal can be told as an {@code error} event
  * before the close. Accepted frames go to the chat's reply queue.
  */
 @Component
@@ -212,8 +212,8 @@ class ChatSocketHandler extends AbstractWebSocketHandler {
     }
 
     /**
-     * docs/api.md, The WebSocket: {@code SERVICE_UNAVAILABLE} with {@code details.retry_after_ms}, then 1013; at once, so that a
-     * storm of reconnects is spread out rather than queued (never 1011, which clients would retry at once).
+     * docs/api.md, The WebSocket: {@code SERVICE_UNAVAILABLE} with {@code details.retry_after_ms}, then 1013; at once,
+     * so that a storm of reconnects is spread out rather than queued (never 1011, which clients would retry at once).
      */
     private void comeBackLater(WebSocketSession session, String why, Duration retryAfter) {
         refuse(

@@ -8,11 +8,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 
 /**
- * The one check of an API key, whichever way it comes in (the REST headers, {@code /ws/chat}): every failure is
- * counted against the client's address, and an address past its budget of failures is refused before any key is
- * looked up, unless it sends a key the service knows as active ({@link Tenancy#knows}, no query): the budget
- * refuses guesses, never valid keys (docs/api.md, Rate limits). Ways in that check something else than a key (the chat page's
- * link) spend the same budget through {@link #throttled} and {@link #failed}.
+ * The one check of an API key, whichever way it comes in (the REST headers, {@code /ws/chat}): every failure is counted
+ * against the client's address, and an address past its budget of failures is refused before any key is looked up,
+ * unless it sends a key the service knows as active ({@link Tenancy#knows}, no query): the budget refuses guesses,
+ * never valid keys (docs/api.md, Rate limits). Ways in that check something else than a key (the chat page's link)
+ * spend the same budget through {@link #throttled} and {@link #failed}.
  */
 @Service
 public class Authenticator {

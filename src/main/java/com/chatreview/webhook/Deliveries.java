@@ -44,8 +44,8 @@ class Deliveries {
     }
 
     /**
-     * The most deliveries of one endpoint being sent at once (docs/api.md, Webhooks), counted over every node's claims: a
-     * slow receiver of one tenant holds at most these of the delivery slots everyone shares.
+     * The most deliveries of one endpoint being sent at once (docs/api.md, Webhooks), counted over every node's claims:
+     * a slow receiver of one tenant holds at most these of the delivery slots everyone shares.
      */
     static final int PER_ENDPOINT_IN_FLIGHT = 4;
 

@@ -33,9 +33,9 @@ import org.springframework.boot.jetty.JettyWebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 
 /**
- * Get-chat and a page of messages served ahead of the servlet container ({@link HotChatReads}): it answers the plain requests
- * itself and leaves every other one to Spring MVC; either way the answer is the same, and neither the tenant's quota
- * nor the address's failure budget is spent twice for one request.
+ * Get-chat and a page of messages served ahead of the servlet container ({@link HotChatReads}): it answers the plain
+ * requests itself and leaves every other one to Spring MVC; either way the answer is the same, and neither the tenant's
+ * quota nor the address's failure budget is spent twice for one request.
  */
 @IntegrationTest
 class HotChatReadsIntegrationTests {
