@@ -179,11 +179,12 @@ class LinkLineItems {
                     // not knowing the link's columns, making one could make a second
                     throw refused(launch, token, "the line items container answered", found);
                 }
-                for (JsonNode item : json.readTree(found.body())) {
+                for (JsonNode item : parsed(found, "the line items container's answer")) {
                     JsonNode id = item.get("id");
                     JsonNode resourceId = item.get("resourceId");
                     if (id != null
                             && id.isString()
+                            && sameOrigin(container, id.asString())
                             && (resourceId == null
                                     || resourceId.isNull()
                                     || resourceId
@@ -193,6 +194,10 @@ class LinkLineItems {
                     }
                 }
                 page = nextPage(found);
+                if (page != null && !sameOrigin(container, page.toString())) {
+                    // the token goes to the container's origin alone, wherever its pages point
+                    throw new PlatformUnavailable("the line items container's next page is on another origin");
+                }
             }
             Map<String, Object> item = new LinkedHashMap<>();
             item.put("scoreMaximum", homework.rubric().totalPoints());
@@ -208,9 +213,12 @@ class LinkLineItems {
             if (made.status() / 100 != 2) {
                 throw refused(launch, token, "the line items container answered", made);
             }
-            JsonNode id = json.readTree(made.body()).get("id");
+            JsonNode id = parsed(made, "the line item made").get("id");
             if (id == null || !id.isString()) {
                 throw new PlatformUnavailable("the line item made has no id");
+            }
+            if (!sameOrigin(container, id.asString())) {
+                throw new PlatformUnavailable("the line item made is on another origin than its container");
             }
             return id.asString();
         } catch (IOException | RuntimeException e) {
@@ -225,7 +233,42 @@ class LinkLineItems {
         if (answer.status() == 401) {
             tokens.refused(launch.platform(), token); // the next launch asks with a fresh one
         }
-        return new PlatformUnavailable(what + " " + answer.status() + ": " + PlatformTokens.abbreviated(answer.body()));
+        return new PlatformUnavailable(what + " " + answer.status()); // the body is the platform's: never kept
+    }
+
+    private JsonNode parsed(PlatformHttp.Answer answer, String what) {
+        try {
+            return json.readTree(answer.body());
+        } catch (RuntimeException e) {
+            // a parser's message quotes the body: not kept
+            throw new PlatformUnavailable(what + " is not JSON");
+        }
+    }
+
+    /**
+     * Whether the URL is on the container's origin (scheme, host and port): the URLs a token may go to besides the
+     * launch's own claims.
+     */
+    static boolean sameOrigin(String container, String url) {
+        try {
+            URI from = URI.create(container);
+            URI to = URI.create(url);
+            return from.getScheme() != null
+                    && from.getScheme().equalsIgnoreCase(to.getScheme())
+                    && from.getHost() != null
+                    && from.getHost().equalsIgnoreCase(to.getHost())
+                    && port(from) == port(to)
+                    && to.getRawUserInfo() == null;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static int port(URI uri) {
+        if (uri.getPort() != -1) {
+            return uri.getPort();
+        }
+        return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
     }
 
     /** The next page of the container, as its {@code Link} header gives it (RFC 8288), if any. */

@@ -211,7 +211,7 @@ public class LtiDeepLinking {
         if (request.data() != null) {
             claims.claim(DATA, request.data());
         }
-        String jwt = signed(claims.build());
+        String jwt = signed(launch.platform().id(), claims.build());
         return new Response(request.returnUrl(), jwt, title);
     }
 
@@ -220,8 +220,8 @@ public class LtiDeepLinking {
         return placed.subject() == null ? placed.assignmentId() : placed.subject() + " (" + placed.assignmentId() + ")";
     }
 
-    private String signed(JWTClaimsSet claims) {
-        RSAKey key = keys.signingKey();
+    private String signed(UUID platform, JWTClaimsSet claims) {
+        RSAKey key = keys.signingKey(platform);
         SignedJWT jwt = new SignedJWT(
                 new JWSHeader.Builder(JWSAlgorithm.RS256)
                         .keyID(key.getKeyID())

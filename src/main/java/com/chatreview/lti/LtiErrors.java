@@ -36,6 +36,23 @@ public final class LtiErrors {
         }
     }
 
+    /**
+     * Another tenant registered a platform with the same {@code client_id} and token endpoint: access tokens of that
+     * client are the other school's, so no second tenant may ask for them.
+     */
+    public static final class ClientHeldByAnotherTenant extends ServiceError {
+        ClientHeldByAnotherTenant(String clientId, String tokenUrl) {
+            super(
+                    Code.CONFLICT,
+                    "Another tenant registered a platform with client_id '" + clientId + "' and auth_token_url '"
+                            + tokenUrl + "'",
+                    "Ask the LMS's administrator for a client id of your own (a new registration of the tool in the"
+                            + " LMS). If the registration there is yours by right, the service's operator can find"
+                            + " and remove the other.",
+                    List.of(new FieldProblem("client_id", "is held by another tenant for this auth_token_url")));
+        }
+    }
+
     /** The tenant has as many platforms as the operator allows. */
     public static final class TooManyPlatforms extends ServiceError {
         TooManyPlatforms(int limit) {

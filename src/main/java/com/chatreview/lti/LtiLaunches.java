@@ -271,9 +271,13 @@ public class LtiLaunches {
                     + ") that the LMS's JWKS did not publish when it was fetched moments ago." + ADMIN_ADVICE);
         } catch (KeySourceException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
+            // a parser's message quotes what the LMS answered, which is never shown
+            String why = cause instanceof java.text.ParseException
+                    ? "its answer is not a JWK set"
+                    : Objects.requireNonNullElse(
+                            cause.getMessage(), cause.getClass().getSimpleName());
             throw LaunchRefused.unavailable("The LMS's keys could not be fetched from its jwks_url ("
-                    + platform.jwksUrl() + "): " + Objects.requireNonNullElse(cause.getMessage(), cause.toString())
-                    + ". Launch the tool again in a moment.");
+                    + platform.jwksUrl() + "): " + why + ". Launch the tool again in a moment.");
         } catch (BadJWTException e) {
             throw LaunchRefused.because(claimProblem(platform, e) + ADMIN_ADVICE);
         } catch (BadJOSEException e) {

@@ -3,6 +3,7 @@ package com.chatreview.lti;
 import com.chatreview.database.Sql;
 import com.chatreview.kernel.FieldProblem;
 import com.chatreview.kernel.InvalidInput;
+import com.chatreview.lti.LtiErrors.ClientHeldByAnotherTenant;
 import com.chatreview.lti.LtiErrors.PlatformAlreadyRegistered;
 import com.chatreview.lti.LtiErrors.PlatformNotFound;
 import com.chatreview.lti.LtiErrors.TooManyPlatforms;
@@ -51,13 +52,22 @@ public class LtiPlatforms {
      * Registers the platform, every field checked (the URLs as any URL the service connects to on a tenant's word).
      *
      * @throws InvalidInput naming every field that is wrong
-     * @throws PlatformAlreadyRegistered when its issuer and client id are registered already, by any tenant
+     * @throws PlatformAlreadyRegistered when one of its deployments is registered already, by any tenant
+     * @throws ClientHeldByAnotherTenant when another tenant registered its client id and token endpoint
      */
     public LtiPlatform register(TenantId tenant, NewPlatform request) {
-        LtiPlatform platform = checked(tenant, request);
+        return register(tenant, request, UUID.randomUUID());
+    }
+
+    /** Registers the platform under an id chosen before (the JWKS URL an LMS was told while registering the tool). */
+    LtiPlatform register(TenantId tenant, NewPlatform request, UUID id) {
+        LtiPlatform platform = checked(tenant, request, id);
         return transactions.execute(status -> {
             if (platforms.countLocked(tenant) >= settings.maxPlatformsPerTenant()) {
                 throw new TooManyPlatforms(settings.maxPlatformsPerTenant());
+            }
+            if (platforms.clientHeldByAnother(tenant, platform.clientId(), platform.authTokenUrl())) {
+                throw new ClientHeldByAnotherTenant(platform.clientId(), platform.authTokenUrl());
             }
             platforms.insert(platform).ifPresent(taken -> {
                 throw new PlatformAlreadyRegistered(platform.issuer(), platform.clientId(), taken);
@@ -76,7 +86,8 @@ public class LtiPlatforms {
     public void checkRegistrable(TenantId tenant, String issuer, String login, String token, String jwks) {
         checked(
                 tenant,
-                new NewPlatform(issuer, "client-to-be-given", List.of("deployment-to-be-given"), login, token, jwks));
+                new NewPlatform(issuer, "client-to-be-given", List.of("deployment-to-be-given"), login, token, jwks),
+                UUID.randomUUID());
         if (platforms.ofTenant(tenant).size() >= settings.maxPlatformsPerTenant()) {
             throw new TooManyPlatforms(settings.maxPlatformsPerTenant());
         }
@@ -97,7 +108,7 @@ public class LtiPlatforms {
         }
     }
 
-    private LtiPlatform checked(TenantId tenant, NewPlatform request) {
+    private LtiPlatform checked(TenantId tenant, NewPlatform request, UUID id) {
         List<FieldProblem> problems = new ArrayList<>();
         String issuer = identifier("issuer", request.issuer(), problems);
         if (issuer != null) {
@@ -116,8 +127,7 @@ public class LtiPlatforms {
                 || jwks == null) {
             throw InvalidInput.fields(problems, FIX);
         }
-        return new LtiPlatform(
-                UUID.randomUUID(), tenant, issuer, clientId, deployments, login, token, jwks, Sql.now(clock));
+        return new LtiPlatform(id, tenant, issuer, clientId, deployments, login, token, jwks, Sql.now(clock));
     }
 
     private static @Nullable String identifier(String field, @Nullable String value, List<FieldProblem> problems) {

@@ -55,8 +55,9 @@ public class LtiRegistrations {
             return base + "/lti/launch";
         }
 
-        String jwks() {
-            return base + "/lti/jwks";
+        /** The JWKS URL of one registration: its LMS trusts the keys published there, and no other. */
+        public String jwks(UUID platform) {
+            return base + "/lti/platforms/" + platform + "/jwks";
         }
     }
 
@@ -145,7 +146,9 @@ public class LtiRegistrations {
             } catch (ServiceError refused) {
                 throw LaunchRefused.because("The LMS's registration was refused: " + refused.getMessage());
             }
-            JsonNode answer = registerTool(field(configuration, "registration_endpoint"), registrationToken, tool);
+            UUID platform = UUID.randomUUID();
+            JsonNode answer =
+                    registerTool(field(configuration, "registration_endpoint"), registrationToken, tool, platform);
             JsonNode toolConfiguration = answer.get(TOOL_CONFIGURATION);
             String deployment = toolConfiguration == null ? null : text(toolConfiguration.get("deployment_id"));
             String clientId = text(answer.get("client_id"));
@@ -162,7 +165,9 @@ public class LtiRegistrations {
                 }
                 try {
                     return platforms.register(
-                            tenant, new NewPlatform(issuer, clientId, List.of(deployment), login, token, jwks));
+                            tenant,
+                            new NewPlatform(issuer, clientId, List.of(deployment), login, token, jwks),
+                            platform);
                 } catch (ServiceError refused) {
                     throw LaunchRefused.because("The LMS's registration was refused: " + refused.getMessage());
                 }
@@ -239,7 +244,7 @@ public class LtiRegistrations {
         }
     }
 
-    private JsonNode registerTool(String endpoint, @Nullable String registrationToken, ToolUrls tool) {
+    private JsonNode registerTool(String endpoint, @Nullable String registrationToken, ToolUrls tool, UUID platform) {
         URI uri;
         try {
             uri = destinations.checked("registration_endpoint", endpoint);
@@ -271,7 +276,7 @@ public class LtiRegistrations {
         registration.put("initiate_login_uri", tool.login());
         registration.put("redirect_uris", List.of(tool.launch()));
         registration.put("client_name", "Homework review");
-        registration.put("jwks_uri", tool.jwks());
+        registration.put("jwks_uri", tool.jwks(platform));
         registration.put("token_endpoint_auth_method", "private_key_jwt");
         registration.put(
                 "scope",
@@ -292,8 +297,9 @@ public class LtiRegistrations {
                     + unreachable.getMessage() + "). Open the registration again in a moment.");
         }
         if (answer.status() / 100 != 2) {
-            throw LaunchRefused.because("The LMS refused the tool's registration (" + answer.status() + "): "
-                    + PlatformTokens.abbreviated(answer.body()));
+            // what the LMS said is not repeated: a page of the service shows only its own words
+            throw LaunchRefused.because("The LMS refused the tool's registration (it answered " + answer.status()
+                    + "). Its administrator finds why in the LMS's log.");
         }
         try {
             return json.readTree(answer.body());

@@ -43,6 +43,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     score's post take (10 s each at most); past it, a node that died while sending leaves it to another
  * @param scoreRetention how long a score delivered or given up is kept (its tenant sees given-up ones and may send
  *     them again) before it is deleted
+ * @param sharedJwks {@code /lti/jwks} still publishes the keys of the registrations made before each had keys of its
+ *     own ({@code LTI_SHARED_JWKS}); {@code false} once every such LMS was given its registration's own JWKS URL
+ *     (docs/lti.md, The tool's keys)
  */
 @ConfigurationProperties("lti")
 public record LtiSettings(
@@ -67,7 +70,8 @@ public record LtiSettings(
         @DefaultValue("1h") Duration scoreMaxRetry,
         @DefaultValue("3d") Duration scoreGiveUpAfter,
         @DefaultValue("60s") Duration scoreLease,
-        @DefaultValue("30d") Duration scoreRetention) {
+        @DefaultValue("30d") Duration scoreRetention,
+        @DefaultValue("true") boolean sharedJwks) {
 
     /** Where a platform's URLs may point, as these settings allow. */
     Destinations.Policy destinationPolicy() {

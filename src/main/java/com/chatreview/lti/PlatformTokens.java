@@ -26,9 +26,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Access tokens of the platforms' grade services: OAuth 2 client credentials with a JWT assertion signed by the
- * tool's key ({@code iss} and {@code sub} the client id, {@code aud} the platform's token endpoint, a fresh
+ * tool's key for that registration alone ({@code iss} and {@code sub} the client id, {@code aud} the platform's token endpoint, a fresh
  * {@code jti}), cached per platform until shortly before they expire. A token the platform refused (401) is dropped,
- * so that the next request gets a fresh one.
+ * so that the next request gets a fresh one. What a platform answered is never kept or shown, only its status: a
+ * remote body could carry anything, a token included.
  */
 class PlatformTokens {
 
@@ -109,8 +110,7 @@ class PlatformTokens {
                         .collect(Collectors.joining("&")),
                 Map.of("Accept", "application/json"));
         if (answer.status() != 200) {
-            throw new TokenRefused(
-                    "the token endpoint answered " + answer.status() + ": " + abbreviated(answer.body()));
+            throw new TokenRefused("the token endpoint answered " + answer.status());
         }
         JsonNode body;
         try {
@@ -128,7 +128,7 @@ class PlatformTokens {
     }
 
     private String assertion(LtiPlatform platform, Instant now) {
-        RSAKey key = keys.signingKey();
+        RSAKey key = keys.signingKey(platform.id());
         SignedJWT jwt = new SignedJWT(
                 new JWSHeader.Builder(JWSAlgorithm.RS256)
                         .keyID(key.getKeyID())
@@ -148,9 +148,5 @@ class PlatformTokens {
             throw new IllegalStateException("Signing a client assertion failed", e);
         }
         return jwt.serialize();
-    }
-
-    static String abbreviated(String text) {
-        return text.length() > 200 ? text.substring(0, 200) + "…" : text;
     }
 }

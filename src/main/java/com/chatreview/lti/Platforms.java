@@ -61,9 +61,25 @@ class Platforms {
     }
 
     /**
-     * How many platforms the tenant has, counted under a lock of the tenant's registrations (until the caller's
-     * transaction ends), so that concurrent registrations cannot pass a cap together.
+     * Whether another tenant registered this client id with this token endpoint, asked under a lock of the pair
+     * (until the caller's transaction ends), so that two tenants registering it at once cannot both pass.
      */
+    boolean clientHeldByAnother(TenantId tenant, String clientId, String tokenUrl) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended('lti-client:' || :client || ' ' || :token, 0))")
+                .param("client", clientId)
+                .param("token", tokenUrl)
+                .query()
+                .singleRow();
+        return jdbc.sql("""
+                        SELECT count(*) > 0 FROM lti_platforms
+                        WHERE client_id = :client AND auth_token_url = :token AND tenant_id <> :tenant""")
+                .param("client", clientId)
+                .param("token", tokenUrl)
+                .param("tenant", tenant.value())
+                .query(Boolean.class)
+                .single();
+    }
+
     /** Whether a login of the platform has named a storage frame (it keeps data for the tool in the browser). */
     boolean storageSeen(UUID platform) {
         return jdbc.sql("SELECT platform_storage_seen_at IS NOT NULL FROM lti_platforms WHERE id = :id")
@@ -80,6 +96,10 @@ class Platforms {
                 .update();
     }
 
+    /**
+     * How many platforms the tenant has, counted under a lock of the tenant's registrations (until the caller's
+     * transaction ends), so that concurrent registrations cannot pass a cap together.
+     */
     int countLocked(TenantId tenant) {
         jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended('lti-platforms:' || :tenant, 0))")
                 .param("tenant", tenant.toString())

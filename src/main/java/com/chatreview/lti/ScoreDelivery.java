@@ -247,7 +247,7 @@ class ScoreDelivery implements SmartLifecycle {
             settle(due, "delivered_at = now(), last_error = NULL", Map.of());
             return;
         }
-        String error = "the line item's scores answered " + status + ": " + PlatformTokens.abbreviated(answer.body());
+        String error = "the line item's scores answered " + status; // the body is the platform's: never kept
         if (status == 401) {
             tokens.refused(platform.get(), token);
             // once at once with a fresh token; after that, as any other wait

@@ -1,7 +1,10 @@
 package com.chatreview.lti;
 
 import com.chatreview.database.Sql;
+import com.chatreview.lti.LtiErrors.PlatformNotFound;
 import com.chatreview.sealing.Sealer;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.JWK;
@@ -10,33 +13,47 @@ import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import java.nio.charset.StandardCharsets;
+import java.sql.Types;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The tool's RS256 keys ({@code lti_tool_keys}), one set for the whole service, each key's life worked out from when
- * it was made: published at once; signing (client assertions, deep linking responses) from
+ * The tool's RS256 keys ({@code lti_tool_keys}), a set of its own for each platform registration, so that what is
+ * signed for one tenant's registration (client assertions, deep linking responses) is never valid at an LMS that
+ * another tenant registered: each LMS is given its registration's JWKS URL ({@code /lti/platforms/{id}/jwks}) and
+ * trusts those keys alone.
+ *
+ * <p>Each key's life is worked out from when it was made: published at once; signing from
  * {@link LtiSettings#keyActivation()} later, so that platforms which cached the JWKS (an hour at most, as it is
  * served) know it before anything is signed with it; its successor made {@link LtiSettings#keyRotation()} after it
- * minus the activation; published until {@link LtiSettings#keyOverlap()} after the successor took over. The very
- * first key signs at once (no platform knows any key yet). Private keys are sealed with the operator's key. Every
- * node reads the same table, keeps what it read for a minute, and one request at a time reads it again while the
- * others go on with what was read.
+ * minus the activation; published until {@link LtiSettings#keyOverlap()} after the successor took over. A new
+ * registration's first key signs at once (its LMS knows no key yet). Private keys are sealed with the operator's key.
+ * Every node reads the same table, keeps what it read for a minute, and one request at a time reads it again while
+ * the others go on with what was read.
+ *
+ * <p>Before registrations had keys of their own, the whole service shared one set, published at {@code /lti/jwks}.
+ * Those keys sign nothing any more. A registration made then ({@code shared_jwks}) has its own keys published at
+ * {@code /lti/jwks} as well, and signs with the last shared key until its own first key is active, so that its LMS,
+ * told the old URL, goes on working until its administrator enters the new one; the operator retires {@code
+ * /lti/jwks} ({@link LtiSettings#sharedJwks()}) once every LMS has.
  */
 public class ToolKeys {
 
     private static final Duration REREAD = Duration.ofMinutes(1);
+    private static final UUID SHARED = new UUID(0, 0);
 
-    private record Snapshot(RSAKey signing, JWKSet published, Instant readAt) {}
+    /** {@code signing} is null for the shared set alone: it signs nothing. */
+    private record Snapshot(@Nullable RSAKey signing, JWKSet published) {}
 
     private record StoredKey(RSAKey key, Instant createdAt) {}
 
@@ -45,64 +62,89 @@ public class ToolKeys {
     private final Sealer sealer;
     private final LtiSettings settings;
     private final Clock clock;
-    private final ReentrantLock rereading = new ReentrantLock();
-    private volatile @Nullable Snapshot snapshot;
+    /** Per platform; {@link #SHARED} holds {@code /lti/jwks}. A platform not registered is not kept. */
+    private final LoadingCache<UUID, Snapshot> snapshots;
 
+    @SuppressWarnings("NullAway") // a loader's null is Caffeine's "no entry": an unregistered platform is not kept
     ToolKeys(JdbcClient jdbc, TransactionTemplate transactions, Sealer sealer, LtiSettings settings, Clock clock) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.sealer = sealer;
         this.settings = settings;
         this.clock = clock;
+        this.snapshots = Caffeine.newBuilder()
+                .maximumSize(100_000)
+                // read again in the background a minute later; meanwhile every request goes on with what was read
+                .refreshAfterWrite(REREAD)
+                .expireAfterAccess(Duration.ofHours(1))
+                .executor(task -> Thread.ofVirtual().name("lti-tool-keys").start(task))
+                .build(platform -> platform.equals(SHARED) ? shared(clock.instant()) : read(platform, clock.instant()));
     }
 
-    /** The public keys, as {@code GET /lti/jwks} serves them. */
-    public JWKSet published() {
-        return current(clock.instant()).published();
+    /**
+     * The registration's public keys, as {@code GET /lti/platforms/{id}/jwks} serves them.
+     *
+     * @throws PlatformNotFound when no such platform is registered
+     */
+    public JWKSet published(UUID platform) {
+        return current(platform).published();
     }
 
-    /** The key that signs now. */
-    RSAKey signingKey() {
-        return current(clock.instant()).signing();
+    /** The public keys {@code GET /lti/jwks} serves: those of the registrations made before each had its own. */
+    public JWKSet sharedPublished() {
+        if (!settings.sharedJwks()) {
+            return new JWKSet();
+        }
+        return current(SHARED).published();
+    }
+
+    /** What {@code /lti/jwks} serves at {@code now}, read afresh. */
+    JWKSet sharedPublishedAt(Instant now) {
+        return shared(now).published();
+    }
+
+    /** The key that signs for the registration now. */
+    RSAKey signingKey(UUID platform) {
+        return Objects.requireNonNull(current(platform).signing());
     }
 
     /** What holds at {@code now}, read afresh (tests move time forward with it). */
-    JWKSet publishedAt(Instant now) {
-        return read(now).published();
+    JWKSet publishedAt(UUID platform, Instant now) {
+        return found(platform, read(platform, now)).published();
     }
 
-    RSAKey signingKeyAt(Instant now) {
-        return read(now).signing();
+    RSAKey signingKeyAt(UUID platform, Instant now) {
+        return Objects.requireNonNull(found(platform, read(platform, now)).signing());
     }
 
-    private Snapshot current(Instant now) {
-        Snapshot known = snapshot;
-        if (known != null) {
-            if (known.readAt().plus(REREAD).isAfter(now) && !known.readAt().isAfter(now)) {
-                return known;
-            }
-            if (!rereading.tryLock()) {
-                return known; // another request is reading; what was read a minute ago still holds
-            }
-        } else {
-            rereading.lock();
+    private Snapshot current(UUID platform) {
+        return found(platform, snapshots.get(platform));
+    }
+
+    private static Snapshot found(UUID platform, @Nullable Snapshot snapshot) {
+        if (snapshot == null) {
+            throw new PlatformNotFound(platform);
         }
-        try {
-            Snapshot read = read(now);
-            snapshot = read;
-            return read;
-        } finally {
-            rereading.unlock();
-        }
+        return snapshot;
     }
 
-    private Snapshot read(Instant now) {
-        Snapshot read = transactions.execute(status -> {
-            // one node makes a key at a time; the others wait, then read what it wrote
-            jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended('lti-tool-keys', 0))")
+    /** The registration's keys at {@code now}, its first made if it has none; none if it is not registered. */
+    private @Nullable Snapshot read(UUID platform, Instant now) {
+        return transactions.execute(status -> {
+            // one node makes a registration's key at a time; the others wait, then read what it wrote
+            jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended('lti-tool-keys:' || :platform, 0))")
+                    .param("platform", platform.toString())
                     .query()
                     .singleRow();
-            List<StoredKey> keys = stored();
+            Optional<Boolean> sharedJwks = jdbc.sql(
+                            "SELECT shared_jwks FROM lti_platforms WHERE id = :platform FOR KEY SHARE")
+                    .param("platform", platform)
+                    .query(Boolean.class)
+                    .optional();
+            if (sharedJwks.isEmpty()) {
+                return null;
+            }
+            List<StoredKey> keys = stored(platform);
             if (keys.isEmpty()
                     || !keys.getLast()
                             .createdAt()
@@ -110,10 +152,22 @@ public class ToolKeys {
                             .minus(settings.keyActivation())
                             .isAfter(now)) {
                 keys = new ArrayList<>(keys);
-                keys.add(made(now));
+                keys.add(made(platform, now));
             }
-            StoredKey signing = keys.getFirst();
             List<JWK> published = new ArrayList<>();
+            StoredKey signing = keys.getFirst();
+            if (sharedJwks.get()
+                    && keys.getFirst()
+                            .createdAt()
+                            .plus(settings.keyActivation())
+                            .isAfter(now)) {
+                // made before registrations had keys of their own: the shared key signs until its first is active
+                List<StoredKey> shared = stored(null);
+                if (!shared.isEmpty()) {
+                    signing = shared.getLast();
+                    published.add(signing.key().toPublicJWK());
+                }
+            }
             for (int i = 0; i < keys.size(); i++) {
                 StoredKey key = keys.get(i);
                 if (!key.createdAt().plus(settings.keyActivation()).isAfter(now)) {
@@ -127,39 +181,62 @@ public class ToolKeys {
                     forget(key);
                 }
             }
-            return new Snapshot(signing.key(), new JWKSet(published), now);
+            return new Snapshot(signing.key(), new JWKSet(published));
         });
-        if (read == null) {
-            throw new IllegalStateException("no tool key");
-        }
-        return read;
     }
 
-    /** Oldest first. */
-    private List<StoredKey> stored() {
-        return jdbc.sql("SELECT private_key_sealed, created_at FROM lti_tool_keys ORDER BY created_at, kid")
+    /** The keys shared before, and those of each registration made then. */
+    private Snapshot shared(Instant now) {
+        List<JWK> published = new ArrayList<>();
+        stored(null).forEach(key -> published.add(key.key().toPublicJWK()));
+        List<UUID> before = jdbc.sql("SELECT id FROM lti_platforms WHERE shared_jwks ORDER BY created_at, id")
+                .query((rs, row) -> rs.getObject("id", UUID.class))
+                .list();
+        for (UUID platform : before) {
+            Snapshot own = read(platform, now);
+            if (own != null) {
+                own.published().getKeys().stream()
+                        .filter(key -> published.stream()
+                                .noneMatch(known -> known.getKeyID().equals(key.getKeyID())))
+                        .forEach(published::add);
+            }
+        }
+        return new Snapshot(null, new JWKSet(published));
+    }
+
+    /** Oldest first; the shared ones when {@code platform} is null. */
+    private List<StoredKey> stored(@Nullable UUID platform) {
+        return jdbc.sql("SELECT private_key_sealed, created_at FROM lti_tool_keys"
+                        + " WHERE platform_id IS NOT DISTINCT FROM CAST(:platform AS uuid) ORDER BY created_at, kid")
+                .param("platform", platform == null ? null : platform.toString(), Types.VARCHAR)
                 .query((rs, row) ->
                         new StoredKey(opened(rs.getBytes("private_key_sealed")), Sql.instantNotNull(rs, "created_at")))
                 .list();
     }
 
-    private StoredKey made(Instant now) {
-        RSAKey key;
+    private StoredKey made(UUID platform, Instant now) {
+        RSAKey key = generated();
+        jdbc.sql("""
+                        INSERT INTO lti_tool_keys (kid, platform_id, private_key_sealed, created_at)
+                        VALUES (:kid, :platform, :sealed, :created)""")
+                .param("kid", key.getKeyID())
+                .param("platform", platform)
+                .param("sealed", sealer.seal(key.toJSONString().getBytes(StandardCharsets.UTF_8)))
+                .param("created", Sql.at(now))
+                .update();
+        return new StoredKey(key, now);
+    }
+
+    private static RSAKey generated() {
         try {
-            key = new RSAKeyGenerator(2048)
+            return new RSAKeyGenerator(2048)
                     .keyID(UUID.randomUUID().toString())
                     .algorithm(JWSAlgorithm.RS256)
                     .keyUse(KeyUse.SIGNATURE)
                     .generate();
         } catch (JOSEException e) {
-            throw new IllegalStateException("Generating the tool's key failed", e);
+            throw new IllegalStateException("Generating a tool key failed", e);
         }
-        jdbc.sql("INSERT INTO lti_tool_keys (kid, private_key_sealed, created_at) VALUES (:kid, :sealed, :created)")
-                .param("kid", key.getKeyID())
-                .param("sealed", sealer.seal(key.toJSONString().getBytes(StandardCharsets.UTF_8)))
-                .param("created", Sql.at(now))
-                .update();
-        return new StoredKey(key, now);
     }
 
     private void forget(StoredKey key) {

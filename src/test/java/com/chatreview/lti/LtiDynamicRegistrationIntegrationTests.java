@@ -62,9 +62,12 @@ class LtiDynamicRegistrationIntegrationTests {
         EmulatedPlatform.Tool tool = Objects.requireNonNull(registration.tool());
         assertThat(tool.launchUrl()).endsWith("/lti/launch");
         assertThat(tool.loginUrl()).endsWith("/lti/login");
-        assertThat(tool.jwksUrl()).endsWith("/lti/jwks");
         JsonNode platforms = school.chats().get("/api/v1/lti/platforms").json().get("platforms");
         assertThat(platforms.size()).isEqualTo(1);
+        assertThat(tool.jwksUrl())
+                .as("the LMS was given the registration's own keys")
+                .endsWith("/lti/platforms/" + platforms.get(0).get("id").asString() + "/jwks")
+                .isEqualTo(platforms.get(0).get("tool_jwks_url").asString());
         assertThat(platforms.get(0).get("issuer").asString()).isEqualTo(platform.issuer());
         assertThat(platforms.get(0).get("client_id").asString()).isEqualTo(tool.clientId());
         assertThat(platforms.get(0).get("deployment_ids").get(0).asString()).isEqualTo(tool.deploymentId());
@@ -91,7 +94,10 @@ class LtiDynamicRegistrationIntegrationTests {
         EmulatedPlatform.DynamicRegistration again = platform.registerDynamically(link);
 
         assertThat(forged.statusCode()).as(forged.body()).isEqualTo(400);
-        assertThat(forged.body()).contains("The LMS refused the tool", "(401)");
+        assertThat(forged.body())
+                .contains("The LMS refused the tool", "answered 401")
+                .as("what the LMS said is not repeated")
+                .doesNotContain("registration token is missing");
         assertThat(registered.page().statusCode()).as(registered.page().body()).isEqualTo(200);
         assertThat(again.page().statusCode()).isEqualTo(400);
         assertThat(again.page().body()).contains("expired or was used");

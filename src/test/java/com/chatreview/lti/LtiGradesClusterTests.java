@@ -54,12 +54,13 @@ class LtiGradesClusterTests {
                         "LTI_SCORELEASE", "5s"));
         platform = new EmulatedPlatform();
         String base = "http://127.0.0.1:" + cluster.port();
-        tool = platform.register(base + "/lti/login", base + "/lti/launch", base + "/lti/jwks");
+        EmulatedPlatform.Tool unkeyed = platform.register(base + "/lti/login", base + "/lti/launch", "unknown-yet");
         String key = cluster.newTenant("lti-grades");
         Api.Reply registered = cluster.api()
                 .with("X-API-Key", key)
-                .post("/api/v1/lti/platforms", Api.JSON.writeValueAsString(platform.registrationFor(tool)));
+                .post("/api/v1/lti/platforms", Api.JSON.writeValueAsString(platform.registrationFor(unkeyed)));
         assertThat(registered.status()).as(registered.toString()).isEqualTo(201);
+        tool = platform.useJwks(unkeyed, registered.json().get("tool_jwks_url").asString());
         homework = cluster.api().with("x-tenant-api-secret", key);
         String courseId = homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Course\"}")
                 .json()

@@ -274,10 +274,9 @@ class LtiLaunchIntegrationTests {
     }
 
     @Test
-    void theToolPublishesItsKeys() {
+    void theToolPublishesTheRegistrationsKeys() {
         HttpResponse<String> jwks =
-                send(HttpRequest.newBuilder(URI.create(tool.loginUrl().replace("/lti/login", "/lti/jwks")))
-                        .GET());
+                send(HttpRequest.newBuilder(URI.create(tool.jwksUrl())).GET());
 
         assertThat(jwks.statusCode()).isEqualTo(200);
         var keys = Api.JSON.readTree(jwks.body()).get("keys");

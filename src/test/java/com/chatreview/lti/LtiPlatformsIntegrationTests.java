@@ -25,9 +25,6 @@ class LtiPlatformsIntegrationTests {
     @Autowired
     ToolKeys toolKeys;
 
-    @Autowired
-    org.springframework.jdbc.core.simple.JdbcClient jdbc;
-
     static ObjectNode platform(String issuer, String clientId) {
         return Api.JSON
                 .createObjectNode()
@@ -94,7 +91,7 @@ class LtiPlatformsIntegrationTests {
     }
 
     @Test
-    void aDeploymentLeadsToOneRegistrationAcrossTenantsWhoMayShareAClientId(TestService service) {
+    void aDeploymentLeadsToOneRegistrationAndAClientWithItsTokenEndpointToOneTenant(TestService service) {
         Api first = service.newTenant("lti-first").chats();
         Api second = service.newTenant("lti-second").chats();
         String clientId = "client-" + UUID.randomUUID();
@@ -102,22 +99,30 @@ class LtiPlatformsIntegrationTests {
         assertThat(first.post("/api/v1/lti/platforms", body.toString()).status())
                 .isEqualTo(201);
 
-        Reply again = second.post("/api/v1/lti/platforms", body.toString());
+        assertThat(first.post("/api/v1/lti/platforms", body.toString())
+                        .json()
+                        .get("detail")
+                        .asString())
+                .as("the same tenant's deployment again")
+                .contains("1:deployment");
+        body.set("deployment_ids", Api.JSON.createArrayNode().add("3:another-deployment"));
+        assertThat(first.post("/api/v1/lti/platforms", body.toString()).status())
+                .as("another deployment of the same client, by the tenant that holds it")
+                .isEqualTo(201);
 
-        assertThat(again.status()).isEqualTo(409);
+        body.set("deployment_ids", Api.JSON.createArrayNode().add("4:another-school"));
+        Reply again = second.post("/api/v1/lti/platforms", body.toString());
+        assertThat(again.status()).as("its tokens would be the first tenant's").isEqualTo(409);
         assertThat(again.json().get("code").asString()).isEqualTo("CONFLICT");
-        assertThat(again.json().get("detail").asString()).contains("1:deployment");
+        assertThat(again.json().get("errors").get(0).get("field").asString()).isEqualTo("client_id");
         assertThat(again.json().get("fix").asString()).isNotBlank();
         assertThat(second.get("/api/v1/lti/platforms").json().get("platforms").size())
                 .as("nothing of the refused registration is kept")
                 .isZero();
-        assertThat(first.post("/api/v1/lti/platforms", body.toString()).status())
-                .as("the same tenant again")
-                .isEqualTo(409);
 
-        body.set("deployment_ids", Api.JSON.createArrayNode().add("3:another-school"));
+        body.put("auth_token_url", "http://127.0.0.1:9/another-lms/token");
         assertThat(second.post("/api/v1/lti/platforms", body.toString()).status())
-                .as("another school's deployment of the same client id, as Blackboard has them")
+                .as("the same client id at another LMS's token endpoint")
                 .isEqualTo(201);
     }
 
@@ -152,34 +157,41 @@ class LtiPlatformsIntegrationTests {
     }
 
     @Test
-    void theToolsNextKeyIsPublishedADayBeforeItSignsAndTheOldOneStaysPublishedAWeekAfter() {
-        // past every key made so far (a key made later than "now" would sign until it is due itself)
-        Instant now = jdbc.sql("SELECT max(created_at) FROM lti_tool_keys")
-                .query(java.sql.Timestamp.class)
-                .optional()
-                .map(java.sql.Timestamp::toInstant)
-                .orElse(Instant.now())
-                .plus(2, ChronoUnit.DAYS);
-        String before = toolKeys.signingKeyAt(now).getKeyID();
+    void aRegistrationsNextKeyIsPublishedADayBeforeItSignsAndTheOldOneStaysPublishedAWeekAfter(TestService service) {
+        UUID platform = UUID.fromString(service.newTenant("lti-keys")
+                .chats()
+                .post(
+                        "/api/v1/lti/platforms",
+                        platform("https://lms.keys.example", "client-" + UUID.randomUUID())
+                                .toString())
+                .json()
+                .get("id")
+                .asString());
+        Instant registered = Instant.now();
+        String first = toolKeys.signingKeyAt(platform, registered).getKeyID();
+        assertThat(kids(toolKeys.publishedAt(platform, registered)))
+                .as("a new registration's first key signs at once")
+                .containsExactly(first);
 
-        Instant made = now.plus(90, ChronoUnit.DAYS);
-        List<String> publishedWhenMade = kids(toolKeys.publishedAt(made));
-        String signingWhenMade = toolKeys.signingKeyAt(made).getKeyID();
+        Instant made = registered.plus(90, ChronoUnit.DAYS);
+        List<String> publishedWhenMade = kids(toolKeys.publishedAt(platform, made));
+        String signingWhenMade = toolKeys.signingKeyAt(platform, made).getKeyID();
         String after = publishedWhenMade.stream()
-                .filter(kid -> !kid.equals(before))
+                .filter(kid -> !kid.equals(first))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no next key published: " + publishedWhenMade));
 
         assertThat(signingWhenMade)
                 .as("the next key is published, not yet signing")
-                .isEqualTo(before);
+                .isEqualTo(first);
         Instant active = made.plus(1, ChronoUnit.DAYS).plusSeconds(1);
-        assertThat(toolKeys.signingKeyAt(active).getKeyID()).isEqualTo(after);
-        assertThat(kids(toolKeys.publishedAt(active.plus(6, ChronoUnit.DAYS)))).contains(before, after);
-        assertThat(kids(toolKeys.publishedAt(active.plus(8, ChronoUnit.DAYS))))
+        assertThat(toolKeys.signingKeyAt(platform, active).getKeyID()).isEqualTo(after);
+        assertThat(kids(toolKeys.publishedAt(platform, active.plus(6, ChronoUnit.DAYS))))
+                .contains(first, after);
+        assertThat(kids(toolKeys.publishedAt(platform, active.plus(8, ChronoUnit.DAYS))))
                 .contains(after)
-                .doesNotContain(before);
-        assertThat(toolKeys.publishedAt(active).getKeys())
+                .doesNotContain(first);
+        assertThat(toolKeys.publishedAt(platform, active).getKeys())
                 .allSatisfy(key -> assertThat(key.isPrivate()).isFalse());
     }
 

@@ -34,7 +34,8 @@ class LtiSettingsTests {
             Duration.ofHours(1),
             Duration.ofDays(3),
             Duration.ofSeconds(60),
-            Duration.ofDays(30));
+            Duration.ofDays(30),
+            true);
 
     private final Destinations destinations = new Destinations(
             defaults.destinationPolicy(),

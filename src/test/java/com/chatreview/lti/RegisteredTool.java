@@ -17,11 +17,15 @@ record RegisteredTool(EmulatedPlatform platform, EmulatedPlatform.Tool tool, Tes
     static RegisteredTool in(TestService service, String tenantName) throws IOException {
         EmulatedPlatform platform = new EmulatedPlatform();
         String base = "http://127.0.0.1:" + service.port();
-        EmulatedPlatform.Tool tool = platform.register(base + "/lti/login", base + "/lti/launch", base + "/lti/jwks");
+        // the LMS first, which gives the client id; the tool's JWKS URL for the registration is known once the
+        // tenant registered the platform, and entered in the LMS then
+        EmulatedPlatform.Tool unkeyed = platform.register(base + "/lti/login", base + "/lti/launch", "unknown-yet");
         TestTenant school = service.newTenant(tenantName);
         Api.Reply registered = school.chats()
-                .post("/api/v1/lti/platforms", Api.JSON.writeValueAsString(platform.registrationFor(tool)));
+                .post("/api/v1/lti/platforms", Api.JSON.writeValueAsString(platform.registrationFor(unkeyed)));
         assertThat(registered.status()).as(registered.toString()).isEqualTo(201);
+        EmulatedPlatform.Tool tool =
+                platform.useJwks(unkeyed, registered.json().get("tool_jwks_url").asString());
         return new RegisteredTool(
                 platform, tool, school, registered.json().get("id").asString());
     }

@@ -87,9 +87,11 @@ class LtiPlatformController {
             @JsonProperty("auth_login_url") String authLoginUrl,
             @JsonProperty("auth_token_url") String authTokenUrl,
             @JsonProperty("jwks_url") String jwksUrl,
+            @JsonProperty("tool_jwks_url") String toolJwksUrl,
             @JsonProperty("created_at") Instant createdAt) {
 
-        static PlatformBody of(LtiPlatform platform) {
+        /** {@code tool_jwks_url}: the URL of the tool's keys for this registration, to be entered in the LMS. */
+        static PlatformBody of(LtiPlatform platform, String base) {
             return new PlatformBody(
                     platform.id().toString(),
                     platform.issuer(),
@@ -98,6 +100,7 @@ class LtiPlatformController {
                     platform.authLoginUrl(),
                     platform.authTokenUrl(),
                     platform.jwksUrl(),
+                    new LtiRegistrations.ToolUrls(base).jwks(platform.id()),
                     platform.createdAt());
         }
     }
@@ -110,7 +113,9 @@ class LtiPlatformController {
     @Operation(
             summary = "Register an LMS platform",
             description = "Its issuer, the client_id it gave the tool, its deployment ids and its URLs, as the LMS's"
-                    + " LTI 1.3 settings show them. The URLs must be https and public.")
+                    + " LTI 1.3 settings show them. The URLs must be https and public. The answer's tool_jwks_url"
+                    + " is the tool's public keys for this registration alone: enter it in the LMS as the tool's"
+                    + " JWKS URL. A client_id and auth_token_url another tenant registered are refused (409).")
     ResponseEntity<PlatformBody> register(Tenant tenant, @RequestBody @Nullable PlatformRequest request) {
         if (request == null) {
             throw InvalidInput.field(
@@ -128,20 +133,21 @@ class LtiPlatformController {
                         request.authLoginUrl(),
                         request.authTokenUrl(),
                         request.jwksUrl()));
-        return ResponseEntity.status(HttpStatus.CREATED).body(PlatformBody.of(registered));
+        return ResponseEntity.status(HttpStatus.CREATED).body(PlatformBody.of(registered, base(settings)));
     }
 
     @GetMapping({"", "/"})
     @Operation(summary = "The tenant's platforms")
     PlatformList list(Tenant tenant) {
-        return new PlatformList(
-                platforms.of(tenant.id()).stream().map(PlatformBody::of).toList());
+        return new PlatformList(platforms.of(tenant.id()).stream()
+                .map(platform -> PlatformBody.of(platform, base(settings)))
+                .toList());
     }
 
     @GetMapping("/{platform_id}")
     @Operation(summary = "One platform")
     PlatformBody get(Tenant tenant, @PathVariable("platform_id") UUID id) {
-        return PlatformBody.of(platforms.get(tenant.id(), id));
+        return PlatformBody.of(platforms.get(tenant.id(), id), base(settings));
     }
 
     @DeleteMapping("/{platform_id}")

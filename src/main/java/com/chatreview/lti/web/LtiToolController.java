@@ -12,7 +12,6 @@ import com.chatreview.lti.LtiRegistrations;
 import com.chatreview.lti.LtiSession;
 import com.chatreview.lti.LtiSessions;
 import com.chatreview.lti.LtiSettings;
-import com.chatreview.lti.ToolKeys;
 import com.chatreview.lti.web.LtiRequestAdmission.Admitted;
 import com.chatreview.lti.web.LtiRequestAdmission.By;
 import com.chatreview.submission.IncomingFile;
@@ -22,7 +21,6 @@ import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.net.URI;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -47,7 +45,7 @@ import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.multipart.MultipartFile;
 
 /**
- * The tool's own endpoints (docs/lti.md): its JWKS, the login a platform starts, and the launch it posts back. The
+ * The tool's own endpoints (docs/lti.md): the login a platform starts, and the launch it posts back. The
  * platform and the user's browser call them, with no API key: what they carry is checked instead. Not in the REST
  * API's document: they answer a browser with redirects and pages, not problem bodies (docs/lti.md lists them).
  */
@@ -63,7 +61,6 @@ class LtiToolController {
     private final LtiDeepLinking deepLinking;
     private final LtiHomework homeworkPages;
     private final LtiRegistrations registrations;
-    private final ToolKeys keys;
     private final LtiSettings settings;
     private final LtiSessions sessions;
 
@@ -72,7 +69,6 @@ class LtiToolController {
             LtiDeepLinking deepLinking,
             LtiHomework homeworkPages,
             LtiRegistrations registrations,
-            ToolKeys keys,
             LtiSettings settings,
             LtiSessions sessions) {
         this.sessions = sessions;
@@ -80,16 +76,7 @@ class LtiToolController {
         this.deepLinking = deepLinking;
         this.homeworkPages = homeworkPages;
         this.registrations = registrations;
-        this.keys = keys;
         this.settings = settings;
-    }
-
-    @GetMapping(path = "/jwks", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "The tool's public keys (RS256), the current one and those replaced within the overlap")
-    ResponseEntity<String> jwks() {
-        return ResponseEntity.ok()
-                .cacheControl(CacheControl.maxAge(Duration.ofHours(1)).cachePublic())
-                .body(keys.published().toString());
     }
 
     @Admitted(By.ADDRESS)

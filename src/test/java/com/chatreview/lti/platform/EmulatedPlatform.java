@@ -208,6 +208,27 @@ public final class EmulatedPlatform implements AutoCloseable {
         return tool;
     }
 
+    /**
+     * Registers a tool under a client id the test chooses, as an administrator of this platform may type any: an
+     * attacker's platform naming another school's client.
+     */
+    public Tool registerAs(String clientId, String loginUrl, String launchUrl, String jwksUrl) {
+        Tool tool = new Tool(clientId, "deployment-" + next(), loginUrl, launchUrl, jwksUrl, List.of(launchUrl));
+        tools.put(tool.clientId(), tool);
+        return tool;
+    }
+
+    /**
+     * The administrator enters the tool's JWKS URL for this registration (the tool tells it once the platform is
+     * registered there): from now on the tool's JWTs are checked against the keys published there.
+     */
+    public Tool useJwks(Tool tool, String jwksUrl) {
+        Tool changed = new Tool(
+                tool.clientId(), tool.deploymentId(), tool.loginUrl(), tool.launchUrl(), jwksUrl, tool.redirectUris());
+        tools.put(changed.clientId(), changed);
+        return changed;
+    }
+
     /** What a dynamic registration came to: the tool's page, and the tool as the platform registered it. */
     public record DynamicRegistration(
             HttpResponse<String> page, @Nullable Tool tool) {}
