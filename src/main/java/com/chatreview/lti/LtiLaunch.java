@@ -1,7 +1,10 @@
 package com.chatreview.lti;
 
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,7 +27,8 @@ public record LtiLaunch(
         Map<String, String> custom,
         @Nullable GradeService gradeService,
         @Nullable DeepLinking deepLinking,
-        String targetLinkUri) {
+        String targetLinkUri,
+        @Nullable String returnUrl) {
 
     public static final String RESOURCE_LINK_REQUEST = "LtiResourceLinkRequest";
     public static final String DEEP_LINKING_REQUEST = "LtiDeepLinkingRequest";
@@ -91,7 +95,26 @@ public record LtiLaunch(
                 custom,
                 gradeService,
                 deepLinking,
-                targetLinkUri);
+                targetLinkUri,
+                returnUrl);
+    }
+
+    /**
+     * The origins that may frame the tool's pages of this launch: the platform's (its issuer and registered URLs) and
+     * those of the URLs its signed launch names (the gradebook's, the deep linking return's, the page it returns to),
+     * which are the LMS's own site where it differs from the issuer (Canvas: a school's domain, not the issuer's).
+     */
+    public List<String> frameOrigins() {
+        LinkedHashSet<String> origins = new LinkedHashSet<>(platform.frameOrigins());
+        Stream.of(
+                        gradeService == null ? null : gradeService.lineItems(),
+                        gradeService == null ? null : gradeService.lineItem(),
+                        deepLinking == null ? null : deepLinking.returnUrl(),
+                        returnUrl)
+                .map(LtiPlatform::originOf)
+                .filter(Objects::nonNull)
+                .forEach(origins::add);
+        return List.copyOf(origins);
     }
 
     public boolean deepLinkingRequest() {

@@ -177,8 +177,10 @@ public class LtiLaunches {
     private static final java.util.regex.Pattern FRAME_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,100}");
 
     /**
-     * The login's storage frame, checked: a platform that named one once (it keeps data for the tool) must name one at
-     * every login, or an attacker's login without it would open a launch in any browser.
+     * The login's storage frame, checked: a platform that was seen using it (it keeps data for the tool) must name one
+     * at every login, or an attacker's login without it would open a launch in any browser. A login alone never marks
+     * the platform: anyone can send one, and a mark made by a stranger would refuse every login of an LMS that has
+     * no storage (Moodle, Brightspace, Blackboard); only a launch whose id_token verified does ({@link #launch}).
      */
     private @Nullable String storageTarget(LtiPlatform platform, @Nullable String target) {
         if (target == null || target.isEmpty()) {
@@ -191,7 +193,6 @@ public class LtiLaunches {
         if (!FRAME_NAME.matcher(target).matches()) {
             throw LaunchRefused.because("The login's lti_storage_target is not the name of a frame.");
         }
-        platforms.sawStorage(platform.id());
         return target;
     }
 
@@ -233,6 +234,10 @@ public class LtiLaunches {
         JWTClaimsSet claims = verified(platform, token);
         LtiLaunch launch = launchOf(platform, claims, login);
         String target = login.storageTarget();
+        if (target != null) {
+            // the platform signed a launch of a login that named its storage: it keeps data for the tool
+            platforms.sawStorage(platform.id());
+        }
         return target == null
                 ? new Launched(launch, null, null)
                 : new Launched(
@@ -386,7 +391,18 @@ public class LtiLaunches {
                 custom(object(claims, CLAIM + "custom")),
                 gradeService(object(claims, AGS_ENDPOINT)),
                 deepLinking,
-                target);
+                target,
+                returnUrl(object(claims, CLAIM + "launch_presentation")));
+    }
+
+    /** Where the LMS takes the user back to: its own page, so an origin that frames the tool's pages. */
+    private static @Nullable String returnUrl(@Nullable Map<String, Object> presentation) {
+        return presentation != null
+                        && presentation.get("return_url") instanceof String url
+                        && url.length() <= 2048
+                        && webUrl(url)
+                ? url
+                : null;
     }
 
     private static LtiLaunch.@Nullable DeepLinking deepLinking(@Nullable Map<String, Object> settings) {

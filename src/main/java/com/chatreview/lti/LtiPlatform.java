@@ -1,9 +1,16 @@
 package com.chatreview.lti;
 
 import com.chatreview.tenancy.TenantId;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.UUID;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An LMS registered by a tenant: who it is ({@code issuer}, the {@code client_id} it gave the tool, its deployments)
@@ -25,6 +32,36 @@ public record LtiPlatform(
 
     public LtiPlatform {
         deploymentIds = List.copyOf(deploymentIds);
+    }
+
+    /** The origins that may frame the tool's pages for this platform: its issuer's and its registered URLs'. */
+    public List<String> frameOrigins() {
+        LinkedHashSet<String> origins = new LinkedHashSet<>();
+        Stream.of(issuer, authLoginUrl, authTokenUrl, jwksUrl)
+                .map(LtiPlatform::originOf)
+                .filter(Objects::nonNull)
+                .forEach(origins::add);
+        return List.copyOf(origins);
+    }
+
+    /** The URL's origin, {@code scheme://host[:port]}, as CSP names it; null for what is not an http(s) URL. */
+    public static @Nullable String originOf(@Nullable String url) {
+        if (url == null) {
+            return null;
+        }
+        try {
+            URI uri = new URI(url);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            String host = uri.getHost();
+            if (!(scheme.equals("https") || scheme.equals("http"))
+                    || host == null
+                    || !host.matches("[A-Za-z0-9.:\\[\\]-]+")) {
+                return null;
+            }
+            return scheme + "://" + host.toLowerCase(Locale.ROOT) + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
+        } catch (URISyntaxException e) {
+            return null;
+        }
     }
 
     /** The {@code studentId} of the platform's user {@code sub}, as homework and submissions know them. */

@@ -63,7 +63,11 @@ class LtiLaunchIntegrationTests {
         assertThat(page.headers().firstValue("Content-Type"))
                 .hasValueSatisfying(type -> assertThat(type).startsWith("text/html"));
         assertThat(page.headers().firstValue("Content-Security-Policy"))
-                .hasValueSatisfying(policy -> assertThat(policy).contains("frame-ancestors"));
+                .as("framed by the platform alone: framed elsewhere, its session would act for a victim")
+                .hasValueSatisfying(policy -> assertThat(policy)
+                        .endsWith("frame-ancestors " + platform.issuer() + " "
+                                + platform.issuer().replace("127.0.0.1", "localhost"))
+                        .doesNotContain("*"));
         assertThat(page.body()).contains("Essay on functions", "Ada Lovelace", "Algebra for everyone", "hw-essay");
         HttpResponse<String> style =
                 send(HttpRequest.newBuilder(URI.create(tool.launchUrl().replace("/launch", "/page.css")))
@@ -233,6 +237,22 @@ class LtiLaunchIntegrationTests {
     }
 
     @Test
+    void theLmsSiteTheLaunchNamesMayFrameThePagesTooButNoOtherSite() {
+        // Canvas: the issuer is canvas.instructure.com, the school's site (which frames the tool) another domain
+        HttpResponse<String> page = platform.launch(tool, course, ada, essay)
+                .tamper(claims -> claims.claim(
+                        "https://purl.imsglobal.org/spec/lti/claim/launch_presentation",
+                        Map.of("return_url", "https://school.lms.example/courses/7/done", "document_target", "iframe")))
+                .run()
+                .page();
+
+        assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Security-Policy"))
+                .hasValueSatisfying(policy -> assertThat(policy)
+                        .endsWith("frame-ancestors " + platform.issuer() + " https://school.lms.example"));
+    }
+
+    @Test
     void anotherTargetLinkThanTheLoginsIsRefused() {
         assertRefused(
                 tampered(claims -> claims.claim(
@@ -294,6 +314,9 @@ class LtiLaunchIntegrationTests {
 
     private static void assertRefused(HttpResponse<String> page, String reason) {
         assertThat(page.statusCode()).as(page.body()).isEqualTo(400);
+        assertThat(page.headers().firstValue("Content-Security-Policy"))
+                .as("a refusal acts for no one: the LMS may show it in any frame")
+                .hasValueSatisfying(policy -> assertThat(policy).endsWith("frame-ancestors *"));
         assertThat(page.headers().firstValue("Content-Type"))
                 .hasValueSatisfying(type -> assertThat(type).startsWith("text/html"));
         assertThat(page.headers().allValues("Set-Cookie")).isEmpty();

@@ -109,6 +109,36 @@ class LtiPlatformStorageIntegrationTests {
         assertThat(without.login().body()).contains("lti_storage_target");
     }
 
+    @Test
+    void neitherALoginNorALaunchThatFailedMarksThePlatformAsKeepingStorage(TestService service) throws IOException {
+        // an LMS without platform storage (Moodle, Brightspace, Blackboard), and a stranger's login that names a
+        // storage frame: only a launch the platform signed may mark it, or one stranger locks every learner out
+        RegisteredTool unmarked = RegisteredTool.in(service, "lti-storage-unmarked");
+        try {
+            Course other = unmarked.platform().course("STO 2", "Unmarked");
+            ResourceLink link = other.place(
+                    "The essay", Map.of("homework_id", unmarked.school().publishHomework("unmarked-essay")), 10.0);
+            Launch.Result stranger = unmarked.platform()
+                    .launch(unmarked.tool(), other, other.learner("Mal", "Icious"), link)
+                    .withPlatformStorage()
+                    .signedWith(EmulatedPlatform.foreignKey())
+                    .run();
+            assertThat(stranger.login().statusCode())
+                    .as("the login page that stores")
+                    .isEqualTo(200);
+            assertThat(stranger.page().statusCode()).as("the forged launch").isEqualTo(400);
+
+            Launch.Result learner = unmarked.platform()
+                    .launch(unmarked.tool(), other, other.learner("Ada", "Lovelace"), link)
+                    .run();
+
+            assertThat(learner.login().statusCode()).as(learner.login().body()).isEqualTo(302);
+            assertThat(learner.page().statusCode()).as(learner.page().body()).isEqualTo(303);
+        } finally {
+            unmarked.platform().close();
+        }
+    }
+
     private URI homeworkPageOf(String session) {
         return URI.create(tool.launchUrl()).resolve("/lti/homework?session=" + session);
     }

@@ -30,15 +30,18 @@ import org.springframework.web.util.HtmlUtils;
 
 /**
  * The tool's pages, shown in the LMS's iframe: small, server-rendered HTML with every value escaped, no script, a
- * stylesheet of the service's own; never a stack trace. The LMS that frames them is any site (a school's LMS
- * domain is not the issuer's), so {@code frame-ancestors} is open; nothing on these pages acts for the user
- * without a form they submit.
+ * stylesheet of the service's own; never a stack trace. A page of a login or launch may be framed only by its
+ * platform's origins ({@link LtiLaunch#frameOrigins}): framed by another site, a launch's page (whose session is in
+ * its links) would let that site have a victim hand in work under someone else's name. A page that acts for no one
+ * (a refusal, the registration's end, a login's page before any launch) may be framed anywhere.
  */
 final class LtiPages {
 
     private static final MediaType HTML = new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8);
     private static final String POLICY = "default-src 'none'; style-src 'self'; img-src 'self' data:;"
-            + " base-uri 'none'; form-action 'self'; object-src 'none'; frame-ancestors *";
+            + " base-uri 'none'; form-action 'self'; object-src 'none'; frame-ancestors ";
+    /** The framing of a page that acts for no one. */
+    private static final List<String> ANYWHERE = List.of("*");
 
     private LtiPages() {}
 
@@ -103,21 +106,24 @@ final class LtiPages {
                 + "<p id=\"platform-storage-status\" role=\"status\">Signing you in…</p>"
                 + "<noscript><p>The LMS keeps the tool's sign-in in the browser: allow JavaScript for the tool, then"
                 + " launch it again.</p></noscript>";
-        return page(HttpStatus.OK, "Signing you in", body, storage.origin());
+        // framed anywhere: no session yet, and its value goes to the platform's origin alone (postMessage's target
+        // origin); where an LMS's site is not among its registered URLs (Canvas), only its signed launch names it
+        return page(HttpStatus.OK, "Signing you in", body, storage.origin(), ANYWHERE);
     }
 
     /**
      * The launch's page when its login put a value in the LMS's storage: its script reads the value back and posts it
      * with the session, which opens only if it is the login's.
      */
-    static ResponseEntity<String> checkingBrowser(LtiLaunches.PlatformStorage storage, String sessionToken) {
+    static ResponseEntity<String> checkingBrowser(
+            LtiLaunches.PlatformStorage storage, String sessionToken, List<String> framedBy) {
         String fields = "<input type=\"hidden\" name=\"session\" value=\"" + escape(sessionToken) + "\">"
                 + "<input type=\"hidden\" name=\"value\" value=\"\">";
         String body = storageForm("post", "/lti/launch/bound", storage, fields)
                 + "<p id=\"platform-storage-status\" role=\"status\">Signing you in…</p>"
                 + "<noscript><p>The LMS keeps the tool's sign-in in the browser: allow JavaScript for the tool, then"
                 + " launch it again.</p></noscript>";
-        return page(HttpStatus.OK, "Signing you in", body, "'self'");
+        return page(HttpStatus.OK, "Signing you in", body, "'self'", framedBy);
     }
 
     private static String storageForm(
@@ -156,7 +162,7 @@ final class LtiPages {
         String title = launch.resourceLink() != null && launch.resourceLink().title() != null
                 ? launch.resourceLink().title()
                 : "Homework review";
-        return page(HttpStatus.OK, title, body.toString());
+        return page(HttpStatus.OK, title, body.toString(), null, launch.frameOrigins());
     }
 
     private static String courseOf(LtiLaunch.Context context) {
@@ -254,20 +260,25 @@ final class LtiPages {
                         + " required>")
                 .append(escape(task))
                 .append("</textarea><button type=\"submit\">Publish and add</button></form>");
-        return page(status, "Add homework to the course", body.toString(), null);
+        return page(
+                status,
+                "Add homework to the course",
+                body.toString(),
+                null,
+                session.launch().frameOrigins());
     }
 
     /**
      * The answer to the LMS, posted by the browser at once (a script of the service's own; the button without it).
      */
-    static ResponseEntity<String> deepLinkingResponse(LtiDeepLinking.Response response) {
+    static ResponseEntity<String> deepLinkingResponse(LtiDeepLinking.Response response, List<String> framedBy) {
         String body = "<p>Adding <strong>" + escape(response.title())
                 + "</strong> to the course: your LMS takes it from here.</p>"
                 + "<form method=\"post\" data-auto-submit action=\"" + escape(response.returnUrl()) + "\">"
                 + hidden("JWT", response.jwt())
                 + "<button type=\"submit\">Add to the course</button></form>"
                 + "<script src=\"/lti/submit.js\"></script>";
-        return page(HttpStatus.OK, "Adding the homework", body, origin(response.returnUrl()));
+        return page(HttpStatus.OK, "Adding the homework", body, origin(response.returnUrl()), framedBy);
     }
 
     /**
@@ -333,7 +344,7 @@ final class LtiPages {
                         .append(" submissions.</p>");
             }
         }
-        return page(status, LtiDeepLinking.titleOf(homework), body.toString(), null);
+        return page(status, LtiDeepLinking.titleOf(homework), body.toString(), null, launch.frameOrigins());
     }
 
     private static String document(HomeworkFile file, boolean named) {
@@ -408,19 +419,21 @@ final class LtiPages {
         }
     }
 
+    /** A page that acts for no one: framed anywhere. */
     private static ResponseEntity<String> page(HttpStatus status, String title, String content) {
-        return page(status, title, content, null);
+        return page(status, title, content, null, ANYWHERE);
     }
 
     private static ResponseEntity<String> page(
-            HttpStatus status, String title, String content, @Nullable String postsTo) {
+            HttpStatus status, String title, String content, @Nullable String postsTo, List<String> framedBy) {
         String html = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                 + "<title>" + escape(title) + "</title><link rel=\"stylesheet\" href=\"/lti/page.css\"></head>"
                 + "<body><main><h1>" + escape(title) + "</h1>" + content + "</main></body></html>";
-        String policy = postsTo == null
-                ? POLICY
-                : POLICY.replace("form-action 'self'", "form-action 'self' " + postsTo)
+        String policy = POLICY + (framedBy.isEmpty() ? "'none'" : String.join(" ", framedBy));
+        policy = postsTo == null
+                ? policy
+                : policy.replace("form-action 'self'", "form-action 'self' " + postsTo)
                         .replace("default-src 'none';", "default-src 'none'; script-src 'self';");
         return ResponseEntity.status(status)
                 .contentType(HTML)

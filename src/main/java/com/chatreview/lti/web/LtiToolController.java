@@ -149,7 +149,7 @@ class LtiToolController {
         if (storage != null && storedValueHash != null) {
             // the session opens once the browser shows the value its login put in the LMS's storage
             sessions.awaitBrowser(session, storedValueHash);
-            return LtiPages.checkingBrowser(storage, session.token());
+            return LtiPages.checkingBrowser(storage, session.token(), launch.frameOrigins());
         }
         if (launch.deepLinkingRequest()) {
             return picker(session, null, 0, HttpStatus.OK, List.of(), null, null);
@@ -250,7 +250,7 @@ class LtiToolController {
             @RequestParam(name = "homework_id", required = false) @Nullable String homeworkId) {
         LtiSession session = deepLinking.checked(opened);
         LtiDeepLinking.Response response = deepLinking.choose(session, homeworkId, launchUrl());
-        return LtiPages.deepLinkingResponse(response);
+        return LtiPages.deepLinkingResponse(response, session.launch().frameOrigins());
     }
 
     @Admitted(By.SESSION)
@@ -263,7 +263,7 @@ class LtiToolController {
         LtiSession session = deepLinking.checked(opened);
         try {
             LtiDeepLinking.Response response = deepLinking.create(session, title, task, launchUrl());
-            return LtiPages.deepLinkingResponse(response);
+            return LtiPages.deepLinkingResponse(response, session.launch().frameOrigins());
         } catch (ServiceError refused) {
             List<String> problems = problems(
                     refused,

@@ -681,7 +681,13 @@ public final class EmulatedPlatform implements AutoCloseable {
                                 "version", "1.0"))
                 .claim(
                         Lti.LAUNCH_PRESENTATION,
-                        Map.of("document_target", "iframe", "return_url", issuer() + "/courses/" + course.id()));
+                        // the LMS's site, where the user is: under another name than its endpoints, as the course
+                        // page that frames the tool is (Canvas: a school's domain, the issuer canvas.instructure.com)
+                        Map.of(
+                                "document_target",
+                                "iframe",
+                                "return_url",
+                                "http://localhost:" + server.getAddress().getPort() + "/courses/" + course.id()));
         Map<String, Object> ags = new LinkedHashMap<>();
         ags.put("scope", List.of(Lti.SCOPE_LINE_ITEM, Lti.SCOPE_LINE_ITEM_READONLY, Lti.SCOPE_SCORE));
         ags.put("lineitems", course.lineItemsUrl());
