@@ -133,25 +133,51 @@ public class ChatUi {
 
     /**
      * The chat of a page link, the link checked as a credential: guesses spend the address's failure budget, and an
-     * address past it is refused before any look-up, unless the link is one this node opened lately (the budget
-     * refuses guesses, never links known to be valid: docs/api.md, Rate limits).
+     * address past it is heard only as {@link #heardWhileThrottled} says (the budget refuses guesses, never links
+     * known to be valid: docs/api.md, Rate limits).
      */
     private Chat openByLink(String chatId, @Nullable String token, String clientAddress) {
-        if (authenticator.throttled(clientAddress) != null && !knowsLink(chatId)) {
-            throw new RateLimited(
-                    "Too many requests for chats that do not exist from this address in the last minute",
-                    "Wait a minute, then open the link you were given.",
-                    60);
+        boolean throttled = authenticator.throttled(clientAddress) != null;
+        if (throttled && !heardWhileThrottled(chatId, token, clientAddress)) {
+            throw tooManyFailures();
         }
         Chat chat;
         try {
             chat = open(chatId, token);
         } catch (ServiceError failed) {
             authenticator.failed(clientAddress);
-            throw failed;
+            // a spent address's guess is refused as one, whatever its look-up found
+            throw throttled ? tooManyFailures() : failed;
         }
         opened(chat);
         return chat;
+    }
+
+    /**
+     * Whether a link (with its embed token, if any) from an address past its failure budget is heard: one this node
+     * opened lately, or whose embed token verifies for it (no look-up either way); else a look-up, from the address's
+     * own budget of look-ups while it is past its failures ({@code rate-limit.throttled-link-lookups-per-minute},
+     * across the cluster): a link valid on another node, or created and never opened, still opens, at a bounded cost.
+     * A look-up that finds nothing is a failure as any other, and refused as the address's other guesses are (429).
+     */
+    boolean heardWhileThrottled(@Nullable String chatId, @Nullable String token, String clientAddress) {
+        if (knowsLink(chatId)) {
+            return true;
+        }
+        Optional<ChatId> id =
+                chatId == null ? Optional.empty() : Ids.uuid(chatId).map(ChatId::of);
+        if (id.isEmpty()) {
+            return false;
+        }
+        return tokens.vouchesFor(token, id.get(), clock.instant())
+                || authenticator.mayLookUpWhileThrottled(clientAddress);
+    }
+
+    private static RateLimited tooManyFailures() {
+        return new RateLimited(
+                "Too many requests for chats that do not exist from this address in the last minute",
+                "Wait a minute, then open the link you were given.",
+                60);
     }
 
     /** Whether this node opened the chat by its link lately: no look-up. */

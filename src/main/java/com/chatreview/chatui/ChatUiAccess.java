@@ -45,8 +45,14 @@ class ChatUiAccess implements ChatAccess {
     @Override
     public Admission admit(ConnectionRequest request) {
         // the chat's link is a credential: guessing links spends the address's budget of failures, as keys do
+        // past the address's failures, a guess is refused as one (a bounded look-up at most): the budget refuses
+        // guesses, never a link valid anywhere in the cluster
         Duration wait = authenticator.throttled(request.clientAddress());
-        if (wait != null && !ui.knowsLink(request.value("X-Chat-ID", "chat_id"))) {
+        if (wait != null
+                && !ui.heardWhileThrottled(
+                        request.value("X-Chat-ID", "chat_id"),
+                        request.value("X-Embed-Token", "token"),
+                        request.clientAddress())) {
             return Admission.throttled(wait);
         }
         if (request.undecodable("X-Chat-ID", "chat_id")) {
@@ -71,6 +77,9 @@ class ChatUiAccess implements ChatAccess {
         Optional<ChatEntry> found = ui.enterByLink(chatId);
         if (found.isEmpty()) {
             authenticator.failed(request.clientAddress());
+            if (wait != null) {
+                return Admission.throttled(wait);
+            }
             return new Admission.Refused(
                     Reason.CHAT_NOT_FOUND,
                     "No chat with id '" + chatId + "'",
@@ -89,6 +98,9 @@ class ChatUiAccess implements ChatAccess {
             validUntil = ui.checkToken(chat, policy, request.value("X-Embed-Token", "token"));
         } catch (ServiceError refused) {
             authenticator.failed(request.clientAddress());
+            if (wait != null) {
+                return Admission.throttled(wait);
+            }
             return new Admission.Refused(
                     Reason.UNAUTHORIZED,
                     Objects.requireNonNull(refused.getMessage(), "a ServiceError is made with its detail"),

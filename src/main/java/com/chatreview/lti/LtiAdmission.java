@@ -14,9 +14,12 @@ import java.util.Objects;
  * across the cluster with Redis, before anything of its body is read (docs/lti.md, Limits):
  *
  * <ul>
- *   <li>a login or a launch, to its client address: each login keeps a state for minutes and may fetch a
- *       platform's keys, so no one address fills the logins store for everyone. A school's students often share one
- *       address, so the allowance is a class's, not a person's;
+ *   <li>a login or a launch that fails, to its client address: an address that failed too often this minute is
+ *       refused before anything is checked (a refused launch may have fetched a platform's keys). A school's
+ *       students often share one address, so the ones that succeed spend nothing: a class launching together never
+ *       locks itself out;
+ *   <li>a login, also to a large allowance of its address's logins, however they end: each keeps a state for
+ *       minutes, so no one address fills the logins store for everyone;
  *   <li>a page of a session (the picker, the homework page), to the session: only a verified launch opens one;
  *   <li>a hand-in, also to the learner's hand-ins of that homework in an hour, and to the tenant's REST quota, as a
  *       request of the upload endpoint is: files handed in through the LMS cost the school what uploads do.
@@ -26,31 +29,58 @@ public class LtiAdmission {
 
     private final RateLimiter limiter;
     private final RequestQuotas quotas;
-    private final Quota perAddress;
+    private final Quota failuresPerAddress;
+    private final Quota loginsPerAddress;
     private final Quota perSession;
     private final Quota handInsPerLearner;
 
     LtiAdmission(RateLimiter limiter, RequestQuotas quotas, LtiSettings settings) {
         this.limiter = limiter;
         this.quotas = quotas;
-        this.perAddress = Quota.perMinute(settings.requestsPerAddress());
+        this.failuresPerAddress = Quota.perMinute(settings.failuresPerAddress());
+        this.loginsPerAddress = Quota.perMinute(settings.loginsPerAddress());
         this.perSession = Quota.perMinute(settings.requestsPerSession());
         this.handInsPerLearner = new Quota(settings.handInsPerLearner(), Duration.ofHours(1));
     }
 
     /**
-     * Spends one login or launch of the address's minute.
+     * Admits a login or launch unless the address failed too often this minute; spends nothing.
      *
-     * @throws LaunchRefused (too many) when the address spent its minute
+     * @throws LaunchRefused (too many) when the address spent its minute's failures
      */
     public void address(String clientAddress) {
-        RateLimitDecision decision = limiter.tryConsume("lti:" + clientAddress, perAddress);
+        Duration blocked = limiter.exhaustedFor(failuresKey(clientAddress), failuresPerAddress);
+        if (blocked.isPositive()) {
+            throw LaunchRefused.tooMany(
+                    "Too many launches from your network failed in the last minute. Wait " + seconds(blocked)
+                            + " seconds, then launch the tool again from your course.",
+                    blocked);
+        }
+    }
+
+    /**
+     * Admits a login as {@link #address} does, and spends one of the address's logins of the minute.
+     *
+     * @throws LaunchRefused (too many) when the address spent its failures, or its logins
+     */
+    public void login(String clientAddress) {
+        address(clientAddress);
+        RateLimitDecision decision = limiter.tryConsume("lti-login:" + clientAddress, loginsPerAddress);
         if (!decision.allowed()) {
             throw LaunchRefused.tooMany(
                     "Too many launches came from your network in the last minute. Wait "
                             + seconds(decision.retryAfter()) + " seconds, then launch the tool again from your course.",
                     decision.retryAfter());
         }
+    }
+
+    /** A login or launch from the address was refused: one of its failures of the minute. */
+    public void failed(String clientAddress) {
+        limiter.tryConsume(failuresKey(clientAddress), failuresPerAddress);
+    }
+
+    private static String failuresKey(String clientAddress) {
+        return "lti:" + clientAddress;
     }
 
     /**

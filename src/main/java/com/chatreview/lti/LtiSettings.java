@@ -23,8 +23,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param keyActivation a new key is published this long before it signs, so that platforms that cached the JWKS
  *     (an hour at most, as it is served) have it before anything is signed with it
  * @param keyOverlap a replaced key stays published this long, for platforms that cached the JWKS
- * @param requestsPerAddress the logins and launches one client address may make in a minute (a school's students
- *     often share one address: a class launches at once)
+ * @param failuresPerAddress the failed logins and launches (refused: a forged, replayed or broken one) one client
+ *     address may make in a minute; past it the address is refused until its minute has room again. Logins and
+ *     launches that succeed spend nothing of it: a class behind a school's one address launches together
+ * @param loginsPerAddress the logins one client address may start in a minute, however they end: each keeps a state
+ *     for minutes, so that no one address fills the store of logins (far above what a school launches)
  * @param requestsPerSession the requests one session of the tool's pages (a launch's picker or homework page) may make
  *     in a minute
  * @param handInsPerLearner how many times a learner may hand in one homework from its page in an hour
@@ -61,7 +64,8 @@ public record LtiSettings(
         @DefaultValue("1h") Duration platformKeysCache,
         @DefaultValue("30s") Duration platformKeysRefreshLimit,
         @DefaultValue("50") int maxPlatformsPerTenant,
-        @DefaultValue("300") int requestsPerAddress,
+        @DefaultValue("300") int failuresPerAddress,
+        @DefaultValue("3000") int loginsPerAddress,
         @DefaultValue("60") int requestsPerSession,
         @DefaultValue("20") int handInsPerLearner,
         @DefaultValue("1h") Duration sessionLifetime,

@@ -16,6 +16,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param chatUiConnectionsPerTenant open connections per tenant opened by chat links (the chat page's), counted
  *     apart from {@code wsConnectionsPerTenant}: holders of links cannot use up the connections of the tenant's own
  *     backend ({@code LIMIT_CHAT_UI_CONNECTIONS_PER_TENANT})
+ * @param throttledLinkLookupsPerMinute look-ups of chat links that an address past its failure budget may still have
+ *     per minute (a link opened on another node, or never opened), so that valid links are not locked out while
+ *     guesses stay bounded ({@code RATE_LIMIT_THROTTLED_LINK_LOOKUPS_PER_MINUTE})
  */
 @ConfigurationProperties("rate-limit")
 public record RateLimitSettings(
@@ -24,7 +27,8 @@ public record RateLimitSettings(
         @DefaultValue("10") int wsMessagesPerSecond,
         @DefaultValue("50") int wsConnectionsPerTenant,
         @DefaultValue("5") int wsLinkConnectionsPerChat,
-        @DefaultValue("500") int chatUiConnectionsPerTenant) {
+        @DefaultValue("500") int chatUiConnectionsPerTenant,
+        @DefaultValue("600") int throttledLinkLookupsPerMinute) {
 
     public RateLimitSettings {
         if (restPerMinute < 1
@@ -32,7 +36,8 @@ public record RateLimitSettings(
                 || wsMessagesPerSecond < 1
                 || wsConnectionsPerTenant < 1
                 || wsLinkConnectionsPerChat < 1
-                || chatUiConnectionsPerTenant < 1) {
+                || chatUiConnectionsPerTenant < 1
+                || throttledLinkLookupsPerMinute < 1) {
             throw new IllegalArgumentException("every rate limit must be at least 1");
         }
     }

@@ -86,6 +86,15 @@ public class RequestQuotas {
         return blocked.isPositive() ? Optional.of(blocked) : Optional.empty();
     }
 
+    /**
+     * Spends one look-up from the address's budget of look-ups while it is past its failures; whether there was one.
+     */
+    public boolean lookUpWhileThrottled(String clientAddress) {
+        return limiter.tryConsume(
+                        "throttled-lookup:" + clientAddress, Quota.perMinute(settings.throttledLinkLookupsPerMinute()))
+                .allowed();
+    }
+
     /** Counts one failed authentication from the address. */
     public void authenticationFailed(String clientAddress) {
         limiter.tryConsume(authKey(clientAddress), authQuota());

@@ -111,6 +111,14 @@ public class Authenticator {
         return quotas.authenticationBlocked(clientAddress).orElse(null);
     }
 
+    /**
+     * Spends one look-up of a credential the node cannot vouch for without one (a chat link opened on another node)
+     * from the address's budget of look-ups while it is past its failures; whether there was one.
+     */
+    public boolean mayLookUpWhileThrottled(String clientAddress) {
+        return quotas.lookUpWhileThrottled(clientAddress);
+    }
+
     /** Counts a failed check (of a key, a link, a token) against the address. */
     public void failed(String clientAddress) {
         quotas.authenticationFailed(clientAddress);

@@ -218,16 +218,59 @@ class ChatUiIntegrationTests {
         assertThat(stopped.status()).isEqualTo(429);
         assertThat(stopped.json().get("code").asString()).isEqualTo("RATE_LIMITED");
         assertThat(stopped.header("Retry-After")).isEqualTo("60");
-        String unknownToThisNode = createChat("owner");
-        assertThat(guesser.get("/chat-ui/api/chats/" + unknownToThisNode).status())
-                .as("a link never opened here, from the spent address: refused like a guess")
-                .isEqualTo(429);
         assertThat(guesser.get("/chat-ui/api/chats/" + known).status())
                 .as("the link this address opened lately")
                 .isEqualTo(200);
-        assertThat(anonymous.get("/chat-ui/api/chats/" + unknownToThisNode).status())
+        assertThat(anonymous.get("/chat-ui/api/chats/" + UUID.randomUUID()).status())
                 .as("another address")
+                .isEqualTo(404);
+    }
+
+    /**
+     * The failure budget refuses guesses, never valid links: from a spent address a link that no node opened yet
+     * (created over REST a moment ago) still opens, through a look-up of the address's own bounded budget (600 a
+     * minute; guesses spend it too, and stay refused with 429), and a link with an embed token that verifies opens
+     * with no look-up at all, even past that budget.
+     */
+    @Test
+    void aSpentAddressStillOpensValidLinksAndGuessesCostABoundedNumberOfLookUps() {
+        Api spent = anonymous.with("X-Forwarded-For", "10.251." + (int) (Math.random() * 250) + ".9");
+        for (int i = 0; i < 60; i++) {
+            assertThat(spent.get("/chat-ui/api/chats/" + UUID.randomUUID()).status())
+                    .isEqualTo(404);
+        }
+        String neverOpened = createChat("owner");
+        assertThat(spent.get("/chat-ui/api/chats/" + neverOpened).status())
+                .as("a link created a moment ago, opened nowhere yet")
                 .isEqualTo(200);
+
+        for (int i = 0; i < 598; i++) {
+            assertThat(spent.get("/chat-ui/api/chats/" + UUID.randomUUID()).status())
+                    .as("a guess from the spent address: refused as one, whatever its look-up found")
+                    .isEqualTo(429);
+        }
+        assertThat(spent.get("/chat-ui/api/chats/" + createChat("owner")).status())
+                .as("the 600th look-up of the minute")
+                .isEqualTo(200);
+
+        String withToken = createChat("owner");
+        String token = api.post("/api/v1/chats/" + withToken + "/embed-token", "{}")
+                .json()
+                .get("token")
+                .asString();
+        assertThat(spent.get("/chat-ui/api/chats/" + withToken).status())
+                .as("no look-up left, and no token: refused without one")
+                .isEqualTo(429);
+        assertThat(spent.with("X-Embed-Token", token)
+                        .get("/chat-ui/api/chats/" + withToken)
+                        .status())
+                .as("an embed token that verifies is always heard")
+                .isEqualTo(200);
+        assertThat(spent.with("X-Embed-Token", token)
+                        .get("/chat-ui/api/chats/" + createChat("owner"))
+                        .status())
+                .as("a token of another chat vouches for nothing")
+                .isEqualTo(429);
     }
 
     @Test

@@ -245,6 +245,44 @@ class AcrossNodesClusterTests {
     }
 
     /**
+     * A chat link is valid on every node: from an address past its failures, a link opened on one node opens on the
+     * other too (a reconnect that lands elsewhere), and so does a link never opened anywhere, each at the cost of a
+     * look-up from the address's bounded budget; a link with a verifying embed token needs none.
+     */
+    @Test
+    void aSpentAddressOpensValidLinksOnEitherNode() {
+        Api tenant = cluster.api().with("X-API-Key", cluster.newTenant("links-across"));
+        String address = "198.51.100." + ThreadLocalRandom.current().nextInt(1, 255);
+        Api node1 = cluster.node(1).api().with("X-Forwarded-For", address);
+        Api node2 = cluster.node(2).api().with("X-Forwarded-For", address);
+        String opened = Cluster.newChat(tenant, "learner");
+        assertThat(node1.get("/chat-ui/api/chats/" + opened).status()).isEqualTo(200);
+        for (int i = 1; i <= AUTH_FAILURES_PER_MINUTE; i++) {
+            Api node = i % 2 == 0 ? node1 : node2;
+            assertThat(node.get("/chat-ui/api/chats/" + UUID.randomUUID()).status())
+                    .as("guess %d", i)
+                    .isEqualTo(404);
+        }
+
+        assertThat(node2.get("/chat-ui/api/chats/" + opened).status())
+                .as("opened on node 1, asked of node 2 from the spent address")
+                .isEqualTo(200);
+        assertThat(node1.get("/chat-ui/api/chats/" + Cluster.newChat(tenant, "learner"))
+                        .status())
+                .as("never opened anywhere")
+                .isEqualTo(200);
+        String tokened = Cluster.newChat(tenant, "learner");
+        String token = tenant.post("/api/v1/chats/" + tokened + "/embed-token", "{}")
+                .json()
+                .get("token")
+                .asString();
+        assertThat(node2.with("X-Embed-Token", token)
+                        .get("/chat-ui/api/chats/" + tokened)
+                        .status())
+                .isEqualTo(200);
+    }
+
+    /**
      * A user's data, exported from either node; their erasure asked of one node closes the user's connections on
      * both, with 1008, and erases for both: the other node then knows nothing of the user.
      */

@@ -116,25 +116,38 @@ class LtiLaunchIntegrationTests {
     }
 
     @Test
-    void oneAddressMakesThreeHundredLoginsAMinuteAtMost() {
+    void failedLoginsLockAnAddressOutForTheMinuteButSuccessfulOnesNever() {
+        String network = "10.99." + (int) (Math.random() * 250) + ".";
         URI login = URI.create(tool.loginUrl() + "?iss=" + platform.issuer() + "&login_hint=someone&target_link_uri="
                 + tool.launchUrl());
-        int refusedAt = -1;
-        for (int i = 0; i < 310 && refusedAt < 0; i++) {
-            HttpResponse<String> answer = send(HttpRequest.newBuilder(login)
-                    .header("X-Forwarded-For", "10.99.1.1")
-                    .GET());
-            if (answer.statusCode() == 429) {
-                refusedAt = i;
-                assertThat(answer.headers().firstValue("Retry-After")).isPresent();
-                assertThat(answer.body()).contains("Too many launches");
-            } else {
-                assertThat(answer.statusCode()).isEqualTo(302);
-            }
+        for (int i = 0; i < 310; i++) {
+            assertThat(send(HttpRequest.newBuilder(login)
+                                    .header("X-Forwarded-For", network + "1")
+                                    .GET())
+                            .statusCode())
+                    .as("a class behind one address, login " + (i + 1))
+                    .isEqualTo(302);
         }
-        assertThat(refusedAt).as("the 301st login of the minute is refused").isEqualTo(300);
+
+        URI broken = URI.create(tool.loginUrl() + "?iss=" + platform.issuer() + "&target_link_uri=" + tool.launchUrl());
+        for (int i = 0; i < 300; i++) {
+            assertThat(send(HttpRequest.newBuilder(broken)
+                                    .header("X-Forwarded-For", network + "2")
+                                    .GET())
+                            .statusCode())
+                    .as("failed login " + (i + 1))
+                    .isEqualTo(400);
+        }
+        HttpResponse<String> refused = send(HttpRequest.newBuilder(login)
+                .header("X-Forwarded-For", network + "2")
+                .GET());
+        assertThat(refused.statusCode())
+                .as("past 300 failures, even a good login")
+                .isEqualTo(429);
+        assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+        assertThat(refused.body()).contains("Too many launches");
         assertThat(send(HttpRequest.newBuilder(login)
-                                .header("X-Forwarded-For", "10.99.1.2")
+                                .header("X-Forwarded-For", network + "3")
                                 .GET())
                         .statusCode())
                 .as("another address")

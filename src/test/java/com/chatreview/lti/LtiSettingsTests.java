@@ -26,6 +26,7 @@ class LtiSettingsTests {
             Duration.ofSeconds(30),
             50,
             300,
+            3000,
             60,
             20,
             Duration.ofHours(1),

@@ -36,7 +36,9 @@ class LtiRequestAdmission implements HandlerInterceptor {
     }
 
     enum By {
-        /** a login or a launch: its client address */
+        /** a login: its client address's failures and logins */
+        LOGIN,
+        /** a launch, or another request of no session: its client address's failures */
         ADDRESS,
         /** a page of a launch's session: the session, which must be open */
         SESSION,
@@ -59,6 +61,10 @@ class LtiRequestAdmission implements HandlerInterceptor {
             return true;
         }
         By by = admitted.value();
+        if (by == By.LOGIN) {
+            admission.login(request.getRemoteAddr());
+            return true;
+        }
         if (by == By.ADDRESS) {
             admission.address(request.getRemoteAddr());
             return true;
@@ -70,6 +76,21 @@ class LtiRequestAdmission implements HandlerInterceptor {
         }
         request.setAttribute(SESSION, session);
         return true;
+    }
+
+    /**
+     * A login or launch that was refused ({@code 400}: forged, replayed, unknown) is one of its address's failures.
+     * One the service could not finish ({@code 503}: a platform unreachable) is not the address's doing.
+     */
+    @Override
+    public void afterCompletion(
+            HttpServletRequest request, HttpServletResponse response, Object handler, @Nullable Exception failure) {
+        Admitted admitted = handler instanceof HandlerMethod method ? method.getMethodAnnotation(Admitted.class) : null;
+        if (admitted != null
+                && (admitted.value() == By.LOGIN || admitted.value() == By.ADDRESS)
+                && response.getStatus() == HttpServletResponse.SC_BAD_REQUEST) {
+            admission.failed(request.getRemoteAddr());
+        }
     }
 
     /** The query's {@code session} first; a form body's only when it is not multipart (that one is not read yet). */

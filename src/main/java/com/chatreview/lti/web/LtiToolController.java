@@ -79,7 +79,7 @@ class LtiToolController {
         this.settings = settings;
     }
 
-    @Admitted(By.ADDRESS)
+    @Admitted(By.LOGIN)
     @RequestMapping(
             path = "/login",
             method = {RequestMethod.GET, RequestMethod.POST})
