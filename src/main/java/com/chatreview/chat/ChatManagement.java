@@ -229,6 +229,23 @@ public class ChatManagement {
     }
 
     /**
+     * Empties a batch of the user's messages in other users' chats (theirs sent there, and the replies to them), for
+     * their erasure, in the transaction under way (the erasure's unit): which ones; none when none is left.
+     */
+    @Transactional
+    public List<ErasedMessage> eraseMessagesElsewhere(TenantId tenantId, String userId, int batch) {
+        List<ErasedMessage> found = messages.ofUserElsewhere(tenantId.value(), userId, batch);
+        messages.empty(found.stream().map(ErasedMessage::messageId).toList());
+        return found;
+    }
+
+    /** Whether the user has messages in other users' chats (an erasure finds them even with no chat of their own). */
+    @Transactional(readOnly = true)
+    public boolean hasMessagesElsewhere(TenantId tenantId, String userId) {
+        return !messages.ofUserElsewhere(tenantId.value(), userId, 1).isEmpty();
+    }
+
+    /**
      * Forgets the user, the last part of their erasure: fails while a chat of theirs is left (one created while the
      * erasure ran), so that the erasure runs again.
      */

@@ -31,6 +31,39 @@ class Messages {
         this.jdbc = jdbc;
     }
 
+    /**
+     * Of the tenant's chats owned by others, the messages of the user (sent by them, or replies to them), a batch: the
+     * chat and the message of each.
+     */
+    List<ErasedMessage> ofUserElsewhere(UUID tenantId, String userId, int limit) {
+        return jdbc.sql("""
+                        SELECT m.chat_id, m.id FROM messages m JOIN chats c ON c.id = m.chat_id
+                        WHERE c.tenant_id = :tenant AND c.user_id <> :user
+                          AND coalesce(m.metadata ->> 'user_id', m.metadata ->> 'in_reply_to_user_id') = :user
+                        ORDER BY m.chat_id, m.position
+                        LIMIT :limit""")
+                .param("tenant", tenantId)
+                .param("user", userId)
+                .param("limit", limit)
+                .query((rs, row) -> new ErasedMessage(
+                        ChatId.of(rs.getObject("chat_id", UUID.class)), rs.getObject("id", UUID.class)))
+                .list();
+    }
+
+    /**
+     * Empties the messages where they stand (their chats' other messages keep their positions): no content, media or
+     * client id, metadata {@code {"erased": true}}.
+     */
+    void empty(List<UUID> messageIds) {
+        if (messageIds.isEmpty()) {
+            return;
+        }
+        jdbc.sql("""
+                        UPDATE messages SET content = '', media_type = NULL, media_url = NULL, client_message_id = NULL,
+                                            metadata = '{"erased": true}'::jsonb
+                        WHERE id IN (:ids)""").param("ids", messageIds).update();
+    }
+
     void insert(ChatMessage message) {
         jdbc.sql("""
                 INSERT INTO messages (chat_id, position, id, sender_role, content, media_type, media_url, metadata,

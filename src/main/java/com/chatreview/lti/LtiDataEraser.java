@@ -23,6 +23,19 @@ class LtiDataEraser implements UserDataEraser {
         this.jdbc = jdbc;
     }
 
+    /** A learner who launched but never handed in is known from these alone. */
+    @Override
+    public boolean holdsDataOf(TenantId tenantId, String userId) {
+        return jdbc.sql("""
+                        SELECT EXISTS (SELECT 1 FROM lti_sessions WHERE tenant_id = :tenant AND user_id = :user)
+                            OR EXISTS (SELECT 1 FROM lti_grade_targets WHERE tenant_id = :tenant AND user_id = :user)
+                            OR EXISTS (SELECT 1 FROM lti_scores WHERE tenant_id = :tenant AND user_id = :user)""")
+                .param("tenant", tenantId.value())
+                .param("user", userId)
+                .query(Boolean.class)
+                .single();
+    }
+
     @Override
     public void erase(TenantId tenantId, String userId, ErasureTally tally) {
         for (String table : List.of("lti_sessions", "lti_grade_targets", "lti_scores")) {

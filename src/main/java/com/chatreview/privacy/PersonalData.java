@@ -14,6 +14,12 @@ enum PersonalData {
     USERS("users", "user_id", Treatment.EXPORTED_AND_ERASED, "the user as the tenant's: when it was first seen"),
     CHATS("chats", "user_id", Treatment.EXPORTED_AND_ERASED, "the chats the user owns"),
     MESSAGES("messages", "chat_id", Treatment.EXPORTED_AND_ERASED, "every message of the user's chats"),
+    MESSAGES_IN_OTHERS_CHATS(
+            "messages",
+            "metadata",
+            Treatment.EMPTIED,
+            "what the user wrote in other users' chats (metadata.user_id: a teacher in a student's chat), and the"
+                    + " replies to it (metadata.in_reply_to_user_id), found by those; emptied where they stand"),
     AI_USAGE(
             "ai_usage",
             "user_id",
@@ -95,6 +101,11 @@ enum PersonalData {
         ERASED,
         /** Not in the export; the payload replaced by a tombstone, the row kept for the delivery log. */
         TOMBSTONED,
+        /**
+         * Not in the export (it is part of another user's chat); the row kept in its place (the chat's order), its
+         * content and metadata emptied.
+         */
+        EMPTIED,
         /** Not the user's data: the tenant's, naming the user as its author. */
         KEPT
     }

@@ -14,4 +14,12 @@ import com.chatreview.tenancy.TenantId;
 public interface UserDataEraser {
 
     void erase(TenantId tenantId, String userId, ErasureTally tally);
+
+    /**
+     * Whether this part finds anything of the user that no export section shows (an LMS learner who never handed in,
+     * a teacher's messages in students' chats): the erasure of a user known only from it is no 404.
+     */
+    default boolean holdsDataOf(TenantId tenantId, String userId) {
+        return false;
+    }
 }

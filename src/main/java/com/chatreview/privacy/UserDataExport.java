@@ -24,9 +24,13 @@ public class UserDataExport {
 
     /** Fails with {@link UserNotFound} before anything is written, when no section holds anything of the user. */
     public void checkExists(TenantId tenantId, String userId) {
-        if (sections.stream().noneMatch(section -> section.holdsDataOf(tenantId, userId))) {
+        if (!holdsDataOf(tenantId, userId)) {
             throw new UserNotFound(userId);
         }
+    }
+
+    boolean holdsDataOf(TenantId tenantId, String userId) {
+        return sections.stream().anyMatch(section -> section.holdsDataOf(tenantId, userId));
     }
 
     public void write(TenantId tenantId, String userId, JsonGenerator json) {

@@ -2,6 +2,7 @@ package com.chatreview.privacy;
 
 import com.chatreview.kernel.Sha256;
 import com.chatreview.privacy.PrivacyErrors.ErasureNotFound;
+import com.chatreview.privacy.PrivacyErrors.UserNotFound;
 import com.chatreview.tenancy.TenantId;
 import java.time.Clock;
 import java.util.HexFormat;
@@ -55,7 +56,7 @@ public class UserErasure {
 
     /**
      * Starts erasing the user, or answers the erasure of the user already running; 404 for a user the tenant does not
-     * have (never seen, or erased before).
+     * have (never seen, or erased before): one that no export section and no part of the erasure finds.
      */
     public Erasure start(TenantId tenantId, String userId) {
         String hash = hash(userId);
@@ -63,7 +64,10 @@ public class UserErasure {
         if (running.isPresent()) {
             return running.get();
         }
-        export.checkExists(tenantId, userId);
+        if (!export.holdsDataOf(tenantId, userId)
+                && erasers.stream().noneMatch(eraser -> eraser.holdsDataOf(tenantId, userId))) {
+            throw new UserNotFound(userId);
+        }
         UUID id = UUID.randomUUID();
         try {
             transaction.executeWithoutResult(status -> {

@@ -24,6 +24,17 @@ class UsageDataEraser implements UserDataEraser {
     }
 
     @Override
+    public boolean holdsDataOf(TenantId tenantId, String userId) {
+        return jdbc.sql("""
+                        SELECT EXISTS (SELECT 1 FROM usage_user_days WHERE tenant_id = :tenant AND user_id = :user)
+                            OR EXISTS (SELECT 1 FROM ai_usage WHERE tenant_id = :tenant AND user_id = :user)""")
+                .param("tenant", tenantId.value())
+                .param("user", userId)
+                .query(Boolean.class)
+                .single();
+    }
+
+    @Override
     @Transactional
     public void erase(TenantId tenantId, String userId, ErasureTally tally) {
         jdbc.sql("UPDATE ai_usage SET user_id = :pseudonym WHERE tenant_id = :tenant AND user_id = :user")

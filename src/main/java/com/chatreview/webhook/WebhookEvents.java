@@ -78,6 +78,26 @@ public class WebhookEvents {
                 .update();
     }
 
+    /**
+     * Replaces with a tombstone, as {@link #tombstone(TenantId, String)} does, the payload of each delivery about one
+     * chat or submission whose data names this object ({@code data.<field>.id}): one message's
+     * {@code chat.message.created} among the chat's other events.
+     */
+    public int tombstone(TenantId tenantId, String orderingKey, String field, String id) {
+        return jdbc.sql("""
+                        UPDATE webhook_deliveries
+                        SET payload = '{"type":' || to_json(event_type)::text
+                                      || ',"timestamp":' || (payload::json -> 'timestamp')::text
+                                      || ',"data":{"erased":true}}'
+                        WHERE tenant_id = :tenant AND ordering_key = :key
+                          AND payload::jsonb -> 'data' -> :field ->> 'id' = :id""")
+                .param("tenant", tenantId.value())
+                .param("key", orderingKey)
+                .param("field", field)
+                .param("id", id)
+                .update();
+    }
+
     /** Whether an event of the type would reach an endpoint of the tenant: if not, its data need not be rendered. */
     public boolean wanted(TenantId tenantId, EventType type) {
         return !subscribed(tenantId.value(), type).isEmpty();

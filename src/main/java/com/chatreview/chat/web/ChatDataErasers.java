@@ -3,6 +3,7 @@ package com.chatreview.chat.web;
 import com.chatreview.chat.ChatErrors;
 import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatManagement;
+import com.chatreview.chat.ErasedMessage;
 import com.chatreview.privacy.ErasureTally;
 import com.chatreview.privacy.ExpiredDataEraser;
 import com.chatreview.privacy.Retention;
@@ -10,6 +11,8 @@ import com.chatreview.privacy.UserDataEraser;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.webhook.WebhookEvents;
 import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.IntConsumer;
 import org.slf4j.Logger;
@@ -21,7 +24,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The chat module's parts of a user's erasure: the user's chats, each with its messages and the payloads of the
- * webhook deliveries about it in one transaction; and, last of every part, the user itself. The chats' part also
+ * webhook deliveries about it in one transaction, then their messages in other users' chats; and, last of every
+ * part, the user itself. The chats' part also
  * erases the chats past the tenant's retention.
  */
 @Configuration(proxyBeanMethods = false)
@@ -41,6 +45,7 @@ class ChatDataErasers {
     static final class ChatsEraser implements UserDataEraser, ExpiredDataEraser {
 
         private static final Logger log = LoggerFactory.getLogger(ChatsEraser.class);
+        private static final int BATCH = 500;
 
         private final ChatManagement chats;
         private final WebhookEvents webhooks;
@@ -58,6 +63,28 @@ class ChatDataErasers {
                     tenantId,
                     userId,
                     chat -> eraseOne(tenantId, chat.id(), messages -> tally.erased(1, messages, 0, 0)));
+            // what they wrote in other users' chats (a teacher in a student's), and the replies to it: emptied where
+            // it stands, with its webhook deliveries, a batch per transaction
+            int emptied;
+            do {
+                emptied = Objects.requireNonNull(transaction.execute(status -> {
+                    List<ErasedMessage> batch = chats.eraseMessagesElsewhere(tenantId, userId, BATCH);
+                    for (ErasedMessage message : batch) {
+                        webhooks.tombstone(
+                                tenantId,
+                                message.chatId().toString(),
+                                "message",
+                                message.messageId().toString());
+                    }
+                    tally.erased(0, batch.size(), 0, 0);
+                    return batch.size();
+                }));
+            } while (emptied == BATCH);
+        }
+
+        @Override
+        public boolean holdsDataOf(TenantId tenantId, String userId) {
+            return chats.hasMessagesElsewhere(tenantId, userId);
         }
 
         @Override

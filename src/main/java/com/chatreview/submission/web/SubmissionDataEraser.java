@@ -80,7 +80,7 @@ class SubmissionDataEraser implements UserDataEraser, ExpiredDataEraser {
      */
     private void eraseOne(TenantId tenantId, Submission submission, Consumer<ErasedSubmission> erased) {
         transaction.executeWithoutResult(status -> {
-            webhooks.tombstone(tenantId, submission.id().toString());
+            webhooks.tombstone(tenantId, SubmissionWebhooks.orderingKey(submission.id()));
             webhooks.tombstone(tenantId, submission.chatId().toString());
             erased.accept(submissions.erase(tenantId, submission));
         });

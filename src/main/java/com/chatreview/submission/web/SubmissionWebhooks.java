@@ -2,6 +2,7 @@ package com.chatreview.submission.web;
 
 import com.chatreview.chatui.ChatUi;
 import com.chatreview.submission.SubmissionChanged;
+import com.chatreview.submission.SubmissionId;
 import com.chatreview.submission.SubmissionsForReview;
 import com.chatreview.webhook.EventType;
 import com.chatreview.webhook.WebhookEvents;
@@ -25,6 +26,14 @@ class SubmissionWebhooks {
         this.chatUi = chatUi;
     }
 
+    /**
+     * What orders a submission's events, and finds them again: its erasure replaces their payloads by this key (a
+     * chat's events are ordered by the chat's id, which a submission's id could equal as text).
+     */
+    static String orderingKey(SubmissionId submission) {
+        return "submission:" + submission;
+    }
+
     @EventListener
     void changed(SubmissionChanged changed) {
         EventType type = switch (changed) {
@@ -38,7 +47,7 @@ class SubmissionWebhooks {
                 webhooks.record(
                         submission.tenantId(),
                         type,
-                        "submission:" + submission.id(),
+                        orderingKey(submission.id()),
                         SubmissionController.body(submission, SubmissionController.chatUiUrl(chatUi)));
             }
         });
