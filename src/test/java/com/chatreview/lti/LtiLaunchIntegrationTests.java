@@ -196,6 +196,44 @@ class LtiLaunchIntegrationTests {
     }
 
     @Test
+    void anUnsignedIdTokenOneSignedWithTheSharedSecretAlgorithmOrOneNamingNoKeyIsRefused() throws Exception {
+        HttpResponse<String> unsigned = platform.launch(tool, course, ada, essay)
+                .encodedAs(claims -> new com.nimbusds.jwt.PlainJWT(claims).serialize())
+                .run()
+                .page();
+        assertRefused(unsigned, "");
+        assertThat(unsigned.body()).contains("not a signed JWT");
+
+        // the classic confusion: HMAC keyed with the platform's public key, which anyone can fetch
+        byte[] publicKey = platform.publicSigningKey().toRSAPublicKey().getEncoded();
+        HttpResponse<String> hmac = platform.launch(tool, course, ada, essay)
+                .encodedAs(claims -> {
+                    try {
+                        com.nimbusds.jwt.SignedJWT jwt = new com.nimbusds.jwt.SignedJWT(
+                                new com.nimbusds.jose.JWSHeader.Builder(com.nimbusds.jose.JWSAlgorithm.HS256)
+                                        .keyID(platform.publicSigningKey().getKeyID())
+                                        .build(),
+                                claims);
+                        jwt.sign(new com.nimbusds.jose.crypto.MACSigner(publicKey));
+                        return jwt.serialize();
+                    } catch (com.nimbusds.jose.JOSEException e) {
+                        throw new IllegalStateException(e);
+                    }
+                })
+                .run()
+                .page();
+        assertRefused(hmac, "");
+        assertThat(hmac.body()).contains("must be signed with RS256", "HS256");
+
+        HttpResponse<String> noKid = platform.launch(tool, course, ada, essay)
+                .encodedAs(platform::signedNamingNoKey)
+                .run()
+                .page();
+        assertRefused(noKid, "");
+        assertThat(noKid.body()).contains("names no key (kid)");
+    }
+
+    @Test
     void anExpiredIdTokenIsRefused() {
         Date past = Date.from(Instant.now().minusSeconds(600));
         assertRefused(tampered(claims -> claims.issueTime(past).expirationTime(past)), "expired");

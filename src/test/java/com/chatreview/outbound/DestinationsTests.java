@@ -35,6 +35,45 @@ class DestinationsTests {
                 });
     }
 
+    /**
+     * A name with a public and a private address is refused, whichever comes first: a client picks any of them, and
+     * one that is inside is enough. The connecting resolver refuses it too, as the connection is made.
+     */
+    @Test
+    void aHostResolvingToAPublicAndAPrivateAddressIsRefused() throws Exception {
+        for (List<String> addresses :
+                List.of(List.of("93.184.216.34", "10.1.2.3"), List.of("169.254.169.254", "93.184.216.34"))) {
+            Destinations mixed = new Destinations(
+                    new Destinations.Policy(false, false, "ALLOW_HTTP", "ALLOW_PRIVATE", "https://x.example/"),
+                    host -> {
+                        List<InetAddress> resolved = new java.util.ArrayList<>();
+                        for (String address : addresses) {
+                            resolved.add(InetAddress.getByName(address));
+                        }
+                        return resolved;
+                    });
+            assertThatThrownBy(() -> mixed.checked("url", "https://split.example.org/hook"), addresses.toString())
+                    .isInstanceOf(DestinationRefused.class);
+            java.util.concurrent.CompletableFuture<List<java.net.InetSocketAddress>> connecting =
+                    new java.util.concurrent.CompletableFuture<>();
+            mixed.connectingResolver()
+                    .resolve("split.example.org", 443, Map.of(), new org.eclipse.jetty.util.Promise<>() {
+                        @Override
+                        public void succeeded(List<java.net.InetSocketAddress> result) {
+                            connecting.complete(result);
+                        }
+
+                        @Override
+                        public void failed(Throwable failure) {
+                            connecting.completeExceptionally(failure);
+                        }
+                    });
+            assertThat(connecting)
+                    .as("the connection to " + addresses + " is not made")
+                    .failsWithin(java.time.Duration.ofSeconds(5));
+        }
+    }
+
     @Test
     void aPublicHttpsUrlIsAccepted() {
         assertThat(destinations(false, false).checked("url", "https://hooks.example.org/chat-review?x=1"))

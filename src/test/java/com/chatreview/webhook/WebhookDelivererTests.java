@@ -79,4 +79,86 @@ class WebhookDelivererTests {
         assertThat(failure.error()).contains("10.0.0.8");
         assertThat(failure.next()).as("tried again later: DNS may change back").isNotNull();
     }
+
+    /**
+     * An endpoint that answers {@code 302} to the cloud's metadata address gets a failed attempt with that status:
+     * the client follows no redirect, so nothing is asked of where it points (here a second path of the same
+     * server, counted, since a test cannot watch 169.254.169.254).
+     */
+    @Test
+    void aRedirectIsAFailedAttemptAndIsNotFollowed() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger followed = new java.util.concurrent.atomic.AtomicInteger();
+        com.sun.net.httpserver.HttpServer server =
+                com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        int port = server.getAddress().getPort();
+        server.createContext("/in", exchange -> {
+            exchange.getResponseHeaders().add("Location", "http://127.0.0.1:" + port + "/latest/meta-data/");
+            exchange.sendResponseHeaders(302, -1);
+            exchange.close();
+        });
+        server.createContext("/latest/meta-data/", exchange -> {
+            followed.incrementAndGet();
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        server.start();
+        List<Failure> failures = new ArrayList<>();
+        try {
+            WebhookSettings settings = new WebhookSettings(true, true, List.of());
+            WebhookDeliverer deliverer = deliverer(
+                    failures,
+                    new Destinations(settings.destinationPolicy(), host -> List.of(InetAddress.getByName(host))));
+            deliverer.start();
+            try {
+                deliverer.attempt(new Deliveries.Claimed(
+                        UUID.randomUUID(),
+                        UUID.randomUUID(),
+                        UUID.randomUUID(),
+                        "http://127.0.0.1:" + port + "/in",
+                        "{}",
+                        0));
+            } finally {
+                deliverer.stop();
+            }
+        } finally {
+            server.stop(0);
+        }
+
+        assertThat(failures).hasSize(1);
+        assertThat(failures.getFirst().status()).isEqualTo(302);
+        assertThat(followed).as("the redirect's target was never asked").hasValue(0);
+    }
+
+    private static WebhookDeliverer deliverer(List<Failure> failures, Destinations destinations) {
+        Deliveries deliveries = new Deliveries(mock(JdbcClient.class)) {
+            @Override
+            void attemptFailed(
+                    UUID id, @Nullable Integer status, @Nullable String error, long latency, @Nullable Instant next) {
+                failures.add(new Failure(id, status, error, next));
+            }
+
+            @Override
+            void delivered(UUID id, int status, long latency, Instant now) {
+                throw new AssertionError("delivered");
+            }
+
+            @Override
+            List<Claimed> claimDue(int limit, Duration lease) {
+                return List.of();
+            }
+        };
+        Endpoints endpoints = new Endpoints(mock(JdbcClient.class)) {
+            @Override
+            List<byte[]> sealedSecrets(UUID endpointId, Instant now) {
+                return List.of();
+            }
+        };
+        return new WebhookDeliverer(
+                deliveries,
+                endpoints,
+                mock(SigningSecrets.class),
+                destinations,
+                List.of(Duration.ofSeconds(5)),
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+    }
 }

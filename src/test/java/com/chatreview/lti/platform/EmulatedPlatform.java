@@ -370,6 +370,22 @@ public final class EmulatedPlatform implements AutoCloseable {
         return keys.getLast();
     }
 
+    /** Signs the claims with the platform's key, RS256, as it does, but names no key ({@code kid}) in the header. */
+    public String signedNamingNoKey(JWTClaimsSet claims) {
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).build(), claims);
+        try {
+            jwt.sign(new RSASSASigner(signingKey()));
+        } catch (JOSEException e) {
+            throw new IllegalStateException(e);
+        }
+        return jwt.serialize();
+    }
+
+    /** The public half of the key the platform signs with, as its JWKS publishes it. */
+    public RSAKey publicSigningKey() {
+        return signingKey().toPublicJWK();
+    }
+
     /** A key of an impostor under the {@code kid} of the platform's signing key: its signatures do not verify. */
     public RSAKey impostorKey() {
         try {
@@ -717,6 +733,9 @@ public final class EmulatedPlatform implements AutoCloseable {
         }
         claims.claim(Lti.AGS_ENDPOINT, ags);
         launch.tampering().accept(claims);
+        if (launch.encoding() != null) {
+            return launch.encoding().apply(claims.build());
+        }
         RSAKey key = Objects.requireNonNullElse(launch.signingKey(), signingKey());
         return sign(claims.build(), key);
     }

@@ -80,6 +80,7 @@ public final class Launch {
     private final @Nullable ResourceLink link;
     private Consumer<JWTClaimsSet.Builder> tampering = claims -> {};
     private @Nullable RSAKey signingKey;
+    private java.util.function.@Nullable Function<JWTClaimsSet, String> encoding;
     private boolean loginByGet;
     private @Nullable String storageTarget;
     private boolean withoutClientId;
@@ -112,6 +113,19 @@ public final class Launch {
     public Launch signedWith(RSAKey key) {
         this.signingKey = key;
         return this;
+    }
+
+    /**
+     * Makes the id_token of its claims this way instead of the platform's signature: unsigned, another algorithm, no
+     * {@code kid}, as an attacker would.
+     */
+    public Launch encodedAs(java.util.function.Function<JWTClaimsSet, String> encoding) {
+        this.encoding = encoding;
+        return this;
+    }
+
+    java.util.function.@Nullable Function<JWTClaimsSet, String> encoding() {
+        return encoding;
     }
 
     /** Initiates the login with a GET and a query, as some platforms do, instead of a form POST. */
