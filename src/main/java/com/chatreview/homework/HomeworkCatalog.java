@@ -9,6 +9,7 @@ import com.chatreview.kernel.Ids;
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.Page;
 import com.chatreview.kernel.PageRequest;
+import com.chatreview.storage.TenantStorage;
 import com.chatreview.tenancy.TenantId;
 import java.time.Clock;
 import java.time.Instant;
@@ -34,13 +35,15 @@ public class HomeworkCatalog {
 
     private final Courses courses;
     private final Homeworks homeworks;
+    private final TenantStorage storage;
 
     private final Clock clock;
 
-    HomeworkCatalog(Courses courses, Homeworks homeworks, Clock clock) {
+    HomeworkCatalog(Courses courses, Homeworks homeworks, TenantStorage storage, Clock clock) {
         this.clock = clock;
         this.courses = courses;
         this.homeworks = homeworks;
+        this.storage = storage;
     }
 
     @Transactional
@@ -109,6 +112,8 @@ public class HomeworkCatalog {
                 files,
                 course.get(),
                 rubric.orElse(Rubric.DEFAULT));
+        // the files' text is stored with the homework: it counts against the tenant's storage as uploads do
+        storage.reserve(tenantId, content);
         homeworks.insert(homework, rubric.isPresent());
         return homework;
     }

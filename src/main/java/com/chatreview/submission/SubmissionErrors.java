@@ -26,18 +26,6 @@ public final class SubmissionErrors {
         }
     }
 
-    /** The upload would take the tenant's stored files past its allowance: nothing of it was stored. */
-    public static final class StorageQuotaExceeded extends ServiceError {
-        StorageQuotaExceeded(long used, long limit, long upload) {
-            super(
-                    Code.STORAGE_QUOTA_EXCEEDED,
-                    "The tenant stores " + used + " bytes of files of the " + limit + " it may; this upload of "
-                            + upload + " bytes would pass that, so nothing of it was stored",
-                    "Ask the operator for a larger allowance (PUT /admin/v1/tenants/{tenantId}/storage for this"
-                            + " tenant, LIMIT_STORAGE_BYTES_PER_TENANT for all), or upload fewer or smaller files.");
-        }
-    }
-
     public static final class ReviewNotFailed extends ServiceError {
         ReviewNotFailed(ReviewProgress.State state) {
             super(

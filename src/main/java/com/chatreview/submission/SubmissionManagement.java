@@ -10,6 +10,8 @@ import com.chatreview.homework.HomeworkId;
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.Page;
 import com.chatreview.kernel.PageRequest;
+import com.chatreview.storage.StorageUse;
+import com.chatreview.storage.TenantStorage;
 import com.chatreview.submission.SubmissionErrors.ReviewNotFailed;
 import com.chatreview.submission.SubmissionErrors.SubmissionNotFound;
 import com.chatreview.submission.SubmissionErrors.TransitionNotAllowed;
@@ -80,7 +82,7 @@ public class SubmissionManagement {
     public Submission receive(TenantId tenantId, HomeworkId homeworkId, PreparedUpload upload) {
         Homework homework = homeworks.homework(tenantId, homeworkId);
         storage.reserve(
-                tenantId.value(),
+                tenantId,
                 upload.files().stream()
                         .mapToLong(PreparedUpload.PreparedFile::size)
                         .sum());
@@ -129,7 +131,7 @@ public class SubmissionManagement {
 
     /** What the tenant's files take, and what they may (the operator's view). */
     public StorageUse storage(TenantId tenantId) {
-        return storage.use(tenantId.value());
+        return storage.use(tenantId);
     }
 
     /**
@@ -142,7 +144,7 @@ public class SubmissionManagement {
             throw InvalidInput.field(
                     "allowance_bytes", "must be 0 or more", "Give a number of bytes, or null for the default.");
         }
-        return storage.allow(tenantId.value(), allowanceBytes);
+        return storage.allow(tenantId, allowanceBytes);
     }
 
     public Submission submission(TenantId tenantId, HomeworkId homeworkId, SubmissionId submissionId) {
@@ -173,7 +175,7 @@ public class SubmissionManagement {
     @Transactional
     public ErasedSubmission erase(TenantId tenantId, Submission submission) {
         var files = submissions.delete(tenantId.value(), submission.id());
-        files.ifPresent(deleted -> storage.release(tenantId.value(), deleted.bytes()));
+        files.ifPresent(deleted -> storage.release(tenantId, deleted.bytes()));
         OptionalInt messages = chats.erase(tenantId, submission.chatId());
         return new ErasedSubmission(
                 files.isPresent(),

@@ -20,6 +20,44 @@ import tools.jackson.databind.JsonNode;
 class StorageQuotaIntegrationTests {
 
     static final long LIMIT = 10L * 1024 * 1024 * 1024;
+    /** The task file of {@link TestTenant#publishHomework}: "Do it.\n". */
+    static final long TASK_BYTES = 7;
+
+    /** A homework's files are stored too: they count against the same allowance, and one past it stores nothing. */
+    @Test
+    void aHomeworksFilesCountAgainstTheAllowanceAndOnePastItStoresNothing(TestTenant tenant) {
+        Api operator = new Api(tenant.port()).with("X-Admin-Token", SharedTestConfiguration.ADMIN_TOKEN);
+        String path = "/admin/v1/tenants/" + tenant.id() + "/storage";
+        tenant.publishHomework("first");
+        assertThat(operator.get(path).json().get("used_bytes").asLong()).isEqualTo(TASK_BYTES);
+        assertThat(operator.put(path, "{\"allowance_bytes\": 1000}").status()).isEqualTo(200);
+        String course = tenant.homework()
+                .post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Big\"}")
+                .json()
+                .get("id")
+                .asString();
+        String big = "{\"teacherId\": \"t-1\", \"courseId\": \"" + course + "\", \"assignmentId\": \"big\","
+                + " \"files\": [{\"fileType\": \"task\", \"fileName\": \"task.md\", \"content\": \""
+                + "x".repeat(1000) + "\"}]}";
+
+        Api.Reply refused = tenant.homework().post("/v1/homeworks", big);
+
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(403);
+        assertThat(refused.json().get("code").asString()).isEqualTo("STORAGE_QUOTA_EXCEEDED");
+        assertThat(tenant.homework()
+                        .get("/v1/homeworks?search=big")
+                        .json()
+                        .get("total")
+                        .asInt())
+                .as("nothing of it stored")
+                .isZero();
+        assertThat(operator.get(path).json().get("used_bytes").asLong()).isEqualTo(TASK_BYTES);
+        assertThat(tenant.homework()
+                        .post("/v1/homeworks", big.replace("x".repeat(1000), "x".repeat(900)))
+                        .status())
+                .isEqualTo(201);
+        assertThat(operator.get(path).json().get("used_bytes").asLong()).isEqualTo(TASK_BYTES + 900);
+    }
 
     @Autowired
     JdbcClient jdbc;
@@ -61,7 +99,9 @@ class StorageQuotaIntegrationTests {
         String path = "/admin/v1/tenants/" + tenant.id() + "/storage";
 
         JsonNode initially = operator.get(path).json();
-        assertThat(initially.get("used_bytes").asLong()).isZero();
+        assertThat(initially.get("used_bytes").asLong())
+                .as("the homework's task file")
+                .isEqualTo(TASK_BYTES);
         assertThat(initially.get("allowance_bytes").asLong()).isEqualTo(LIMIT);
         assertThat(initially.get("own_allowance").asBoolean()).isFalse();
 
@@ -73,7 +113,7 @@ class StorageQuotaIntegrationTests {
         assertThat(refused.status()).isEqualTo(403);
         assertThat(refused.json().get("detail").asString()).contains("of the 150 it may");
         assertThat(upload(homework, homeworkId, "student-2", 100).status()).isEqualTo(201);
-        assertThat(operator.get(path).json().get("used_bytes").asLong()).isEqualTo(100);
+        assertThat(operator.get(path).json().get("used_bytes").asLong()).isEqualTo(TASK_BYTES + 100);
         assertThat(upload(homework, homeworkId, "student-3", 100).status()).isEqualTo(403);
 
         Api.Reply back = operator.put(path, "{\"allowance_bytes\": null}");

@@ -1,6 +1,6 @@
 package com.chatreview.submission.web;
 
-import com.chatreview.submission.StorageUse;
+import com.chatreview.storage.StorageUse;
 import com.chatreview.submission.SubmissionManagement;
 import com.chatreview.tenancy.Tenancy;
 import com.chatreview.tenancy.TenantId;
