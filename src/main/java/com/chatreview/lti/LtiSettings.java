@@ -49,6 +49,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param sharedJwks {@code /lti/jwks} still publishes the keys of the registrations made before each had keys of its
  *     own ({@code LTI_SHARED_JWKS}); {@code false} once every such LMS was given its registration's own JWKS URL
  *     (docs/lti.md, The tool's keys)
+ * @param allowedHosts without {@code PUBLIC_URL}, the hosts a request's {@code Host} may name for the tool's URLs
+ *     made from it ({@code ALLOWED_HOSTS}, as for the chat page's links); any other host never appears in them
  */
 @ConfigurationProperties("lti")
 public record LtiSettings(
@@ -75,7 +77,8 @@ public record LtiSettings(
         @DefaultValue("3d") Duration scoreGiveUpAfter,
         @DefaultValue("60s") Duration scoreLease,
         @DefaultValue("30d") Duration scoreRetention,
-        @DefaultValue("true") boolean sharedJwks) {
+        @DefaultValue("true") boolean sharedJwks,
+        @DefaultValue("localhost,127.0.0.1") java.util.List<String> allowedHosts) {
 
     /** Where a platform's URLs may point, as these settings allow. */
     Destinations.Policy destinationPolicy() {

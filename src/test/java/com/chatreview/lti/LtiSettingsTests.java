@@ -36,7 +36,8 @@ class LtiSettingsTests {
             Duration.ofDays(3),
             Duration.ofSeconds(60),
             Duration.ofDays(30),
-            true);
+            true,
+            List.of("localhost", "127.0.0.1"));
 
     private final Destinations destinations = new Destinations(
             defaults.destinationPolicy(),
@@ -54,5 +55,32 @@ class LtiSettingsTests {
                         .contains("LTI_ALLOW_PRIVATE_NETWORKS"));
         org.assertj.core.api.Assertions.assertThat(destinations.checked("jwks_url", "https://lms.example/jwks"))
                 .hasToString("https://lms.example/jwks");
+    }
+
+    /**
+     * The operator's variables reach the settings they name, through application.yml's mapping (a variable mapped
+     * under another prefix is bound to nothing, silently).
+     */
+    @Test
+    void theOperatorsVariablesReachTheLtiSettings() throws Exception {
+        var yaml = new org.springframework.boot.env.YamlPropertySourceLoader()
+                .load("application.yml", new org.springframework.core.io.ClassPathResource("application.yml"));
+        var environment = new org.springframework.core.env.StandardEnvironment();
+        environment
+                .getPropertySources()
+                .addFirst(new org.springframework.core.env.MapPropertySource(
+                        "operator",
+                        java.util.Map.of(
+                                "LTI_SHARED_JWKS", "false",
+                                "ALLOWED_HOSTS", "reviews.school.example",
+                                "PUBLIC_URL", "https://reviews.school.example")));
+        yaml.forEach(source -> environment.getPropertySources().addLast(source));
+
+        LtiSettings bound = org.springframework.boot.context.properties.bind.Binder.get(environment)
+                .bindOrCreate("lti", LtiSettings.class);
+
+        org.assertj.core.api.Assertions.assertThat(bound.sharedJwks()).isFalse();
+        org.assertj.core.api.Assertions.assertThat(bound.allowedHosts()).containsExactly("reviews.school.example");
+        org.assertj.core.api.Assertions.assertThat(bound.publicUrl()).isEqualTo("https://reviews.school.example");
     }
 }

@@ -26,7 +26,6 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /** {@code /api/v1/lti/platforms} (docs/lti.md, Registering a platform): a tenant's LMS platforms, with its API key. */
 @RestController
@@ -57,18 +56,9 @@ class LtiPlatformController {
             description = "Single-use, for a day: the LMS's administrator gives it to the LMS as the tool's"
                     + " registration URL, and the platform the LMS registers is this tenant's.")
     ResponseEntity<RegistrationLinkBody> registrationLink(Tenant tenant) {
-        LtiRegistrations.Link link = registrations.link(tenant.id(), new LtiRegistrations.ToolUrls(base(settings)));
+        LtiRegistrations.Link link =
+                registrations.link(tenant.id(), new LtiRegistrations.ToolUrls(ToolBase.orRelative(settings)));
         return ResponseEntity.status(HttpStatus.CREATED).body(new RegistrationLinkBody(link.url(), link.expiresAt()));
-    }
-
-    /** Where platforms and browsers reach the service: {@code PUBLIC_URL}, else the request's own base. */
-    static String base(LtiSettings settings) {
-        String configured = settings.publicUrl();
-        if (configured != null && !configured.isBlank()) {
-            String base = configured.strip();
-            return base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
-        }
-        return ServletUriComponentsBuilder.fromCurrentContextPath().toUriString();
     }
 
     record PlatformRequest(
@@ -133,21 +123,22 @@ class LtiPlatformController {
                         request.authLoginUrl(),
                         request.authTokenUrl(),
                         request.jwksUrl()));
-        return ResponseEntity.status(HttpStatus.CREATED).body(PlatformBody.of(registered, base(settings)));
+        return ResponseEntity.status(HttpStatus.CREATED)
+                .body(PlatformBody.of(registered, ToolBase.orRelative(settings)));
     }
 
     @GetMapping({"", "/"})
     @Operation(summary = "The tenant's platforms")
     PlatformList list(Tenant tenant) {
         return new PlatformList(platforms.of(tenant.id()).stream()
-                .map(platform -> PlatformBody.of(platform, base(settings)))
+                .map(platform -> PlatformBody.of(platform, ToolBase.orRelative(settings)))
                 .toList());
     }
 
     @GetMapping("/{platform_id}")
     @Operation(summary = "One platform")
     PlatformBody get(Tenant tenant, @PathVariable("platform_id") UUID id) {
-        return PlatformBody.of(platforms.get(tenant.id(), id), base(settings));
+        return PlatformBody.of(platforms.get(tenant.id(), id), ToolBase.orRelative(settings));
     }
 
     @DeleteMapping("/{platform_id}")

@@ -347,6 +347,6 @@ class LtiToolController {
     }
 
     private String base() {
-        return LtiPlatformController.base(settings);
+        return ToolBase.required(settings);
     }
 }
