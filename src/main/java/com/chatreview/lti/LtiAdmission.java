@@ -1,6 +1,7 @@
 package com.chatreview.lti;
 
 import com.chatreview.kernel.Sha256;
+import com.chatreview.ratelimit.ClientNetworks;
 import com.chatreview.ratelimit.Quota;
 import com.chatreview.ratelimit.RateLimitDecision;
 import com.chatreview.ratelimit.RateLimiter;
@@ -65,7 +66,8 @@ public class LtiAdmission {
      */
     public void login(String clientAddress) {
         address(clientAddress);
-        RateLimitDecision decision = limiter.tryConsume("lti-login:" + clientAddress, loginsPerAddress);
+        RateLimitDecision decision =
+                limiter.tryConsume("lti-login:" + ClientNetworks.of(clientAddress), loginsPerAddress);
         if (!decision.allowed()) {
             throw LaunchRefused.tooMany(
                     "Too many launches came from your network in the last minute. Wait "
@@ -80,7 +82,7 @@ public class LtiAdmission {
     }
 
     private static String failuresKey(String clientAddress) {
-        return "lti:" + clientAddress;
+        return "lti:" + ClientNetworks.of(clientAddress);
     }
 
     /**

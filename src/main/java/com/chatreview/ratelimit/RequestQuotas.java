@@ -91,7 +91,8 @@ public class RequestQuotas {
      */
     public boolean lookUpWhileThrottled(String clientAddress) {
         return limiter.tryConsume(
-                        "throttled-lookup:" + clientAddress, Quota.perMinute(settings.throttledLinkLookupsPerMinute()))
+                        "throttled-lookup:" + ClientNetworks.of(clientAddress),
+                        Quota.perMinute(settings.throttledLinkLookupsPerMinute()))
                 .allowed();
     }
 
@@ -131,6 +132,6 @@ public class RequestQuotas {
     }
 
     private static String authKey(String clientAddress) {
-        return "auth-failure:" + clientAddress;
+        return "auth-failure:" + ClientNetworks.of(clientAddress);
     }
 }

@@ -115,6 +115,34 @@ class LtiLaunchIntegrationTests {
                 .doesNotContain("x".repeat(200));
     }
 
+    /** The addresses of one IPv6 /64 are one network's: spreading failures over them spends the network's budget. */
+    @Test
+    void failedLoginsFromManyAddressesOfOneIpv6NetworkLockTheNetworkOut() {
+        String network = "2001:db8:" + Integer.toHexString((int) (Math.random() * 0xffff)) + ":7:";
+        URI broken = URI.create(tool.loginUrl() + "?iss=" + platform.issuer() + "&target_link_uri=" + tool.launchUrl());
+        for (int i = 0; i < 300; i++) {
+            assertThat(send(HttpRequest.newBuilder(broken)
+                                    .header("X-Forwarded-For", network + Integer.toHexString(i + 1) + ":0:0:1")
+                                    .GET())
+                            .statusCode())
+                    .isEqualTo(400);
+        }
+        URI login = URI.create(tool.loginUrl() + "?iss=" + platform.issuer() + "&login_hint=someone&target_link_uri="
+                + tool.launchUrl());
+        assertThat(send(HttpRequest.newBuilder(login)
+                                .header("X-Forwarded-For", network + "ffff:0:0:1")
+                                .GET())
+                        .statusCode())
+                .as("another address of the same /64")
+                .isEqualTo(429);
+        assertThat(send(HttpRequest.newBuilder(login)
+                                .header("X-Forwarded-For", network.replace(":7:", ":8:") + "1:0:0:1")
+                                .GET())
+                        .statusCode())
+                .as("the next /64")
+                .isEqualTo(302);
+    }
+
     @Test
     void failedLoginsLockAnAddressOutForTheMinuteButSuccessfulOnesNever() {
         String network = "10.99." + (int) (Math.random() * 250) + ".";
