@@ -71,10 +71,13 @@ class Deliveries {
                     LEFT JOIN flying f ON f.endpoint_id = c.endpoint_id
                     WHERE c.status = 'pending' AND c.next_attempt_at <= now()
                       AND (c.locked_until IS NULL OR c.locked_until < now())
-                      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries earlier
-                                      WHERE earlier.endpoint_id = c.endpoint_id
-                                        AND earlier.ordering_key = c.ordering_key
-                                        AND earlier.status = 'pending' AND earlier.seq < c.seq)),
+                      -- in the order of its key, but for a replay, which is sent at once and holds up nothing
+                      AND (c.replay_of IS NOT NULL
+                           OR NOT EXISTS (SELECT 1 FROM webhook_deliveries earlier
+                                          WHERE earlier.endpoint_id = c.endpoint_id
+                                            AND earlier.ordering_key = c.ordering_key
+                                            AND earlier.status = 'pending' AND earlier.seq < c.seq
+                                            AND earlier.replay_of IS NULL))),
                 claimed AS MATERIALIZED (
                     SELECT c.id FROM webhook_deliveries c
                     WHERE c.id IN (SELECT id FROM due WHERE nth <= :perEndpoint)
@@ -165,15 +168,17 @@ class Deliveries {
     }
 
     /**
-     * Sends the delivery's event again, as a new delivery with the same {@code webhook-id} and body, due now.
+     * Sends the delivery's event again, as a new delivery with the same {@code webhook-id} and body, due now: outside
+     * the order of its key's events (an earlier one still pending, waiting for its retry, does not hold it up).
      *
      * @return false when the endpoint has no such delivery
      */
     boolean replay(UUID endpointId, UUID deliveryId, Instant now) {
         return jdbc.sql("""
                 INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, ordering_key, payload,
-                                                status, next_attempt_at, created_at)
-                SELECT :new, tenant_id, endpoint_id, event_id, event_type, ordering_key, payload, 'pending', :now, :now
+                                                status, next_attempt_at, created_at, replay_of)
+                SELECT :new, tenant_id, endpoint_id, event_id, event_type, ordering_key, payload, 'pending', :now, :now,
+                       id
                 FROM webhook_deliveries WHERE endpoint_id = :endpoint AND id = :id""")
                         .param("new", UUID.randomUUID())
                         .param("now", Sql.at(now))

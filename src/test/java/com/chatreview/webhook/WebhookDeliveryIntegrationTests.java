@@ -203,6 +203,58 @@ class WebhookDeliveryIntegrationTests {
                 .isEqualTo(chatId);
     }
 
+    /**
+     * A replay is due at once: it does not wait behind its own event's delivery still pending, which waits for a
+     * retry an hour away, nor does it hold up the chat's next event.
+     */
+    @Test
+    void aReplayOfADeliveryStillWaitingForItsRetryGoesOutAtOnce() throws Exception {
+        String endpoint = register("chat.deleted").get("id").asString();
+        int port = receiver.port();
+        receiver.close();
+        String chatId = api.post("/api/v1/chats", "{\"user_id\": \"student-6\"}")
+                .json()
+                .get("id")
+                .asString();
+        assertThat(api.delete("/api/v1/chats/" + chatId).status()).isEqualTo(200);
+        JsonNode waiting = Eventually.value(WAIT, () -> {
+            JsonNode first = api.get("/api/v1/webhooks/" + endpoint + "/deliveries")
+                    .json()
+                    .get("deliveries")
+                    .get(0);
+            return first == null || first.get("attempts").asInt() == 0 ? null : first;
+        });
+        // its next attempt, as after several failures
+        jdbc.sql("UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 hour' WHERE id = :id::uuid")
+                .param("id", waiting.get("id").asString())
+                .update();
+        receiver = new Receiver(port);
+
+        assertThat(api.post(
+                                "/api/v1/webhooks/" + endpoint + "/deliveries/"
+                                        + waiting.get("id").asString() + "/replay",
+                                "")
+                        .status())
+                .isEqualTo(202);
+
+        Receiver.Received replayed = receiver.next(WAIT);
+        assertThat(replayed.header("webhook-id"))
+                .isEqualTo(waiting.get("event_id").asString());
+        assertThat(api.get("/api/v1/webhooks/" + endpoint + "/deliveries")
+                        .json()
+                        .get("deliveries")
+                        .valueStream()
+                        .filter(delivery -> delivery.get("id")
+                                .asString()
+                                .equals(waiting.get("id").asString()))
+                        .findFirst()
+                        .orElseThrow()
+                        .get("status")
+                        .asString())
+                .as("the original still waits for its own retry")
+                .isEqualTo("pending");
+    }
+
     @Test
     void aSlowReceiverHoldsUpNoOtherEndpoint() throws Exception {
         register("chat.deleted");
