@@ -90,6 +90,11 @@ public class ToolKeys {
         return current(platform).published();
     }
 
+    /** Whether this node read the registration's keys lately: serving them again costs no query. */
+    public boolean knows(UUID platform) {
+        return snapshots.getIfPresent(platform) != null;
+    }
+
     /** The public keys {@code GET /lti/jwks} serves: those of the registrations made before each had its own. */
     public JWKSet sharedPublished() {
         if (!settings.sharedJwks()) {

@@ -157,6 +157,39 @@ class LtiTrustBetweenTenantsIntegrationTests {
         }
     }
 
+    /**
+     * An unknown registration's JWKS is a guess like a wrong key: it counts against the address, and past the budget
+     * only the keys this node read lately are served to it.
+     */
+    @Test
+    void guessedRegistrationsSpendTheAddressesBudgetButAKnownOneIsStillServed(TestService service) throws Exception {
+        RegisteredTool known = RegisteredTool.in(service, "lti-keys-guessed");
+        try {
+            assertThat(kids(known.tool().jwksUrl())).isNotEmpty();
+            String address = "192.0.2." + (int) (Math.random() * 250 + 1);
+            String base = "http://127.0.0.1:" + service.port() + "/lti/platforms/";
+            for (int i = 0; i < 60; i++) {
+                assertThat(jwks(base + UUID.randomUUID() + "/jwks", address).statusCode())
+                        .isEqualTo(404);
+            }
+            assertThat(jwks(base + UUID.randomUUID() + "/jwks", address).statusCode())
+                    .isEqualTo(429);
+            assertThat(jwks(known.tool().jwksUrl(), address).statusCode())
+                    .as("the registration's own LMS, behind the same address")
+                    .isEqualTo(200);
+        } finally {
+            known.platform().close();
+        }
+    }
+
+    private static HttpResponse<String> jwks(String url, String address) throws IOException, InterruptedException {
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create(url))
+                        .header("X-Forwarded-For", address)
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     @Test
     void aRegistrationMadeBeforeKeepsWorkingAtTheSharedUrlUntilItsOwnKeyIsActive(
             TestService service, @Autowired ToolKeys keys, @Autowired JdbcClient jdbc) throws Exception {
