@@ -175,6 +175,11 @@ public class ChatManagement {
 
     /** A page of the chat's messages in the order they were stored (or the reverse). */
     public Page<ChatMessage> messages(TenantId tenantId, ChatId chatId, PageRequest page) {
+        return messagePage(tenantId, chatId, page).page();
+    }
+
+    /** A page of the chat's messages with when the chat last changed (what a page's entity tag names). */
+    public MessagePage messagePage(TenantId tenantId, ChatId chatId, PageRequest page) {
         return messages.page(tenantId.value(), chatId, page).orElseThrow(() -> new ChatNotFound(chatId));
     }
 
@@ -236,6 +241,8 @@ public class ChatManagement {
     public List<ErasedMessage> eraseMessagesElsewhere(TenantId tenantId, String userId, int batch) {
         List<ErasedMessage> found = messages.ofUserElsewhere(tenantId.value(), userId, batch);
         messages.empty(found.stream().map(ErasedMessage::messageId).toList());
+        // the chats changed: their pages' entity tags must too, or a cache would keep the words
+        chats.touch(found.stream().map(ErasedMessage::chatId).distinct().toList(), now());
         return found;
     }
 

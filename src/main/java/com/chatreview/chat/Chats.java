@@ -181,6 +181,17 @@ class Chats {
                 .orElseThrow(() -> new ChatErrors.ChatNotFound(chatId));
     }
 
+    /** The chats changed now (a message emptied in them): their {@code updated_at}. */
+    void touch(List<ChatId> chatIds, Instant now) {
+        if (chatIds.isEmpty()) {
+            return;
+        }
+        jdbc.sql("UPDATE chats SET updated_at = :now WHERE id IN (:ids)")
+                .param("now", Sql.at(now))
+                .param("ids", chatIds.stream().map(ChatId::value).toList())
+                .update();
+    }
+
     /** Replaces the service's title by one made from the first user message; a given title is kept. */
     void titleFromFirstMessage(ChatId chatId, String title, Instant now) {
         jdbc.sql("""

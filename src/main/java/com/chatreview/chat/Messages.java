@@ -5,6 +5,7 @@ import com.chatreview.kernel.Page;
 import com.chatreview.kernel.PageRequest;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -88,11 +89,12 @@ class Messages {
      * The chat's page and its message count, in one statement (no transaction, one round trip); empty when the
      * tenant has no such chat.
      */
-    Optional<Page<ChatMessage>> page(UUID tenantId, ChatId chatId, PageRequest page) {
+    Optional<MessagePage> page(UUID tenantId, ChatId chatId, PageRequest page) {
         String range = page.ascending()
                 ? "m.position > :offset ORDER BY m.position"
                 : "m.position <= c.message_count - :offset ORDER BY m.position DESC";
-        return jdbc.sql("SELECT c.message_count AS total, m.* FROM chats c LEFT JOIN LATERAL (SELECT " + COLUMNS
+        return jdbc.sql("SELECT c.message_count AS total, c.updated_at AS chat_updated_at, m.* FROM chats c"
+                        + " LEFT JOIN LATERAL (SELECT " + COLUMNS
                         + " FROM messages m WHERE m.chat_id = c.id AND " + range + " LIMIT :limit) m ON true"
                         + " WHERE c.id = :chat AND c.tenant_id = :tenant")
                 .param("chat", chatId.value())
@@ -101,17 +103,18 @@ class Messages {
                 .param("limit", page.limit())
                 .query(rs -> {
                     if (!rs.next()) {
-                        return Optional.<Page<ChatMessage>>empty();
+                        return Optional.<MessagePage>empty();
                     }
                     long total = rs.getLong("total");
+                    Instant updatedAt = Sql.instantNotNull(rs, "chat_updated_at");
                     List<ChatMessage> items = new ArrayList<>(page.limit());
                     do {
-                        ChatMessage message = messageAt(rs, 2);
+                        ChatMessage message = messageAt(rs, 3);
                         if (message != null) { // null: the chat's one row when no message is in the range
                             items.add(message);
                         }
                     } while (rs.next());
-                    return Optional.of(new Page<>(items, total));
+                    return Optional.of(new MessagePage(new Page<>(items, total), updatedAt));
                 });
     }
 

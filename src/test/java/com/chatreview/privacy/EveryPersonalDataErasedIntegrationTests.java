@@ -94,6 +94,8 @@ class EveryPersonalDataErasedIntegrationTests {
             facts.submissionId = submission;
             rowsTheLmsLeaves(tenant.uuid(), UUID.fromString(platformId), user, UUID.fromString(homeworkId));
 
+            String pageTag =
+                    chats.get("/api/v1/chats/" + othersChat + "/messages").header("ETag");
             Map<PersonalData, Integer> before = counts(facts);
             assertThat(before)
                     .as("the user has rows in every listed table (the erasure's job comes with the erasure)")
@@ -124,9 +126,11 @@ class EveryPersonalDataErasedIntegrationTests {
                                     .list())
                     .allSatisfy(
                             (entry, rows) -> assertThat(rows).as(entry.name()).isZero());
-            assertThat(chats.get("/api/v1/chats/" + othersChat + "/messages")
-                            .json()
-                            .toString())
+            Reply revalidated = chats.with("If-None-Match", pageTag).get("/api/v1/chats/" + othersChat + "/messages");
+            assertThat(revalidated.status())
+                    .as("a cached page of the teacher's chat is stale: its tag changed with the emptied messages")
+                    .isEqualTo(200);
+            assertThat(revalidated.json().toString())
                     .as("the teacher's chat keeps its own messages, and its order")
                     .contains("The teacher's own question.")
                     .doesNotContain(words);

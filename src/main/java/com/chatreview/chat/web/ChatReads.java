@@ -4,6 +4,7 @@ import com.chatreview.chat.Chat;
 import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.ChatMessage;
+import com.chatreview.chat.MessagePage;
 import com.chatreview.chat.web.ChatBodies.ChatBody;
 import com.chatreview.chat.web.ChatBodies.MessageBody;
 import com.chatreview.chat.web.ChatBodies.MessageList;
@@ -11,6 +12,7 @@ import com.chatreview.kernel.Page;
 import com.chatreview.kernel.PageRequest;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.web.EntityTags;
+import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
@@ -71,14 +73,17 @@ class ChatReads {
     /** The page's body, or {@code null} when the request's tag is current (304, and the page is not read). */
     @Nullable
     MessageList messages(TenantId tenantId, ChatId chatId, PageRequest page, Conditional conditional) {
-        if (conditional.asked()
-                && conditional.notModified(
-                        pageTag(chatId, chats.chat(tenantId, chatId).messageCount(), page))) {
-            // messages are never changed, only added: the chat's count names the page; the page is not read
-            return null;
+        if (conditional.asked()) {
+            Chat chat = chats.chat(tenantId, chatId);
+            if (conditional.notModified(pageTag(chatId, chat.messageCount(), chat.updatedAt(), page))) {
+                // messages are added, or emptied by an erasure (which changes the chat's updated_at): the chat's
+                // count and updated_at name the page, which is not read
+                return null;
+            }
         }
-        Page<ChatMessage> found = chats.messages(tenantId, chatId, page);
-        conditional.notModified(pageTag(chatId, found.total(), page));
+        MessagePage read = chats.messagePage(tenantId, chatId, page);
+        Page<ChatMessage> found = read.page();
+        conditional.notModified(pageTag(chatId, found.total(), read.chatUpdatedAt(), page));
         return new MessageList(
                 found.items().stream().map(MessageBody::of).toList(),
                 found.total(),
@@ -92,7 +97,7 @@ class ChatReads {
         return PageRequest.parse(offset, limit, order, 50, true);
     }
 
-    private static String pageTag(ChatId chatId, long total, PageRequest page) {
-        return EntityTags.of(chatId, total, page.offset(), page.limit(), page.ascending());
+    private static String pageTag(ChatId chatId, long total, Instant chatUpdatedAt, PageRequest page) {
+        return EntityTags.of(chatId, total, chatUpdatedAt, page.offset(), page.limit(), page.ascending());
     }
 }
