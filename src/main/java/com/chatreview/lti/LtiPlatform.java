@@ -58,7 +58,10 @@ public record LtiPlatform(
                     || !host.matches("[A-Za-z0-9.:\\[\\]-]+")) {
                 return null;
             }
-            return scheme + "://" + host.toLowerCase(Locale.ROOT) + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
+            int port = uri.getPort();
+            boolean defaultPort =
+                    port < 0 || (scheme.equals("https") && port == 443) || (scheme.equals("http") && port == 80);
+            return scheme + "://" + host.toLowerCase(Locale.ROOT) + (defaultPort ? "" : ":" + port);
         } catch (URISyntaxException e) {
             return null;
         }

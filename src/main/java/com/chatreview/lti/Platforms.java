@@ -6,6 +6,7 @@ import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -61,23 +62,26 @@ class Platforms {
     }
 
     /**
-     * Whether another tenant registered this client id with this token endpoint, asked under a lock of the pair
-     * (until the caller's transaction ends), so that two tenants registering it at once cannot both pass.
+     * Whether another tenant registered this client id at this token endpoint, the endpoints compared by their origin
+     * (scheme, host and port, as {@link LtiPlatform#originOf} writes it: {@code HTTPS://LMS.example:443/token/} and
+     * {@code https://lms.example/token} are one LMS's). Asked under a lock of the pair (until the caller's
+     * transaction ends), so that two tenants registering it at once cannot both pass.
      */
     boolean clientHeldByAnother(TenantId tenant, String clientId, String tokenUrl) {
-        jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended('lti-client:' || :client || ' ' || :token, 0))")
+        String origin = Objects.requireNonNullElse(LtiPlatform.originOf(tokenUrl), tokenUrl);
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended('lti-client:' || :client || ' ' || :origin, 0))")
                 .param("client", clientId)
-                .param("token", tokenUrl)
+                .param("origin", origin)
                 .query()
                 .singleRow();
-        return jdbc.sql("""
-                        SELECT count(*) > 0 FROM lti_platforms
-                        WHERE client_id = :client AND auth_token_url = :token AND tenant_id <> :tenant""")
+        return jdbc
+                .sql("SELECT auth_token_url FROM lti_platforms WHERE client_id = :client AND tenant_id <> :tenant")
                 .param("client", clientId)
-                .param("token", tokenUrl)
                 .param("tenant", tenant.value())
-                .query(Boolean.class)
-                .single();
+                .query((rs, row) -> rs.getString(1))
+                .list()
+                .stream()
+                .anyMatch(held -> origin.equals(Objects.requireNonNullElse(LtiPlatform.originOf(held), held)));
     }
 
     /** Whether a login of the platform has named a storage frame (it keeps data for the tool in the browser). */

@@ -120,7 +120,11 @@ class LtiPlatformsIntegrationTests {
                 .as("nothing of the refused registration is kept")
                 .isZero();
 
-        body.put("auth_token_url", "http://127.0.0.1:9/another-lms/token");
+        body.put("auth_token_url", "HTTP://127.0.0.1:9/Token/?written=otherwise");
+        assertThat(second.post("/api/v1/lti/platforms", body.toString()).status())
+                .as("the same LMS's token endpoint written otherwise: one origin")
+                .isEqualTo(409);
+        body.put("auth_token_url", "http://127.0.0.2:9/token");
         assertThat(second.post("/api/v1/lti/platforms", body.toString()).status())
                 .as("the same client id at another LMS's token endpoint")
                 .isEqualTo(201);
