@@ -76,9 +76,10 @@ public class ToolKeys {
                 .maximumSize(100_000)
                 // read again in the background a minute later; meanwhile every request goes on with what was read
                 .refreshAfterWrite(REREAD)
-                .expireAfterAccess(Duration.ofHours(1))
+                // and not kept past two minutes: an entry idle longer is read afresh, never served an hour old
+                .expireAfterWrite(Duration.ofMinutes(2))
                 .executor(task -> Thread.ofVirtual().name("lti-tool-keys").start(task))
-                .build(platform -> platform.equals(SHARED) ? shared(clock.instant()) : read(platform, clock.instant()));
+                .build(platform -> platform.equals(SHARED) ? shared() : read(platform, clock.instant()));
     }
 
     /**
@@ -103,9 +104,9 @@ public class ToolKeys {
         return current(SHARED).published();
     }
 
-    /** What {@code /lti/jwks} serves at {@code now}, read afresh. */
-    JWKSet sharedPublishedAt(Instant now) {
-        return shared(now).published();
+    /** What {@code /lti/jwks} serves, read afresh. */
+    JWKSet sharedPublishedAfresh() {
+        return shared().published();
     }
 
     /** The key that signs for the registration now. */
@@ -167,7 +168,11 @@ public class ToolKeys {
                             .plus(settings.keyActivation())
                             .isAfter(now)) {
                 // made before registrations had keys of their own: the shared key signs until its first is active
-                List<StoredKey> shared = stored(null);
+                // the last one LMSes that cached /lti/jwks know: active (a day old) when the registrations got keys
+                List<StoredKey> shared = stored(null).stream()
+                        .filter(key ->
+                                !key.createdAt().plus(settings.keyActivation()).isAfter(now))
+                        .toList();
                 if (!shared.isEmpty()) {
                     signing = shared.getLast();
                     published.add(signing.key().toPublicJWK());
@@ -190,22 +195,18 @@ public class ToolKeys {
         });
     }
 
-    /** The keys shared before, and those of each registration made then. */
-    private Snapshot shared(Instant now) {
-        List<JWK> published = new ArrayList<>();
-        stored(null).forEach(key -> published.add(key.key().toPublicJWK()));
-        List<UUID> before = jdbc.sql("SELECT id FROM lti_platforms WHERE shared_jwks ORDER BY created_at, id")
-                .query((rs, row) -> rs.getObject("id", UUID.class))
+    /**
+     * The keys shared before, and those each registration made then has now, read as they are: nothing is made here
+     * (a registration's own key is made when it is first read, and this set shows it within a minute).
+     */
+    private Snapshot shared() {
+        List<JWK> published = jdbc.sql("""
+                        SELECT private_key_sealed FROM lti_tool_keys
+                        WHERE platform_id IS NULL OR platform_id IN (SELECT id FROM lti_platforms WHERE shared_jwks)
+                        ORDER BY created_at, kid""")
+                .query((rs, row) ->
+                        (JWK) opened(rs.getBytes("private_key_sealed")).toPublicJWK())
                 .list();
-        for (UUID platform : before) {
-            Snapshot own = read(platform, now);
-            if (own != null) {
-                own.published().getKeys().stream()
-                        .filter(key -> published.stream()
-                                .noneMatch(known -> known.getKeyID().equals(key.getKeyID())))
-                        .forEach(published::add);
-            }
-        }
         return new Snapshot(null, new JWKSet(published));
     }
 

@@ -199,7 +199,8 @@ class LtiTrustBetweenTenantsIntegrationTests {
             // as the migration leaves a registration of the time when one key was shared by all: that key, and the
             // registration marked as told the shared URL, with no key of its own yet
             String shared = keys.signingKeyAt(platform, Instant.now()).getKeyID();
-            jdbc.sql("UPDATE lti_tool_keys SET platform_id = NULL WHERE platform_id = :platform")
+            jdbc.sql("UPDATE lti_tool_keys SET platform_id = NULL, created_at = created_at - interval '2 days'"
+                            + " WHERE platform_id = :platform")
                     .param("platform", platform)
                     .update();
             jdbc.sql("UPDATE lti_platforms SET shared_jwks = true WHERE id = :platform")
@@ -222,7 +223,7 @@ class LtiTrustBetweenTenantsIntegrationTests {
                             .getKeyID())
                     .as("its own key, once LMSes that cached the shared set know it")
                     .isEqualTo(own);
-            assertThat(keys.sharedPublishedAt(now).getKeys().stream().map(JWK::getKeyID))
+            assertThat(keys.sharedPublishedAfresh().getKeys().stream().map(JWK::getKeyID))
                     .as("at the URL its LMS was told, until the operator retires it")
                     .contains(shared, own);
         } finally {
