@@ -69,9 +69,9 @@ class EmbedTokens {
             return false;
         }
         try {
-            verify(token.strip(), null, chatId, now);
-            return true;
-        } catch (RuntimeException refused) {
+            Signed signed = signed(token.strip());
+            return signed.chat().equals(chatId) && now.isBefore(signed.expiresAt());
+        } catch (EmbedTokenInvalid refused) {
             return false;
         }
     }
@@ -83,9 +83,28 @@ class EmbedTokens {
      * @throws EmbedTokenInvalid when it is malformed, forged, or for another chat
      * @throws EmbedTokenExpired when it was good until a moment now past
      */
-    Instant verify(String token, @Nullable UUID tenantId, ChatId chatId, Instant now) {
+    Instant verify(String token, UUID tenantId, ChatId chatId, Instant now) {
+        Signed signed = signed(token);
+        if (!signed.tenant().equals(tenantId) || !signed.chat().equals(chatId)) {
+            throw new EmbedTokenInvalid("The embed token was minted for another chat");
+        }
+        if (!now.isBefore(signed.expiresAt())) {
+            throw new EmbedTokenExpired(signed.expiresAt());
+        }
+        return signed.expiresAt();
+    }
+
+    /** What a token this service signed names. */
+    private record Signed(UUID tenant, ChatId chat, Instant expiresAt) {}
+
+    /**
+     * The token's fields, once its signature is this service's.
+     *
+     * @throws EmbedTokenInvalid when it is malformed or forged
+     */
+    private Signed signed(@Nullable String token) {
         int dot = token == null ? -1 : token.indexOf('.');
-        if (dot < 1 || token.length() > 200) {
+        if (token == null || dot < 1 || token.length() > 200) {
             throw new EmbedTokenInvalid("The embed token is malformed");
         }
         String encoded = token.substring(0, dot);
@@ -101,16 +120,10 @@ class EmbedTokens {
             throw new EmbedTokenInvalid("The embed token was not signed by this service");
         }
         ByteBuffer fields = ByteBuffer.wrap(payload);
-        UUID tokenTenant = new UUID(fields.getLong(), fields.getLong());
-        ChatId tokenChat = ChatId.of(new UUID(fields.getLong(), fields.getLong()));
-        Instant expiresAt = Instant.ofEpochSecond(fields.getLong());
-        if ((tenantId != null && !tokenTenant.equals(tenantId)) || !tokenChat.equals(chatId)) {
-            throw new EmbedTokenInvalid("The embed token was minted for another chat");
-        }
-        if (!now.isBefore(expiresAt)) {
-            throw new EmbedTokenExpired(expiresAt);
-        }
-        return expiresAt;
+        return new Signed(
+                new UUID(fields.getLong(), fields.getLong()),
+                ChatId.of(new UUID(fields.getLong(), fields.getLong())),
+                Instant.ofEpochSecond(fields.getLong()));
     }
 
     private byte[] sign(String encodedPayload) {

@@ -196,9 +196,10 @@ public class LtiLaunches {
         return target;
     }
 
+    /** Where the platform's storage frame is: its login's origin (postMessage's target origin). */
     private static String originOf(LtiPlatform platform) {
-        URI uri = URI.create(platform.authLoginUrl());
-        return uri.getScheme() + "://" + uri.getRawAuthority();
+        return Objects.requireNonNull(
+                LtiPlatform.originOf(platform.authLoginUrl()), "a registered auth_login_url is an http(s) URL");
     }
 
     static String hashOf(String value) {
@@ -277,7 +278,7 @@ public class LtiLaunches {
         } catch (KeySourceException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             // a parser's message quotes what the LMS answered, which is never shown
-            String why = cause instanceof java.text.ParseException
+            String why = cause instanceof ParseException
                     ? "its answer is not a JWK set"
                     : Objects.requireNonNullElse(
                             cause.getMessage(), cause.getClass().getSimpleName());

@@ -2,6 +2,7 @@ package com.chatreview.lti;
 
 import com.chatreview.outbound.Destinations;
 import java.time.Duration;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -78,7 +79,7 @@ public record LtiSettings(
         @DefaultValue("60s") Duration scoreLease,
         @DefaultValue("30d") Duration scoreRetention,
         @DefaultValue("true") boolean sharedJwks,
-        @DefaultValue("localhost,127.0.0.1") java.util.List<String> allowedHosts) {
+        @DefaultValue("localhost,127.0.0.1") List<String> allowedHosts) {
 
     /** Where a platform's URLs may point, as these settings allow. */
     Destinations.Policy destinationPolicy() {

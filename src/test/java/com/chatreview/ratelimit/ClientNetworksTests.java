@@ -28,6 +28,8 @@ class ClientNetworksTests {
     void whatIsNoAddressIsCountedAsItIsWithoutALookUp() {
         assertThat(ClientNetworks.of("unknown")).isEqualTo("unknown");
         assertThat(ClientNetworks.of("example.com")).isEqualTo("example.com");
-        assertThat(ClientNetworks.of("fe80::1%eth0")).isEqualTo("fe80:0:0:0::/64");
+        assertThat(ClientNetworks.of("fe80::1%1"))
+                .as("a numeric zone names no interface")
+                .isEqualTo("fe80:0:0:0::/64");
     }
 }

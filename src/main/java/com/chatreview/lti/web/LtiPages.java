@@ -278,7 +278,7 @@ final class LtiPages {
                 + hidden("JWT", response.jwt())
                 + "<button type=\"submit\">Add to the course</button></form>"
                 + "<script src=\"/lti/submit.js\"></script>";
-        return page(HttpStatus.OK, "Adding the homework", body, origin(response.returnUrl()), framedBy);
+        return page(HttpStatus.OK, "Adding the homework", body, LtiPlatform.originOf(response.returnUrl()), framedBy);
     }
 
     /**
@@ -400,23 +400,6 @@ final class LtiPages {
 
     private static String hidden(String name, String value) {
         return "<input type=\"hidden\" name=\"" + name + "\" value=\"" + escape(value) + "\">";
-    }
-
-    /** The origin a form may post to, as a CSP source: the LMS's deep linking return. */
-    /**
-     * The URL's origin as a CSP source: scheme, host and port alone (an authority's user info, whose {@code ;} would
-     * end the directive, never goes into the policy).
-     */
-    private static @Nullable String origin(String url) {
-        try {
-            URI uri = URI.create(url);
-            if (uri.getScheme() == null || uri.getHost() == null) {
-                return null;
-            }
-            return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
     }
 
     /** A page that acts for no one: framed anywhere. */
