@@ -1,0 +1,25 @@
+package com.chatreview.sandbox;
+
+import java.nio.file.Path;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * How homework tests run (docs/decisions.md, Homework tests).
+ *
+ * @param mode {@code sandbox}: every run in the sandbox, and none at all when it cannot run here; {@code off}: none
+ *     ({@code REVIEW_TESTS}). There is no mode that runs a submission outside the sandbox
+ * @param dir where the runs' directories are made, each removed after its run ({@code DATA_DIR/sandbox})
+ * @param concurrency runs at once on a node; more wait for a turn
+ */
+@ConfigurationProperties("sandbox")
+public record SandboxSettings(
+        @DefaultValue("sandbox") Mode mode,
+        @DefaultValue("./data/sandbox") Path dir,
+        @DefaultValue("2") int concurrency) {
+
+    public enum Mode {
+        SANDBOX,
+        OFF
+    }
+}
