@@ -333,7 +333,8 @@ public final class Sandbox {
             }
             return process.exitValue() == 0
                     ? null
-                    : "bubblewrap cannot make its namespaces here (user namespaces off?): " + said;
+                    : "bubblewrap could not run 'true' in a sandbox under " + root + " (user namespaces off, or a"
+                            + " directory above it closed to other users: SANDBOX_DIR): " + said;
         } catch (IOException e) {
             return "bubblewrap could not be started: " + e.getMessage();
         } catch (InterruptedException e) {
