@@ -36,13 +36,7 @@ class EveryPersonalDataErasedIntegrationTests {
     void theUserHasRowsInEveryListedTableAndNoneAfterTheErasure(TestService service) throws Exception {
         TestTenant tenant = service.newTenant("erasure-everything");
         Api chats = tenant.chats();
-        String platformId = chats.post("/api/v1/lti/platforms", """
-                        {"issuer": "https://lms.erasure.example", "client_id": "client-%s",
-                         "deployment_ids": ["1"], "auth_login_url": "http://127.0.0.1:9/auth",
-                         "auth_token_url": "http://127.0.0.1:9/token", "jwks_url": "http://127.0.0.1:9/jwks"}""".formatted(UUID.randomUUID()))
-                .json()
-                .get("id")
-                .asString();
+        String platformId = registeredPlatform(chats, "https://lms.erasure.example");
         // one id for all of it: an LMS learner who also chats and hands in over REST
         String user = LtiPlatform.STUDENT_PREFIX + platformId + ":sub-" + UUID.randomUUID();
         String words = "Zanzibar" + UUID.randomUUID().toString().substring(0, 8);
@@ -144,13 +138,7 @@ class EveryPersonalDataErasedIntegrationTests {
     void aUserKnownOnlyFromTheLmsOrFromOtherUsersChatsIsErased(TestService service) throws Exception {
         TestTenant tenant = service.newTenant("erasure-only-elsewhere");
         Api chats = tenant.chats();
-        String platformId = chats.post("/api/v1/lti/platforms", """
-                        {"issuer": "https://lms.elsewhere.example", "client_id": "client-%s",
-                         "deployment_ids": ["1"], "auth_login_url": "http://127.0.0.1:9/auth",
-                         "auth_token_url": "http://127.0.0.1:9/token", "jwks_url": "http://127.0.0.1:9/jwks"}""".formatted(UUID.randomUUID()))
-                .json()
-                .get("id")
-                .asString();
+        String platformId = registeredPlatform(chats, "https://lms.elsewhere.example");
         String learner = LtiPlatform.STUDENT_PREFIX + platformId + ":never-handed-in";
         jdbc.sql("""
                         INSERT INTO lti_grade_targets (platform_id, user_id, homework_id, line_item_url, tenant_id, sub,
@@ -190,6 +178,17 @@ class EveryPersonalDataErasedIntegrationTests {
                         .json()
                         .toString())
                 .doesNotContain("A word from a teacher");
+    }
+
+    /** A platform the tenant registers (its URLs are never asked: nothing launches from it), its id. */
+    private static String registeredPlatform(Api chats, String issuer) {
+        return chats.post("/api/v1/lti/platforms", """
+                        {"issuer": "%s", "client_id": "client-%s",
+                         "deployment_ids": ["1"], "auth_login_url": "http://127.0.0.1:9/auth",
+                         "auth_token_url": "http://127.0.0.1:9/token", "jwks_url": "http://127.0.0.1:9/jwks"}""".formatted(issuer, UUID.randomUUID()))
+                .json()
+                .get("id")
+                .asString();
     }
 
     /** What a launch and a review of the learner leave in the LTI tables, and a day of the per-user cap. */

@@ -29,39 +29,10 @@ class WebhookDelivererTests {
     @Test
     void aHostThatNowResolvesToAPrivateAddressIsNotCalled() {
         List<Failure> failures = new ArrayList<>();
-        Deliveries deliveries = new Deliveries(mock(JdbcClient.class)) {
-            @Override
-            void attemptFailed(
-                    UUID id, @Nullable Integer status, @Nullable String error, long latency, @Nullable Instant next) {
-                failures.add(new Failure(id, status, error, next));
-            }
-
-            @Override
-            void delivered(UUID id, int status, long latency, Instant now) {
-                throw new AssertionError("delivered to a private address");
-            }
-
-            @Override
-            List<Claimed> claimDue(int limit, Duration lease) {
-                return List.of();
-            }
-        };
-        Endpoints endpoints = new Endpoints(mock(JdbcClient.class)) {
-            @Override
-            List<byte[]> sealedSecrets(UUID endpointId, Instant now) {
-                return List.of();
-            }
-        };
         WebhookSettings settings = new WebhookSettings(false, false, List.of());
-        Destinations rebound =
-                new Destinations(settings.destinationPolicy(), host -> List.of(InetAddress.getByName("10.0.0.8")));
-        WebhookDeliverer deliverer = new WebhookDeliverer(
-                deliveries,
-                endpoints,
-                mock(SigningSecrets.class),
-                rebound,
-                List.of(Duration.ofSeconds(5)),
-                new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+        WebhookDeliverer deliverer = deliverer(
+                failures,
+                new Destinations(settings.destinationPolicy(), host -> List.of(InetAddress.getByName("10.0.0.8"))));
         UUID id = UUID.randomUUID();
 
         deliverer.start();
@@ -139,7 +110,7 @@ class WebhookDelivererTests {
 
             @Override
             void delivered(UUID id, int status, long latency, Instant now) {
-                throw new AssertionError("delivered");
+                throw new AssertionError("delivered where it must not be");
             }
 
             @Override
