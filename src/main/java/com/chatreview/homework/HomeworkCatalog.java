@@ -14,8 +14,10 @@ import com.chatreview.tenancy.TenantId;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
@@ -90,11 +92,15 @@ public class HomeworkCatalog {
                     "hold " + content + " bytes of content; at most " + MAX_CONTENT_BYTES + " (256 KiB) in all"));
         }
         Optional<Rubric> rubric = RubricInput.read(request.rubric(), problems);
+        testsOfOneLanguage(request.files(), problems);
+        int testTimeout = testTimeoutSeconds(request.testTimeoutSeconds(), problems);
         if (!problems.isEmpty()) {
             throw InvalidInput.fields(
                     problems,
                     "Send teacherId, courseId (a course of yours, from POST /v1/courses), assignmentId, an optional"
-                            + " subject, files of fileType 'task', 'solution' or 'restriction', and an optional"
+                            + " subject, files of fileType 'task', 'solution', 'restriction' or 'test' (tests of one"
+                            + " language: .py for pytest, .java for JUnit 5, .js or .mjs for node --test), an optional"
+                            + " testTimeoutSeconds (1 to " + Homework.MAX_TEST_TIMEOUT_SECONDS + ") and an optional"
                             + " rubric: {\"criteria\": [{\"id\", \"title\", \"description\", \"maxPoints\"}]}"
                             + " with 1 to " + Rubric.MAX_CRITERIA + " criteria.");
         }
@@ -111,7 +117,8 @@ public class HomeworkCatalog {
                 now,
                 files,
                 course.get(),
-                rubric.orElse(Rubric.DEFAULT));
+                rubric.orElse(Rubric.DEFAULT),
+                testTimeout);
         // the files' text is stored with the homework: it counts against the tenant's storage as uploads do
         storage.reserve(tenantId, content);
         homeworks.insert(homework, rubric.isPresent());
@@ -177,7 +184,8 @@ public class HomeworkCatalog {
             }
             Optional<HomeworkFile.FileType> type = HomeworkFile.FileType.of(file.fileType());
             if (type.isEmpty()) {
-                problems.add(new FieldProblem(field + ".fileType", "must be 'task', 'solution' or 'restriction'"));
+                problems.add(
+                        new FieldProblem(field + ".fileType", "must be 'task', 'solution', 'restriction' or 'test'"));
             }
             String name = file.fileName() == null ? "" : FileNames.clean(file.fileName());
             if (name.isEmpty()) {
@@ -193,6 +201,61 @@ public class HomeworkCatalog {
             }
         }
         return files;
+    }
+
+    /**
+     * The tests of a homework are of one language, told by their extension, and named so that a run can be handed
+     * them as they are (docs/decisions.md, Homework tests): any other is refused, naming the file.
+     */
+    private static void testsOfOneLanguage(@Nullable List<NewHomework.NewFile> requested, List<FieldProblem> problems) {
+        if (requested == null || requested.size() > MAX_FILES) {
+            return;
+        }
+        TestLanguage first = null;
+        String firstName = null;
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < requested.size(); i++) {
+            NewHomework.NewFile file = requested.get(i);
+            if (file == null
+                    || !HomeworkFile.FileType.TEST.value().equals(file.fileType())
+                    || file.fileName() == null) {
+                continue;
+            }
+            String field = "files[" + i + "].fileName";
+            String name = FileNames.clean(file.fileName());
+            Optional<TestLanguage> language = TestLanguage.ofFile(name);
+            if (language.isEmpty()) {
+                problems.add(new FieldProblem(
+                        field,
+                        "'" + name + "' is not a test file the service can run: .py (pytest), .java (JUnit 5) or .js"
+                                + " / .mjs (node --test)"));
+            } else if (!FileNames.isPlain(name)) {
+                problems.add(new FieldProblem(
+                        field, "'" + name + "': a test file's name may hold letters, digits, '_', '.' and '-' only"));
+            } else if (!names.add(name)) {
+                problems.add(new FieldProblem(field, "'" + name + "' is the name of another test file"));
+            } else if (first == null) {
+                first = language.get();
+                firstName = name;
+            } else if (language.get() != first) {
+                problems.add(new FieldProblem(
+                        field,
+                        "'" + name + "' is " + language.get().displayName() + ", while '" + firstName + "' is "
+                                + first.displayName() + ": a homework's tests are of one language"));
+            }
+        }
+    }
+
+    private static int testTimeoutSeconds(@Nullable Integer requested, List<FieldProblem> problems) {
+        if (requested == null) {
+            return Homework.DEFAULT_TEST_TIMEOUT_SECONDS;
+        }
+        if (requested < 1 || requested > Homework.MAX_TEST_TIMEOUT_SECONDS) {
+            problems.add(new FieldProblem(
+                    "testTimeoutSeconds", "must be from 1 to " + Homework.MAX_TEST_TIMEOUT_SECONDS + " seconds"));
+            return Homework.DEFAULT_TEST_TIMEOUT_SECONDS;
+        }
+        return requested;
     }
 
     private static void requireText(String field, String value, List<FieldProblem> problems) {

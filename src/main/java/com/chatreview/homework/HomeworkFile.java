@@ -6,8 +6,9 @@ import java.util.UUID;
 /**
  * A file of an assignment.
  *
- * @param fileType {@code task}, {@code solution} (the reference solution) or {@code restriction} (rules a
- *     submission must keep)
+ * @param fileType {@code task}, {@code solution} (the reference solution), {@code restriction} (rules a
+ *     submission must keep) or {@code test} (the teacher's tests, run against every submission and never shown to
+ *     students)
  * @param filePath where the file lives in the service's storage: {@code homeworks/<id>/<type>/<name>}
  */
 public record HomeworkFile(
@@ -23,7 +24,8 @@ public record HomeworkFile(
     public enum FileType {
         TASK("task"),
         SOLUTION("solution"),
-        RESTRICTION("restriction");
+        RESTRICTION("restriction"),
+        TEST("test");
 
         private final String value;
 

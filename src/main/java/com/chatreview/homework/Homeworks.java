@@ -29,7 +29,7 @@ class Homeworks {
 
     private static final String SELECT = """
             SELECT h.id, h.tenant_id, h.teacher_id, h.assignment_id, h.subject, h.course_id, h.created_at,
-                   h.updated_at, h.rubric::text AS rubric, c.id AS c_id, c.tenant_id AS c_tenant_id,
+                   h.updated_at, h.rubric::text AS rubric, h.test_timeout_seconds, c.id AS c_id, c.tenant_id AS c_tenant_id,
                    c.teacher_id AS c_teacher_id, c.name AS c_name, c.created_at AS c_created_at,
                    c.updated_at AS c_updated_at
             FROM homeworks h JOIN courses c ON c.id = h.course_id
@@ -50,9 +50,9 @@ class Homeworks {
     void insert(Homework homework, boolean rubricGiven) {
         jdbc.sql("""
                 INSERT INTO homeworks (id, tenant_id, teacher_id, assignment_id, subject, course_id, created_at,
-                                       updated_at, rubric)
+                                       updated_at, rubric, test_timeout_seconds)
                 VALUES (:id, :tenant, :teacher, :assignment, :subject, :course, :created, :updated,
-                        CAST(:rubric AS jsonb))""")
+                        CAST(:rubric AS jsonb), :testTimeout)""")
                 .param("id", homework.id().value())
                 .param("tenant", homework.tenantId().value())
                 .param("teacher", homework.teacherId())
@@ -62,6 +62,7 @@ class Homeworks {
                 .param("created", Sql.at(homework.createdAt()))
                 .param("updated", Sql.at(homework.updatedAt()))
                 .param("rubric", rubricGiven ? json.writeValueAsString(StoredRubric.of(homework.rubric())) : null)
+                .param("testTimeout", homework.testTimeoutSeconds())
                 .update();
         int position = 0;
         for (HomeworkFile file : homework.files()) {
@@ -165,7 +166,8 @@ class Homeworks {
                     h.updatedAt(),
                     files.getOrDefault(h.id(), List.of()),
                     h.course(),
-                    h.rubric()));
+                    h.rubric(),
+                    h.testTimeoutSeconds()));
         }
         return complete;
     }
@@ -215,7 +217,8 @@ class Homeworks {
                 Sql.instantNotNull(rs, "updated_at"),
                 List.of(),
                 course,
-                rubric(rs.getString("rubric")));
+                rubric(rs.getString("rubric")),
+                rs.getInt("test_timeout_seconds"));
     }
 
     /** The stored rubric, or {@link Rubric#DEFAULT} when the teacher gave none. */

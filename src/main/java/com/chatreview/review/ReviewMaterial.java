@@ -92,12 +92,12 @@ final class ReviewMaterial {
 
     /**
      * The material of the review chat's later questions: the task and restrictions, and the student's files. The
-     * reference solution is left out, so that no answer can hand it to the student.
+     * reference solution and the teacher's tests are left out, so that no answer can hand them to the student.
      */
     static List<ContextDocument> chatContext(Homework homework, List<FileText> files) {
         List<ContextDocument> context = new ArrayList<>();
         for (HomeworkFile file : homework.files()) {
-            if (file.fileType() != HomeworkFile.FileType.SOLUTION) {
+            if (file.fileType() == HomeworkFile.FileType.TASK || file.fileType() == HomeworkFile.FileType.RESTRICTION) {
                 context.add(new ContextDocument(file.fileType().value(), file.fileName(), file.content()));
             }
         }

@@ -20,6 +20,8 @@ import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionId;
 import com.chatreview.submission.SubmissionsForReview;
 import com.chatreview.tenancy.TenantId;
+import com.chatreview.testrun.TestRun;
+import com.chatreview.testrun.TestRunner;
 import com.chatreview.usage.BudgetSpent;
 import com.chatreview.usage.UsageBudgets;
 import com.chatreview.usage.UsageKind;
@@ -53,7 +55,11 @@ class SubmissionReviewer {
         return "review:" + submissionId;
     }
 
+    /** What of a submission's files a run of the tests is given: as much as a run may write. */
+    private static final long MAX_TEST_INPUT_BYTES = 16L << 20;
+
     private final SubmissionsForReview submissions;
+    private final TestRunner testRunner;
     private final HomeworkCatalog homeworks;
     private final Assistant assistant;
     private final ServiceTurns turns;
@@ -66,6 +72,7 @@ class SubmissionReviewer {
 
     SubmissionReviewer(
             SubmissionsForReview submissions,
+            TestRunner testRunner,
             HomeworkCatalog homeworks,
             Assistant assistant,
             ServiceTurns turns,
@@ -75,6 +82,7 @@ class SubmissionReviewer {
             UsageBudgets budgets,
             PlatformTransactionManager transactions) {
         this.submissions = submissions;
+        this.testRunner = testRunner;
         this.homeworks = homeworks;
         this.assistant = assistant;
         this.turns = turns;
@@ -124,6 +132,7 @@ class SubmissionReviewer {
     }
 
     private void review(Submission submission, Homework homework) {
+        Optional<TestRun> tests = tests(submission, homework);
         List<FileText> files = submissions.texts(submission, settings.maxCharsPerFile());
         ReviewRequest request = ReviewMaterial.request(homework, files, settings.maxCharsTotal());
         Map<String, Object> metadata = new LinkedHashMap<>();
@@ -165,6 +174,24 @@ class SubmissionReviewer {
                 throw failure;
             }
         }
+    }
+
+    /**
+     * What the homework's tests came to against the submission: run now, or by an earlier attempt (a retry after the
+     * AI failed does not run them again; a node that died mid-run stored nothing, so the run starts over).
+     */
+    private Optional<TestRun> tests(Submission submission, Homework homework) {
+        if (submission.tests() != null) {
+            return Optional.of(submission.tests());
+        }
+        Optional<TestRun> run;
+        try {
+            run = testRunner.run(homework, submissions.contents(submission, MAX_TEST_INPUT_BYTES));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("The tests' run was interrupted (the node is stopping)", e);
+        }
+        return run.flatMap(done -> submissions.recordTests(submission.id(), done));
     }
 
     /**

@@ -1,5 +1,6 @@
 package com.chatreview.sandbox;
 
+import com.chatreview.kernel.FileNames;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -20,7 +21,6 @@ import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -61,8 +61,6 @@ public final class Sandbox {
     private static final long WORK_BYTES = 128L << 20;
     /** The run's {@code /tmp}, in memory: bounded, so that no run fills the host's memory through it. */
     private static final long TMP_BYTES = 64L << 20;
-
-    private static final Pattern FILE_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}");
 
     private final Path root;
     private final boolean asRoot;
@@ -305,7 +303,7 @@ public final class Sandbox {
     }
 
     private static void requireName(String name) {
-        if (!FILE_NAME.matcher(name).matches()) {
+        if (!FileNames.isPlain(name)) {
             throw new IllegalArgumentException("not a plain file name: " + name);
         }
     }

@@ -3,8 +3,10 @@ package com.chatreview.submission;
 import com.chatreview.chat.ChatId;
 import com.chatreview.homework.HomeworkId;
 import com.chatreview.tenancy.TenantId;
+import com.chatreview.testrun.TestRun;
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A submission as stored.
@@ -12,6 +14,8 @@ import java.util.List;
  * @param analysis the AI's review, empty until there is one (or why the review failed)
  * @param grade A to F, empty until the AI has graded; it stays beside any decision of the teacher
  * @param outcome the review's criteria, findings and flags, empty until there is a review
+ * @param tests what the homework's tests came to against the files; {@code null} when the homework has none, or
+ *     before they ran
  * @param decisions the teacher's decisions, oldest first
  */
 public record Submission(
@@ -24,6 +28,7 @@ public record Submission(
         String analysis,
         String grade,
         ReviewOutcome outcome,
+        @Nullable TestRun tests,
         Instant createdAt,
         Instant updatedAt,
         List<SubmittedFile> files,
@@ -47,6 +52,7 @@ public record Submission(
                 analysis,
                 grade,
                 outcome,
+                tests,
                 createdAt,
                 updatedAt,
                 stored,
@@ -66,6 +72,7 @@ public record Submission(
                 analysis,
                 grade,
                 outcome,
+                tests,
                 createdAt,
                 updatedAt,
                 files,

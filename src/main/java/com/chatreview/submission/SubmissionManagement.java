@@ -106,6 +106,7 @@ public class SubmissionManagement {
                 "",
                 "",
                 ReviewOutcome.NONE,
+                null,
                 now,
                 now,
                 List.of(),

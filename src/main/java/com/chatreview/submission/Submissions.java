@@ -8,6 +8,7 @@ import com.chatreview.grading.Verdict.Flag;
 import com.chatreview.homework.HomeworkId;
 import com.chatreview.kernel.PageRequest;
 import com.chatreview.tenancy.TenantId;
+import com.chatreview.testrun.TestRun;
 import java.io.InputStream;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -32,7 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
 class Submissions {
 
     private static final String COLUMNS = """
-            id, tenant_id, homework_id, student_id, chat_id, status, analysis, grade, criteria, findings, flags,
+            id, tenant_id, homework_id, student_id, chat_id, status, analysis, grade, criteria, findings, flags, tests,
             created_at, updated_at, review_state, review_attempts, review_error, reviewed_at""";
 
     private static final TypeReference<List<CriterionScore>> CRITERIA = new TypeReference<>() {};
@@ -408,6 +409,26 @@ class Submissions {
                 .toList();
     }
 
+    private @Nullable TestRun testRun(@Nullable String stored) {
+        return stored == null ? null : json.readValue(stored, TestRun.class);
+    }
+
+    /**
+     * Stores what the homework's tests came to, unless an attempt that overlapped this one stored its run first.
+     *
+     * @return the run the submission holds now; empty when the submission is gone
+     */
+    Optional<TestRun> recordTests(SubmissionId submissionId, TestRun run) {
+        return jdbc.sql("""
+                        UPDATE submissions SET tests = COALESCE(tests, :tests::jsonb)
+                        WHERE id = :id RETURNING tests::text""")
+                .param("tests", json.writeValueAsString(run))
+                .param("id", submissionId.value())
+                .query(String.class)
+                .optional()
+                .map(stored -> json.readValue(stored, TestRun.class));
+    }
+
     private Submission submission(ResultSet rs, int row) throws SQLException {
         return new Submission(
                 SubmissionId.of(rs.getObject("id", UUID.class)),
@@ -422,6 +443,7 @@ class Submissions {
                         json.readValue(rs.getString("criteria"), CRITERIA),
                         json.readValue(rs.getString("findings"), FINDINGS),
                         json.readValue(rs.getString("flags"), FLAGS)),
+                testRun(rs.getString("tests")),
                 Sql.instantNotNull(rs, "created_at"),
                 Sql.instantNotNull(rs, "updated_at"),
                 List.of(),

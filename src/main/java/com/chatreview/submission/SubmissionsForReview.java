@@ -3,11 +3,14 @@ package com.chatreview.submission;
 import com.chatreview.chat.ChatId;
 import com.chatreview.database.Sql;
 import com.chatreview.tenancy.TenantId;
+import com.chatreview.testrun.TestRun;
 import java.io.ByteArrayInputStream;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
@@ -62,6 +65,31 @@ public class SubmissionsForReview {
             texts.add(new FileText(file, text));
         }
         return texts;
+    }
+
+    /**
+     * The bytes of the submission's files by name, in upload order, as long as they fit in {@code maxBytes} together:
+     * what a run of the homework's tests is given. A file that would not fit is left out.
+     */
+    public Map<String, byte[]> contents(Submission submission, long maxBytes) {
+        Map<String, byte[]> contents = new LinkedHashMap<>();
+        long left = maxBytes;
+        for (FileText stored : submissions.fileTexts(submission.id())) {
+            SubmittedFile file = stored.file();
+            if (file.size() <= left) {
+                contents.put(file.fileName(), submissions.content(file.id()));
+                left -= file.size();
+            }
+        }
+        return contents;
+    }
+
+    /**
+     * Stores what the homework's tests came to, once: when two attempts of the review overlapped, the first run
+     * stored stands, and is returned to both.
+     */
+    public Optional<TestRun> recordTests(SubmissionId submissionId, TestRun run) {
+        return submissions.recordTests(submissionId, run);
     }
 
     /**

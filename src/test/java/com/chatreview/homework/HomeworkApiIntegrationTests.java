@@ -142,7 +142,8 @@ class HomeworkApiIntegrationTests {
                         "updatedAt",
                         "files",
                         "course",
-                        "rubric");
+                        "rubric",
+                        "testTimeoutSeconds");
         JsonNode homework = reply.json();
         String id = homework.get("id").asString();
         assertThat(id).matches(UUID_TEXT);
@@ -203,7 +204,8 @@ class HomeworkApiIntegrationTests {
                         "updatedAt",
                         "files",
                         "course",
-                        "rubric");
+                        "rubric",
+                        "testTimeoutSeconds");
         assertThat(reply.json().get("files").isArray()).isTrue();
         assertThat(reply.json().get("files").size()).isZero();
         String id = reply.json().get("id").asString();

@@ -113,6 +113,7 @@ class SubmissionApiIntegrationTests {
                         "criteria",
                         "findings",
                         "flags",
+                        "tests",
                         "studentId",
                         "updatedAt",
                         "files",

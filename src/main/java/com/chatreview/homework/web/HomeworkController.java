@@ -68,7 +68,10 @@ class HomeworkController {
             String id,
             String homeworkId,
 
-            @Schema(allowableValues = {"task", "solution", "restriction"})
+            @Schema(
+                    allowableValues = {"task", "solution", "restriction", "test"},
+                    description = "test: the teacher's tests, run against every submission in a sandbox and never"
+                            + " shown to students")
             String fileType,
 
             String fileName,
@@ -141,9 +144,17 @@ class HomeworkController {
             List<NewHomework.NewFile> files,
 
             @Schema(implementation = RubricBody.class, description = "Optional; without it the default rubric applies")
-            JsonNode rubric) {
+            JsonNode rubric,
+
+            @Schema(
+                    description = "How long a run of the tests against a submission may last, compiling included",
+                    minimum = "1",
+                    maximum = "" + Homework.MAX_TEST_TIMEOUT_SECONDS,
+                    defaultValue = "" + Homework.DEFAULT_TEST_TIMEOUT_SECONDS)
+            @Nullable
+            Integer testTimeoutSeconds) {
         NewHomework toNewHomework() {
-            return new NewHomework(teacherId, courseId, assignmentId, subject, files, rubric);
+            return new NewHomework(teacherId, courseId, assignmentId, subject, files, rubric, testTimeoutSeconds);
         }
     }
 
@@ -162,7 +173,8 @@ class HomeworkController {
             Instant updatedAt,
             List<FileBody> files,
             CourseBody course,
-            RubricBody rubric) {
+            RubricBody rubric,
+            int testTimeoutSeconds) {
         static HomeworkBody of(Homework homework) {
             return new HomeworkBody(
                     homework.id().toString(),
@@ -175,7 +187,8 @@ class HomeworkController {
                     homework.updatedAt(),
                     homework.files().stream().map(FileBody::of).toList(),
                     CourseBody.of(homework.course()),
-                    RubricBody.of(homework.rubric()));
+                    RubricBody.of(homework.rubric()),
+                    homework.testTimeoutSeconds());
         }
     }
 

@@ -18,6 +18,8 @@ import com.chatreview.submission.SubmissionManagement;
 import com.chatreview.submission.SubmissionStatus;
 import com.chatreview.submission.SubmittedFile;
 import com.chatreview.tenancy.Tenant;
+import com.chatreview.testrun.TestRun;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -94,6 +96,14 @@ class SubmissionController {
 
             @Schema(description = "What the teacher should know beyond the points; empty before the review")
             List<FlagBody> flags,
+
+            @Schema(
+                    description = "What the homework's tests came to against the files: null when the homework has"
+                            + " none, or before they ran",
+                    nullable = true)
+            @JsonInclude(JsonInclude.Include.ALWAYS)
+            @Nullable
+            TestRun tests,
 
             String studentId,
             Instant updatedAt,
@@ -321,6 +331,7 @@ class SubmissionController {
                         .toList(),
                 submission.outcome().findings().stream().map(FindingBody::of).toList(),
                 submission.outcome().flags().stream().map(FlagBody::of).toList(),
+                submission.tests(),
                 submission.studentId(),
                 submission.updatedAt(),
                 submission.files().stream().map(SubmissionFileBody::of).toList(),
