@@ -41,7 +41,12 @@ final class AnalysisWriter {
                 taskSection(request.task(), measures.tasks(), measures.terms(), measures.covered(), nothingRead),
                 filesSection(measures.students(), measures.namedFiles()),
                 restrictionSection(request.restrictions(), measures.rules(), measures.outcomes(), nothingRead),
-                similaritySection(measures.reference(), measures.similarity(), measures.terms(), nothingRead));
+                // where the teacher's tests ran, they, not a resemblance to the reference, say whether the work is
+                // right
+                request.testsRan()
+                        ? ""
+                        : similaritySection(
+                                measures.reference(), measures.similarity(), measures.terms(), nothingRead));
     }
 
     private static String taskSection(

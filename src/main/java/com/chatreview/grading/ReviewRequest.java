@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param restrictions the restriction files: rules a submission must keep
  * @param submission the student's files, in the order they were uploaded
  * @param rubric what the submission is graded against: the homework's, or {@link Rubric#DEFAULT}
+ * @param tests what the homework's tests showed about the submission; {@code null} when the homework has none
  */
 public record ReviewRequest(
         @Nullable String assignment,
@@ -22,7 +23,8 @@ public record ReviewRequest(
         List<ReviewDocument> solution,
         List<ReviewDocument> restrictions,
         List<ReviewDocument> submission,
-        Rubric rubric) {
+        Rubric rubric,
+        @Nullable TestEvidence tests) {
 
     public ReviewRequest {
         task = List.copyOf(task);
@@ -30,6 +32,18 @@ public record ReviewRequest(
         restrictions = List.copyOf(restrictions);
         submission = List.copyOf(submission);
         rubric = rubric == null ? Rubric.DEFAULT : rubric;
+    }
+
+    /** A homework without tests. */
+    public ReviewRequest(
+            @Nullable String assignment,
+            @Nullable String subject,
+            List<ReviewDocument> task,
+            List<ReviewDocument> solution,
+            List<ReviewDocument> restrictions,
+            List<ReviewDocument> submission,
+            Rubric rubric) {
+        this(assignment, subject, task, solution, restrictions, submission, rubric, null);
     }
 
     /** A homework graded by the default rubric. */
@@ -40,12 +54,17 @@ public record ReviewRequest(
             List<ReviewDocument> solution,
             List<ReviewDocument> restrictions,
             List<ReviewDocument> submission) {
-        this(assignment, subject, task, solution, restrictions, submission, Rubric.DEFAULT);
+        this(assignment, subject, task, solution, restrictions, submission, Rubric.DEFAULT, null);
+    }
+
+    /** Whether the homework's tests ran against the submission: then they grade its test-bound criteria. */
+    public boolean testsRan() {
+        return tests != null && tests.ran();
     }
 
     /** The same homework with the student's files replaced. */
     ReviewRequest withSubmission(List<ReviewDocument> files) {
-        return new ReviewRequest(assignment, subject, task, solution, restrictions, files, rubric);
+        return new ReviewRequest(assignment, subject, task, solution, restrictions, files, rubric, tests);
     }
 
     /**

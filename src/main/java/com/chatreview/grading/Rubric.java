@@ -38,6 +38,20 @@ public record Rubric(List<Criterion> criteria) {
                     "Every file the task names is handed in and not empty.",
                     15)));
 
+    /**
+     * The default rubric of a homework with tests: its correctness is what the teacher's tests say (points in
+     * proportion to the tests passed), the rest as in {@link #DEFAULT}.
+     */
+    public static final Rubric DEFAULT_WITH_TESTS = new Rubric(List.of(
+            new Criterion(
+                    "correctness",
+                    "Solves the task",
+                    "The work passes the teacher's tests: the points are in proportion to the tests passed.",
+                    60,
+                    true),
+            DEFAULT.criteria().get(1),
+            DEFAULT.criteria().get(2)));
+
     public Rubric {
         criteria = List.copyOf(criteria);
         if (criteria.isEmpty()) {
@@ -49,11 +63,23 @@ public record Rubric(List<Criterion> criteria) {
         return criteria.stream().mapToInt(Criterion::maxPoints).sum();
     }
 
+    /** The criteria the homework's tests grade. */
+    public List<Criterion> testBound() {
+        return criteria.stream().filter(Criterion::tests).toList();
+    }
+
     /**
      * One thing a submission is graded on.
      *
      * @param description what earns the points, or {@code null}
+     * @param tests whether the homework's tests grade it: {@code maxPoints × passed / total}, whatever a reviewer says
      */
     public record Criterion(
-            String id, String title, @Nullable String description, int maxPoints) {}
+            String id, String title, @Nullable String description, int maxPoints, boolean tests) {
+
+        /** A criterion the tests do not grade. */
+        public Criterion(String id, String title, @Nullable String description, int maxPoints) {
+            this(id, title, description, maxPoints, false);
+        }
+    }
 }

@@ -94,8 +94,8 @@ public record Verdict(
     /**
      * Something the teacher should know that is not a matter of points.
      *
-     * @param kind {@link #ADDRESSED_TO_GRADER}, {@link #NO_READABLE_WORK}, {@link #UNREADABLE_FILE} or
-     *     {@link #NOT_ASSESSED}
+     * @param kind {@link #ADDRESSED_TO_GRADER}, {@link #NO_READABLE_WORK}, {@link #UNREADABLE_FILE},
+     *     {@link #NOT_ASSESSED}, {@link #TESTS_NOT_RUN} or {@link #CORRECTNESS_UNVERIFIED}
      * @param file the student's file it is about, or {@code null}
      * @param line 1-based, or {@code null}
      */
@@ -110,5 +110,12 @@ public record Verdict(
         public static final String UNREADABLE_FILE = "unreadable_file";
         /** A criterion the reviewer had nothing to judge by: the teacher's reading decides it. */
         public static final String NOT_ASSESSED = "criterion_not_assessed";
+        /** The homework has tests, and they could not run (tests off, no sandbox on the node): the message says why. */
+        public static final String TESTS_NOT_RUN = "tests_not_run";
+        /**
+         * Nothing ran the work: its correctness is an estimate from its resemblance to the reference, capped at
+         * {@link Verdicts#UNVERIFIED_CEILING} of the criterion's points.
+         */
+        public static final String CORRECTNESS_UNVERIFIED = "correctness_unverified";
     }
 }

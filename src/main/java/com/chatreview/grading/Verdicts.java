@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
@@ -27,6 +28,18 @@ public final class Verdicts {
 
     /** The longest quote a finding carries; a longer one is its first characters. */
     public static final int MAX_QUOTE = 1000;
+
+    /**
+     * The most of a criterion's points work can earn when nothing ran it (docs/decisions.md, Homework tests): its
+     * resemblance to a reference is not evidence that it is right.
+     */
+    public static final double UNVERIFIED_CEILING = 0.75;
+
+    /** The failed tests that get a finding each; the rest are counted in one more. */
+    static final int MAX_TEST_FINDINGS = 20;
+
+    /** The best letter of work that fails one of the teacher's tests. */
+    static final String BEST_WITH_A_FAILING_TEST = "C";
 
     static final int MAX_FINDINGS = 50;
     static final int MAX_FLAGS = 50;
@@ -89,7 +102,8 @@ public final class Verdicts {
                 request.submission().stream().map(ReviewDocument::name).toList();
 
         int dropped = 0;
-        List<Finding> placed = new ArrayList<>();
+        List<Finding> ofTests = testFindings(request, files, readable.isEmpty());
+        List<Finding> placed = new ArrayList<>(ofTests);
         for (Observation observation : proposal.observations()) {
             Finding checked = place(observation, rubric, files, readable.isEmpty());
             if (checked == null) {
@@ -119,6 +133,24 @@ public final class Verdicts {
                             || score.explanation().isBlank()
                     ? "The reviewer gave no points for this criterion."
                     : score.explanation().strip();
+            TestEvidence tests = request.tests();
+            if (criterion.tests() && tests != null) {
+                String said = score == null
+                                || score.explanation() == null
+                                || score.explanation().isBlank()
+                        ? ""
+                        : " " + score.explanation().strip();
+                if (tests.ran()) {
+                    points = tests.total() == 0
+                            ? 0
+                            : (int) ((long) criterion.maxPoints() * tests.passed() / tests.total());
+                    explanation = testsExplanation(tests) + said;
+                } else {
+                    points = Math.min(points, (int) Math.floor(criterion.maxPoints() * UNVERIFIED_CEILING));
+                    explanation = explanation + " The homework's tests could not run, so this is at most "
+                            + Math.round(UNVERIFIED_CEILING * 100) + "% of the points.";
+                }
+            }
             if (readable.isEmpty()) {
                 points = 0;
                 explanation = request.submission().isEmpty()
@@ -143,18 +175,111 @@ public final class Verdicts {
 
         int points = criteria.stream().mapToInt(CriterionScore::points).sum();
         int total = rubric.totalPoints();
-        String grade = Grades.letter(points, total);
-        String analysis = render(request, proposal, grade, points, total, criteria, findings, shown, flags.size());
+        String grade = capped(request, Grades.letter(points, total));
+        Set<String> testMessages = ofTests.stream().map(Finding::message).collect(Collectors.toSet());
+        List<String> testFindingIds = findings.stream()
+                .filter(finding -> testMessages.contains(finding.message()))
+                .map(Finding::id)
+                .toList();
+        String analysis = render(
+                request, proposal, grade, points, total, criteria, findings, testFindingIds, shown, flags.size());
         return new Settled(
                 new Verdict(grade, points, total, criteria, findings, shown, proposal.summary(), analysis), dropped);
     }
 
     /**
-     * The flags the service raises itself, whatever the reviewer says: unreadable files, no readable work, and
-     * every line of the student's files addressed to the grader.
+     * The letter, at most {@link #BEST_WITH_A_FAILING_TEST} while a teacher's test fails: A and B say the work is
+     * right, and a failing test shows it is not, however few points the tests carry in the rubric.
+     */
+    private static String capped(ReviewRequest request, String letter) {
+        return failingTest(request) && letter.compareTo(BEST_WITH_A_FAILING_TEST) < 0
+                ? BEST_WITH_A_FAILING_TEST
+                : letter;
+    }
+
+    private static boolean failingTest(ReviewRequest request) {
+        TestEvidence tests = request.tests();
+        return tests != null && tests.ran() && tests.passed() < tests.total();
+    }
+
+    /** What the tests say about a criterion they grade. */
+    private static String testsExplanation(TestEvidence tests) {
+        String passing = tests.passed() + " of " + tests.total() + " of the teacher's tests pass";
+        if (tests.passed() == tests.total()) {
+            return "All " + tests.total() + " of the teacher's tests pass.";
+        }
+        if (tests.note() != null) {
+            return passing + " (" + Place.shorten(tests.note()) + "): the points are in proportion.";
+        }
+        return passing + ": the points are in proportion.";
+    }
+
+    /**
+     * A finding for each test that failed (the first {@link #MAX_TEST_FINDINGS}), on the student's line its trace
+     * names when the submission has that line; {@code critical} when no test passed.
+     */
+    private static List<Finding> testFindings(
+            ReviewRequest request, Map<String, SourceFile> files, boolean nothingReadable) {
+        TestEvidence tests = request.tests();
+        if (tests == null || !tests.ran() || tests.failures().isEmpty()) {
+            return List.of();
+        }
+        Rubric rubric = request.rubric();
+        String criterionId = rubric.testBound().isEmpty()
+                ? rubric.criteria().getFirst().id()
+                : rubric.testBound().getFirst().id();
+        Severity severity = tests.passed() == 0 ? Severity.CRITICAL : Severity.MAJOR;
+        List<Finding> findings = new ArrayList<>();
+        for (TestEvidence.FailedTest failed :
+                tests.failures().stream().limit(MAX_TEST_FINDINGS).toList()) {
+            String message = "The test " + Place.code(Place.shorten(failed.name())) + " fails"
+                    + (failed.message() == null || failed.message().isBlank()
+                            ? "."
+                            : ": " + Place.shorten(failed.message()));
+            Finding placed = failed.file() == null
+                    ? null
+                    : place(
+                            new Observation(criterionId, severity, failed.file(), failed.line(), null, message),
+                            rubric,
+                            files,
+                            nothingReadable);
+            findings.add(
+                    placed != null
+                            ? placed
+                            : new Finding(UNNUMBERED, criterionId, severity, null, null, null, null, message));
+        }
+        int more = tests.failures().size() - MAX_TEST_FINDINGS;
+        if (more > 0) {
+            findings.add(new Finding(
+                    UNNUMBERED,
+                    criterionId,
+                    severity,
+                    null,
+                    null,
+                    null,
+                    null,
+                    more + " more of the teacher's tests fail (the submission's tests list each)."));
+        }
+        return findings;
+    }
+
+    /**
+     * The flags the service raises itself, whatever the reviewer says: unreadable files, no readable work, tests
+     * that could not run, and every line of the student's files addressed to the grader.
      */
     private static List<Flag> flags(ReviewRequest request, List<SourceFile> readable) {
         List<Flag> flags = new ArrayList<>();
+        TestEvidence tests = request.tests();
+        if (tests != null && !tests.ran()) {
+            flags.add(new Flag(
+                    Flag.TESTS_NOT_RUN,
+                    null,
+                    null,
+                    "The homework's tests were not run"
+                            + (tests.note() == null ? "" : ": " + tests.note())
+                            + ". The criteria they grade earn at most " + Math.round(UNVERIFIED_CEILING * 100)
+                            + "% of their points until they run."));
+        }
         if (readable.isEmpty()) {
             flags.add(new Flag(
                     Flag.NO_READABLE_WORK,
@@ -258,6 +383,7 @@ public final class Verdicts {
             int total,
             List<CriterionScore> criteria,
             List<Finding> findings,
+            List<String> testFindingIds,
             List<Flag> flags,
             int allFlags) {
         List<String> sections = new ArrayList<>();
@@ -265,6 +391,9 @@ public final class Verdicts {
             sections.add(proposal.preface());
         }
         sections.add(headline(request, grade, points, total));
+        if (request.tests() != null) {
+            sections.add("## Tests\n\n" + testsSummary(request.tests(), testFindingIds));
+        }
         sections.add(
                 "## Criteria\n\n" + criteria.stream().map(Verdicts::criterion).collect(Collectors.joining("\n")));
         if (!findings.isEmpty()) {
@@ -278,6 +407,31 @@ public final class Verdicts {
             sections.add(proposal.summary());
         }
         return String.join("\n\n", sections);
+    }
+
+    /** How many of the teacher's tests pass, and which findings are the failed ones. */
+    private static String testsSummary(TestEvidence tests, List<String> failed) {
+        if (!tests.ran()) {
+            return "The homework's tests were not run" + (tests.note() == null ? "." : ": " + tests.note() + ".");
+        }
+        if (tests.total() == 0) {
+            return "The teacher's tests ran, but counted no test.";
+        }
+        StringBuilder text = new StringBuilder();
+        if (tests.passed() == tests.total()) {
+            text.append("All ").append(tests.total()).append(" of the teacher's tests pass.");
+        } else {
+            text.append(tests.passed()).append(" of ").append(tests.total()).append(" of the teacher's tests pass.");
+        }
+        if (tests.note() != null) {
+            text.append(" ").append(Place.shorten(tests.note())).append('.');
+        }
+        if (!failed.isEmpty()) {
+            text.append(" Each failing test is a finding (")
+                    .append(String.join(", ", failed))
+                    .append(").");
+        }
+        return text.toString();
     }
 
     private static String headline(ReviewRequest request, String grade, int points, int total) {
@@ -296,8 +450,12 @@ public final class Verdicts {
         if (request.subject() != null && !request.subject().isBlank()) {
             line.append(" (").append(Place.shorten(request.subject())).append(')');
         }
-        return line.append(". The letter follows from the points: A from 90%, B 80%, C 70%, D 60%, E 50%.")
-                .toString();
+        line.append(". The letter follows from the points: A from 90%, B 80%, C 70%, D 60%, E 50%");
+        if (failingTest(request)) {
+            line.append("; while one of the teacher's tests fails, it is at most ")
+                    .append(BEST_WITH_A_FAILING_TEST);
+        }
+        return line.append('.').toString();
     }
 
     private static String criterion(CriterionScore score) {

@@ -36,6 +36,11 @@ public record Homework(
 
     public Homework {
         rubric = rubric == null ? Rubric.DEFAULT : rubric;
+        // a homework with tests and no rubric of the teacher's: its correctness is what the tests say
+        if (rubric.equals(Rubric.DEFAULT)
+                && files.stream().anyMatch(file -> file.fileType() == HomeworkFile.FileType.TEST)) {
+            rubric = Rubric.DEFAULT_WITH_TESTS;
+        }
     }
 
     /** An assignment whose tests, if any, may run for the default time. */

@@ -4,6 +4,7 @@ import com.chatreview.database.Sql;
 import com.chatreview.grading.Rubric;
 import com.chatreview.kernel.PageRequest;
 import com.chatreview.tenancy.TenantId;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -180,19 +181,28 @@ class Homeworks {
 
         static StoredRubric of(Rubric rubric) {
             return new StoredRubric(rubric.criteria().stream()
-                    .map(c -> new StoredCriterion(c.id(), c.title(), c.description(), c.maxPoints()))
+                    .map(c -> new StoredCriterion(
+                            c.id(), c.title(), c.description(), c.maxPoints(), c.tests() ? Boolean.TRUE : null))
                     .toList());
         }
 
         Rubric rubric() {
             return new Rubric(criteria.stream()
-                    .map(c -> new Rubric.Criterion(c.id(), c.title(), c.description(), c.maxPoints()))
+                    .map(c -> new Rubric.Criterion(
+                            c.id(), c.title(), c.description(), c.maxPoints(), Boolean.TRUE.equals(c.tests())))
                     .toList());
         }
     }
 
+    /** {@code tests} is left out of the stored JSON unless true, as rubrics stored before it were written. */
     record StoredCriterion(
-            String id, String title, @Nullable String description, int maxPoints) {}
+            String id,
+            String title,
+            @Nullable String description,
+            int maxPoints,
+
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
+            Boolean tests) {}
 
     static String likeEscaped(String term) {
         return term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");

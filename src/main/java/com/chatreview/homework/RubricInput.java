@@ -78,6 +78,7 @@ final class RubricInput {
         String description =
                 text(criterion.get("description"), field + ".description", false, Rubric.MAX_DESCRIPTION, problems);
         int maxPoints = points(criterion.get("maxPoints"), field + ".maxPoints", problems);
+        boolean tests = tests(criterion.get("tests"), field + ".tests", problems);
         if (problems.size() > before) {
             return Optional.empty();
         }
@@ -86,7 +87,20 @@ final class RubricInput {
                 Objects.requireNonNull(id, "an id without a problem"),
                 Objects.requireNonNull(title, "a title without a problem"),
                 description,
-                maxPoints));
+                maxPoints,
+                tests));
+    }
+
+    /** Whether the homework's tests grade the criterion: a JSON boolean, false when absent or null. */
+    private static boolean tests(@Nullable JsonNode tests, String field, List<FieldProblem> problems) {
+        if (tests == null || tests.isNull()) {
+            return false;
+        }
+        if (!tests.isBoolean()) {
+            problems.add(new FieldProblem(field, "must be true or false"));
+            return false;
+        }
+        return tests.booleanValue();
     }
 
     /** The id as given (it is not stripped: an id with spaces is wrong, not another id), or {@code null}. */

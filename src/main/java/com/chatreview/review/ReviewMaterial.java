@@ -3,15 +3,18 @@ package com.chatreview.review;
 import com.chatreview.assistant.Conversation.ContextDocument;
 import com.chatreview.grading.ReviewRequest;
 import com.chatreview.grading.ReviewRequest.ReviewDocument;
+import com.chatreview.grading.TestEvidence;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkFile;
 import com.chatreview.submission.ExtractedText;
 import com.chatreview.submission.FileText;
 import com.chatreview.submission.SubmittedFile;
+import com.chatreview.testrun.TestRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** What the assistant is given: a homework and a submission's files, as the review and its chat read them. */
 final class ReviewMaterial {
@@ -26,6 +29,11 @@ final class ReviewMaterial {
      * language model is sent stays bounded whatever the teacher uploaded.
      */
     static ReviewRequest request(Homework homework, List<FileText> files, int maxCharsTotal) {
+        return request(homework, files, maxCharsTotal, null);
+    }
+
+    /** The review's request, with what the homework's tests showed ({@code null} when it has none). */
+    static ReviewRequest request(Homework homework, List<FileText> files, int maxCharsTotal, @Nullable TestRun tests) {
         Budget students = new Budget(maxCharsTotal);
         List<ReviewDocument> submission = new ArrayList<>();
         for (FileText file : files) {
@@ -50,7 +58,28 @@ final class ReviewMaterial {
                 solutions,
                 restrictions,
                 submission,
-                homework.rubric());
+                homework.rubric(),
+                tests == null ? null : evidence(tests));
+    }
+
+    /** A run of the tests as the grading reads it. */
+    static TestEvidence evidence(TestRun run) {
+        if (!run.ran()) {
+            return TestEvidence.notRun(run.reason() == null ? "no reason was given" : run.reason());
+        }
+        List<TestEvidence.FailedTest> failures = run.failures().stream()
+                .map(failure ->
+                        new TestEvidence.FailedTest(failure.name(), failure.message(), failure.file(), failure.line()))
+                .toList();
+        String note = switch (run.state()) {
+            case TIMEOUT -> run.reason();
+            case ERROR ->
+                failures.isEmpty()
+                        ? run.reason()
+                        : "the work could not be tested: " + failures.getFirst().message();
+            default -> null;
+        };
+        return new TestEvidence(true, run.passed(), run.total(), failures, note);
     }
 
     /** Characters left to give; each text takes what it can of them. */

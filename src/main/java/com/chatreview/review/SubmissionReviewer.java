@@ -134,7 +134,7 @@ class SubmissionReviewer {
     private void review(Submission submission, Homework homework) {
         Optional<TestRun> tests = tests(submission, homework);
         List<FileText> files = submissions.texts(submission, settings.maxCharsPerFile());
-        ReviewRequest request = ReviewMaterial.request(homework, files, settings.maxCharsTotal());
+        ReviewRequest request = ReviewMaterial.request(homework, files, settings.maxCharsTotal(), tests.orElse(null));
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("user_id", submission.studentId());
         metadata.put("kind", "review_request");

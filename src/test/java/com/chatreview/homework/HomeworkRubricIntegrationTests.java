@@ -240,7 +240,8 @@ class HomeworkRubricIntegrationTests {
             JsonNode criteria = resolve(document, rubric).get("properties").get("criteria");
             assertThat(criteria.get("maxItems").asInt()).as(criteria.toString()).isEqualTo(Rubric.MAX_CRITERIA);
             JsonNode criterion = resolve(document, criteria.get("items"));
-            assertThat(names(criterion.get("properties"))).containsExactly("id", "title", "description", "maxPoints");
+            assertThat(names(criterion.get("properties")))
+                    .containsExactly("id", "title", "description", "maxPoints", "tests");
             assertThat(criterion
                             .get("properties")
                             .get("maxPoints")

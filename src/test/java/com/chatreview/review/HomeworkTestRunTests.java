@@ -83,6 +83,12 @@ class HomeworkTestRunTests {
                         .get("data")
                         .get(0))) {
             assertThat(shown.get("testTimeoutSeconds").asInt()).isEqualTo(20);
+            JsonNode correctness = shown.get("rubric").get("criteria").get(0);
+            assertThat(correctness.get("id").asString()).isEqualTo("correctness");
+            assertThat(correctness.get("tests").asBoolean())
+                    .as("the default rubric's, with tests")
+                    .isTrue();
+            assertThat(shown.get("rubric").get("criteria").get(1).has("tests")).isFalse();
             JsonNode test = shown.get("files").get(1);
             assertThat(test.get("fileType").asString()).isEqualTo("test");
             assertThat(test.get("fileName").asString()).isEqualTo("test_fractions.py");
@@ -113,6 +119,15 @@ class HomeworkTestRunTests {
                 List.of(file("test", "t.py", TESTS), file("test", "t.py", TESTS)),
                 "files[2].fileName",
                 "another");
+        assertRefused(
+                Map.of(
+                        "rubric",
+                        Map.of(
+                                "criteria",
+                                List.of(Map.of("id", "works", "title", "Works", "maxPoints", 5, "tests", "yes")))),
+                List.of(file("test", "test_a.py", TESTS)),
+                "rubric.criteria[0].tests",
+                "must be true or false");
         for (int seconds : new int[] {0, 61}) {
             assertRefused(
                     Map.of("testTimeoutSeconds", seconds),
@@ -120,6 +135,32 @@ class HomeworkTestRunTests {
                     "testTimeoutSeconds",
                     "from 1 to 60");
         }
+    }
+
+    @Test
+    void aTeachersRubricMarksTheCriteriaTheTestsGradeAndKeepsTheMark() {
+        JsonNode published = publish(
+                Map.of(
+                        "rubric",
+                        Map.of(
+                                "criteria",
+                                List.of(
+                                        Map.of("id", "works", "title", "Works", "maxPoints", 8, "tests", true),
+                                        Map.of("id", "style", "title", "Style", "maxPoints", 2, "tests", false)))),
+                file("test", "test_fractions.py", TESTS));
+
+        JsonNode read =
+                homework.get("/v1/homeworks/" + published.get("id").asString()).json();
+        for (JsonNode shown : List.of(published, read)) {
+            JsonNode criteria = shown.get("rubric").get("criteria");
+            assertThat(criteria.get(0).get("tests").asBoolean()).isTrue();
+            assertThat(criteria.get(1).has("tests")).isFalse();
+        }
+        JsonNode reviewed = reviewed(
+                published.get("id").asString(), upload(published.get("id").asString(), "student-4", UNREDUCED));
+        assertThat(reviewed.get("criteria").get(0).get("points").asInt())
+                .as("8 × 1 / 3")
+                .isEqualTo(2);
     }
 
     @Test
@@ -156,6 +197,19 @@ class HomeworkTestRunTests {
             assertThat(lowestTerms.get("name").asString()).isEqualTo("test_lowest_terms");
             assertThat(lowestTerms.get("outcome").asString()).isEqualTo("failed");
             assertThat(lowestTerms.get("message").asString()).contains("(8, 16) == (1, 2)");
+
+            assertThat(correct.get("criteria").get(0).get("points").asInt()).isEqualTo(60);
+            assertThat(correct.get("grade").asString()).isEqualTo("A");
+            JsonNode wrong = unreduced.get("criteria").get(0);
+            assertThat(wrong.get("points").asInt()).isEqualTo(20);
+            assertThat(wrong.get("explanation").asString()).startsWith("1 of 3 of the teacher's tests pass");
+            assertThat(unreduced.get("grade").asString()).isIn("C", "D", "E", "F");
+            assertThat(unreduced.get("findings"))
+                    .filteredOn(finding -> finding.get("message").asString().startsWith("The test "))
+                    .hasSize(2)
+                    .allSatisfy(finding ->
+                            assertThat(finding.get("severity").asString()).isEqualTo("major"));
+            assertThat(unreduced.get("analysis").asString()).contains("## Tests", "1 of 3 of the teacher's tests pass");
 
             List<JsonNode> delivered = new ArrayList<>();
             for (int i = 0; i < 2; i++) {

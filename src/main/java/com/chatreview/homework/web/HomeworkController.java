@@ -126,9 +126,20 @@ class HomeworkController {
             String description,
 
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "1", maximum = "" + Rubric.MAX_POINTS)
-            int maxPoints) {
+            int maxPoints,
+
+            @Schema(
+                    description = "The homework's tests grade it: maxPoints × passed / total, whatever the reviewer"
+                            + " says. Optional when sent; shown only when true")
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+            boolean tests) {
         static CriterionBody of(Rubric.Criterion criterion) {
-            return new CriterionBody(criterion.id(), criterion.title(), criterion.description(), criterion.maxPoints());
+            return new CriterionBody(
+                    criterion.id(),
+                    criterion.title(),
+                    criterion.description(),
+                    criterion.maxPoints(),
+                    criterion.tests());
         }
     }
 

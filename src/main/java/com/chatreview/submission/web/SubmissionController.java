@@ -163,7 +163,9 @@ class SubmissionController {
                         "addressed_to_grader",
                         "no_readable_work",
                         "unreadable_file",
-                        "criterion_not_assessed"
+                        "criterion_not_assessed",
+                        "tests_not_run",
+                        "correctness_unverified"
                     })
             String kind,
 
