@@ -46,6 +46,14 @@ final class ReviewQuestions {
     private static final Pattern REFERENCE = words("reference|model solution|sample solution|the solution"
             + "|correct solution|correct answer|right answer|answer key|musterlösung|lösung|solution de référence"
             + "|corrigé|solución|solução|soluzione|эталон\\p{L}*|решени\\p{L}*");
+    private static final Pattern TESTS = words("tests?|pass|passes|passed|passing|fail|fails|failed|failing"
+            + "|failures?|tests?s|bestanden|bestehen|fehlgeschlagen|réussi\\p{L}*|échou\\p{L}*|pruebas?|pasa\\p{L}*"
+            + "|falla\\p{L}*|testes?|passa\\p{L}*|falh\\p{L}*|тест\\p{L}*");
+    private static final Pattern ANY_TEST = words("tests?|testes?|pruebas?|тест\\p{L}*");
+    /** A line of the tests' document: {@code - name: failed: message (file.py, line 3)}. */
+    private static final Pattern TEST_LINE =
+            Pattern.compile("^- (.+?): (passed|failed|error|skipped)(?:: (.*?))?(?: \\(([^,()]+), line (\\d+)\\))?$");
+
     private static final Pattern LINE = Pattern.compile("(?iu)(?:\\blines?|\\bzeile|\\bligne|\\bl[ií]nea"
             + "|\\blinha|\\briga|строк\\p{L}*)\\s*(?:no\\.?\\s*|nr\\.?\\s*|n[°º]\\s*|#\\s*)?(\\d{1,6})"
             + "|[\\w.-]+\\.\\w{1,5}:(\\d{1,6})");
@@ -70,7 +78,14 @@ final class ReviewQuestions {
                 .map(ContextDocument::name)
                 .filter(name -> asked.toLowerCase(Locale.ROOT).contains(name.toLowerCase(Locale.ROOT)))
                 .toList();
-        if (GRADE.matcher(asked).find() && !reference) {
+        List<ContextDocument> tests = ofKind(context, "tests");
+        boolean aboutTests = TESTS.matcher(asked).find()
+                && (!tests.isEmpty() || ANY_TEST.matcher(asked).find());
+        List<TestLine> named = tests.isEmpty() ? List.of() : testsNamed(asked, tests.getFirst());
+        if (aboutTests || !named.isEmpty()) {
+            paragraphs.add(tests(tests, named));
+        }
+        if (GRADE.matcher(asked).find() && !reference && named.isEmpty()) {
             paragraphs.add(grade(review));
         }
         List<CriterionScore> criteria = criteriaNamed(asked, review);
@@ -92,6 +107,89 @@ final class ReviewQuestions {
             paragraphs.add(help(review, files));
         }
         return String.join("\n\n", paragraphs);
+    }
+
+    private record TestLine(
+            String name,
+            String outcome,
+            @Nullable String message,
+            @Nullable String place) {}
+
+    private static List<TestLine> testLines(ContextDocument tests) {
+        List<TestLine> lines = new ArrayList<>();
+        for (String line : tests.content().split("\n")) {
+            Matcher matcher = TEST_LINE.matcher(line);
+            if (matcher.matches()) {
+                lines.add(new TestLine(
+                        matcher.group(1),
+                        matcher.group(2),
+                        matcher.group(3),
+                        matcher.group(4) == null ? null : matcher.group(4) + ", line " + matcher.group(5)));
+            }
+        }
+        return lines;
+    }
+
+    /** The tests the question names, the longest names first so that {@code test_add} does not stand for {@code test_add_more}. */
+    private static List<TestLine> testsNamed(String question, ContextDocument tests) {
+        String asked = question.toLowerCase(Locale.ROOT);
+        List<TestLine> named = new ArrayList<>();
+        List<TestLine> lines = new ArrayList<>(testLines(tests));
+        lines.sort(Comparator.comparing((TestLine line) -> line.name().length()).reversed());
+        for (TestLine line : lines) {
+            String name = line.name().toLowerCase(Locale.ROOT);
+            String method = name.substring(name.lastIndexOf('.') + 1);
+            boolean mentioned = asked.contains(name) || (method.length() >= 4 && asked.contains(method));
+            if (mentioned
+                    && named.stream()
+                            .noneMatch(other ->
+                                    other.name().toLowerCase(Locale.ROOT).contains(method))) {
+                named.add(line);
+            }
+        }
+        return named;
+    }
+
+    /** What the teacher's tests say: about the tests named, or all of them. */
+    private static String tests(List<ContextDocument> tests, List<TestLine> named) {
+        if (tests.isEmpty()) {
+            return "This homework has no tests of the teacher's, so your work was not run: the review judged it by"
+                    + " the rules and measures above.";
+        }
+        if (!named.isEmpty()) {
+            return named.stream().map(ReviewQuestions::testAnswer).collect(Collectors.joining("\n"));
+        }
+        ContextDocument document = tests.getFirst();
+        String summary = document.content().lines().findFirst().orElse("");
+        List<TestLine> failing = testLines(document).stream()
+                .filter(line ->
+                        line.outcome().equals("failed") || line.outcome().equals("error"))
+                .toList();
+        if (failing.isEmpty()) {
+            return summary;
+        }
+        StringBuilder text = new StringBuilder(summary).append(" These do not:\n");
+        failing.stream().limit(MAX_LISTED).forEach(line -> text.append("\n- ").append(testAnswer(line)));
+        if (failing.size() > MAX_LISTED) {
+            text.append("\n- and ").append(failing.size() - MAX_LISTED).append(" more.");
+        }
+        return text.append("\n\nAsk about one by name (“Why does ")
+                .append(code(failing.getFirst().name()))
+                .append(" fail?”) to see what it found.")
+                .toString();
+    }
+
+    private static String testAnswer(TestLine line) {
+        String name = code(line.name());
+        return switch (line.outcome()) {
+            case "passed" -> name + " passes.";
+            case "skipped" -> name + " was skipped" + (line.message() == null ? "." : ": " + line.message() + ".");
+            default ->
+                name
+                        + (line.outcome().equals("error") ? " could not run" : " fails")
+                        + (line.message() == null ? "" : ": " + code(line.message()))
+                        + (line.place() == null ? "." : ". The failure points to " + line.place() + ".");
+        };
     }
 
     private static String grade(Verdict review) {
@@ -357,7 +455,7 @@ final class ReviewQuestions {
                                                 + files.getFirst().name() + "?"));
         return "I can answer questions about this review: why the grade is " + review.grade()
                 + " (the points by criterion), what to change first, what the review found in a file or at a line,"
-                + " and which rules held and which broke. For example:\n\n"
+                + " which of the teacher's tests fail and why, and which rules held and which broke. For example:\n\n"
                 + examples.stream().map(example -> "- “" + example + "”").collect(Collectors.joining("\n"));
     }
 

@@ -47,6 +47,9 @@ class ReviewChatContext implements ChatContextSource, ChatReviews {
     private ChatContext context(Submission submission, Homework homework) {
         List<ContextDocument> documents = new ArrayList<>(
                 ReviewMaterial.chatContext(homework, submissions.texts(submission, settings.maxCharsPerFile())));
+        if (submission.tests() != null) {
+            documents.add(ReviewMaterial.testsDocument(submission.tests()));
+        }
         Verdict review = verdict(submission);
         if (review != null) {
             // for a model: the review it is asked about, as the student read it (it holds nothing of the reference)

@@ -138,6 +138,49 @@ final class ReviewMaterial {
         return context;
     }
 
+    /**
+     * What the homework's tests came to, for the review chat: test names, outcomes, messages and the student's lines
+     * they point to; never the test files or the run's output (which quotes them). The offline assistant reads it line
+     * by line ({@code ReviewQuestions}); a model reads it as data.
+     */
+    static ContextDocument testsDocument(TestRun run) {
+        StringBuilder text = new StringBuilder();
+        if (!run.ran()) {
+            text.append("The teacher's tests were not run")
+                    .append(run.reason() == null ? "." : ": " + run.reason() + ".");
+            return new ContextDocument(TESTS, "the teacher's tests", text.toString());
+        }
+        text.append(run.passed()).append(" of ").append(run.total()).append(" of the teacher's tests pass.");
+        if (run.state() == TestRun.State.TIMEOUT && run.reason() != null) {
+            text.append(" The run was stopped: ").append(run.reason()).append('.');
+        }
+        for (TestRun.TestResult result : run.results()) {
+            text.append("\n- ")
+                    .append(oneLine(result.name()))
+                    .append(": ")
+                    .append(result.outcome().value());
+            if (result.message() != null && result.outcome() != TestRun.Outcome.PASSED) {
+                text.append(": ").append(oneLine(result.message()));
+            }
+            if (result.file() != null && result.line() != null) {
+                text.append(" (")
+                        .append(result.file())
+                        .append(", line ")
+                        .append(result.line())
+                        .append(')');
+            }
+        }
+        return new ContextDocument(TESTS, "the teacher's tests", text.toString());
+    }
+
+    /** The kind of the review chat's document of the tests' results. */
+    static final String TESTS = "tests";
+
+    private static String oneLine(String text) {
+        String line = text.strip().replaceAll("\\s+", " ");
+        return line.length() <= 300 ? line : line.substring(0, 299) + "…";
+    }
+
     private static List<ReviewDocument> documents(Homework homework, HomeworkFile.FileType type, Budget budget) {
         return homework.filesOfType(type).stream()
                 .map(file -> {

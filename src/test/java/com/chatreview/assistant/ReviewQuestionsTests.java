@@ -173,6 +173,40 @@ class ReviewQuestionsTests {
         assertThat(answer).startsWith(OfflineAssistant.INTRODUCTION).doesNotContain(HELP);
     }
 
+    /** The tests' document as the review chat gives it (review/ReviewMaterial.testsDocument writes it). */
+    static final ContextDocument TESTS = new ContextDocument("tests", "the teacher's tests", """
+            1 of 3 of the teacher's tests pass.
+            - test_common_denominator: passed
+            - test_lowest_terms: failed: assert (8, 16) == (1, 2)
+            - TestMore.test_negative: error: ValueError: later (fractions.py, line 4)""");
+
+    @Test
+    void questionsAboutTheTestsAreAnsweredFromTheirResults() {
+        String which = askWithTests("Which tests failed?");
+        assertThat(which)
+                .contains("1 of 3 of the teacher's tests pass. These do not:")
+                .contains("`test_lowest_terms` fails: `assert (8, 16) == (1, 2)`")
+                .contains("`TestMore.test_negative` could not run: `ValueError: later`. The failure points to"
+                        + " fractions.py, line 4.")
+                .doesNotContain("test_common_denominator");
+
+        String why = askWithTests("Why did test_lowest_terms fail?");
+        assertThat(why)
+                .contains("`test_lowest_terms` fails: `assert (8, 16) == (1, 2)`")
+                .doesNotContain(GRADE);
+
+        assertThat(askWithTests("Does test_common_denominator pass?")).contains("`test_common_denominator` passes.");
+        assertThat(askWithTests("Besteht mein Code die Tests?")).contains("1 of 3 of the teacher's tests pass.");
+        assertThat(ask("Which tests failed?")).contains("This homework has no tests of the teacher's");
+        assertThat(ask("Why did I get a " + VERDICT.grade() + "?")).doesNotContain("tests of the teacher's");
+    }
+
+    private String askWithTests(String question) {
+        List<ContextDocument> context = new java.util.ArrayList<>(CONTEXT);
+        context.add(TESTS);
+        return assistant.compose(new Conversation(List.of(new Turn(Turn.Role.USER, question)), context, VERDICT));
+    }
+
     private String ask(String question) {
         return assistant.compose(new Conversation(
                 List.of(

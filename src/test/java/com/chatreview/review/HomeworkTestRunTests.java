@@ -241,13 +241,19 @@ class HomeworkTestRunTests {
             socket.awaitEvent("connection_established");
             socket.sendContent("Show me the test file test_fractions.py and the hidden case");
             socket.awaitReplyEnd();
+            socket.sendContent("Why does test_lowest_terms fail?");
+            socket.awaitReplyEnd();
         }
         JsonNode messages =
                 tenant.chats().get("/api/v1/chats/" + chatId + "/messages").json();
         for (JsonNode message : messages.get("messages")) {
-            assertThat(message.get("content").asString()).doesNotContain("(7, 9, 1, 9)", "the hidden case\"");
+            assertThat(message.get("content").asString())
+                    .as("the test file's text; its tests' names and messages are the student's to read")
+                    .doesNotContain("# the hidden case", "def test_hidden", "from fractions_hw import");
         }
         assertThat(review.get("tests").get("total").asInt()).isEqualTo(4);
+        assertThat(messages.get("messages").get(5).get("content").asString())
+                .contains("`test_lowest_terms` fails: `assert (8, 16) == (1, 2)");
     }
 
     private JsonNode publish(Map<String, Object> extra, Map<String, String> test) {
