@@ -104,6 +104,22 @@ public final class Sandbox {
      */
     public SandboxResult run(Map<String, byte[]> files, List<String> command, Set<String> collect, SandboxLimits limits)
             throws SandboxUnavailable, InterruptedException {
+        return run(files, command, collect, limits, Map.of());
+    }
+
+    /**
+     * Runs the command as {@link #run(Map, List, Set, SandboxLimits)} does, with files of the host the run may read:
+     * each mounted read-only at {@code /tools/<name>} (a test runner's jar).
+     *
+     * @param tools the host's files by the name the run finds them under in {@code /tools}
+     */
+    public SandboxResult run(
+            Map<String, byte[]> files,
+            List<String> command,
+            Set<String> collect,
+            SandboxLimits limits,
+            Map<String, Path> tools)
+            throws SandboxUnavailable, InterruptedException {
         String why = whyUnavailable();
         if (why != null) {
             throw new SandboxUnavailable(why);
@@ -112,12 +128,13 @@ public final class Sandbox {
             requireName(name);
         }
         collect.forEach(Sandbox::requireName);
+        tools.keySet().forEach(Sandbox::requireName);
         int uid = uids.take();
         long started = System.nanoTime();
         Path dir = null;
         try {
             dir = prepared(files, uid);
-            Process process = started(commandLine(dir, uid, command, collect, limits));
+            Process process = started(commandLine(dir, uid, command, collect, limits, tools));
             process.getOutputStream().close();
             CappedOutput output = new CappedOutput(process.getErrorStream(), limits.outputBytes());
             CappedOutput archive = new CappedOutput(
@@ -152,7 +169,12 @@ public final class Sandbox {
     }
 
     private List<String> commandLine(
-            Path dir, int uid, List<String> command, Set<String> collect, SandboxLimits limits) {
+            Path dir,
+            int uid,
+            List<String> command,
+            Set<String> collect,
+            SandboxLimits limits,
+            Map<String, Path> tools) {
         List<String> line = new ArrayList<>();
         if (asRoot) {
             line.addAll(List.of(SETPRIV, "--reuid=" + uid, "--regid=" + uid, "--clear-groups", "--"));
@@ -193,7 +215,9 @@ public final class Sandbox {
                 "--size",
                 Long.toString(WORK_BYTES),
                 "--tmpfs",
-                "/work",
+                "/work"));
+        tools.forEach((name, host) -> line.addAll(List.of("--ro-bind", host.toString(), "/tools/" + name)));
+        line.addAll(List.of(
                 "--remount-ro",
                 "/",
                 "--chdir",
@@ -211,6 +235,11 @@ public final class Sandbox {
                 "--setenv",
                 "PYTHONDONTWRITEBYTECODE",
                 "1",
+                // a process's address space is bounded: glibc's malloc otherwise reserves 64 MiB per thread, and a
+                // JVM or Node.js starting a dozen threads would not fit
+                "--setenv",
+                "MALLOC_ARENA_MAX",
+                "2",
                 "--setenv",
                 "CRS_COLLECT",
                 String.join(" ", collect),
@@ -321,8 +350,8 @@ public final class Sandbox {
         Path probe = null;
         try {
             probe = prepared(Map.of(), FIRST_UID);
-            Process process =
-                    started(commandLine(probe, FIRST_UID, List.of("/usr/bin/true"), Set.of(), SandboxLimits.TESTS));
+            Process process = started(
+                    commandLine(probe, FIRST_UID, List.of("/usr/bin/true"), Set.of(), SandboxLimits.TESTS, Map.of()));
             process.getOutputStream().close();
             String said = new String(process.getErrorStream().readNBytes(4096), StandardCharsets.UTF_8).strip();
             if (!process.waitFor(10, TimeUnit.SECONDS)) {

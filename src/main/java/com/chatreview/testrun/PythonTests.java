@@ -1,6 +1,8 @@
 package com.chatreview.testrun;
 
 import com.chatreview.testrun.TestRun.Outcome;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,6 +12,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Python 3 with pytest (Debian's {@code python3-pytest}). The interpreter runs isolated ({@code -I}: no
@@ -37,12 +40,23 @@ final class PythonTests implements TestKit {
             Pattern.compile("(?m)^[^\\s:]+\\.py::(\\S+) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\\b");
 
     @Override
+    public @Nullable String whyUnavailable() {
+        if (!Files.isExecutable(Path.of("/usr/bin/python3"))) {
+            return "Python 3 is not installed (Debian: apt-get install python3-pytest)";
+        }
+        if (!Files.isDirectory(Path.of("/usr/lib/python3/dist-packages/pytest"))) {
+            return "pytest is not installed for the system's Python (Debian: apt-get install python3-pytest)";
+        }
+        return null;
+    }
+
+    @Override
     public boolean keptOut(String fileName) {
         return RUNNER_FILES.contains(fileName);
     }
 
     @Override
-    public List<String> command(List<String> testFiles, String report) {
+    public List<String> command(Map<String, String> testFiles, String report) {
         List<String> command = new ArrayList<>(List.of(
                 "/usr/bin/env",
                 "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1",
@@ -59,7 +73,7 @@ final class PythonTests implements TestKit {
                 "junit_family=xunit2",
                 "--junitxml=" + report,
                 "--"));
-        command.addAll(testFiles);
+        command.addAll(testFiles.keySet());
         return command;
     }
 

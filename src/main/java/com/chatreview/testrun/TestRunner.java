@@ -39,11 +39,13 @@ public class TestRunner {
     private final Sandbox sandbox;
     private final SandboxSettings settings;
     private final MeterRegistry meters;
+    private final TestKits kits;
 
     TestRunner(Sandbox sandbox, SandboxSettings settings, MeterRegistry meters) {
         this.sandbox = sandbox;
         this.settings = settings;
         this.meters = meters;
+        this.kits = new TestKits(settings.dir().resolve("tools"));
     }
 
     /**
@@ -60,12 +62,13 @@ public class TestRunner {
         if (settings.mode() == SandboxSettings.Mode.OFF) {
             return Optional.of(TestRun.notRun("homework tests are switched off on this service (REVIEW_TESTS=off)"));
         }
-        Optional<TestKit> kitOfLanguage = kit(language.get());
-        if (kitOfLanguage.isEmpty()) {
+        TestKit kit = kits.of(language.get());
+        String runnerMissing = kit.whyUnavailable();
+        if (runnerMissing != null) {
+            meters.counter("tests.runs", "state", State.NOT_RUN.value()).increment();
             return Optional.of(
-                    TestRun.notRun(language.get().displayName() + " tests are not run by this version of the service"));
+                    TestRun.notRun(language.get().displayName() + " tests cannot run on this node: " + runnerMissing));
         }
-        TestKit kit = kitOfLanguage.get();
         Map<String, byte[]> files = new LinkedHashMap<>();
         List<String> keptOut = new ArrayList<>();
         for (Map.Entry<String, byte[]> file : studentFiles.entrySet()) {
@@ -95,7 +98,7 @@ public class TestRunner {
                 SandboxLimits.TESTS.outputBytes());
         SandboxResult result;
         try {
-            result = sandbox.run(files, kit.command(List.copyOf(testSources.keySet()), report), Set.of(report), limits);
+            result = sandbox.run(files, kit.command(testSources, report), Set.of(report), limits, kit.tools());
         } catch (SandboxUnavailable unavailable) {
             meters.counter("tests.runs", "state", State.NOT_RUN.value()).increment();
             return Optional.of(TestRun.notRun("the sandbox cannot run here: " + unavailable.getMessage()));
@@ -104,13 +107,6 @@ public class TestRunner {
                 .read(result, result.collected().get(report), keptOut);
         meters.counter("tests.runs", "state", run.state().value()).increment();
         return Optional.of(run);
-    }
-
-    private static Optional<TestKit> kit(TestLanguage language) {
-        return switch (language) {
-            case PYTHON -> Optional.of(new PythonTests());
-            case JAVA, JAVASCRIPT -> Optional.empty();
-        };
     }
 
     /** What a finished (or stopped) run came to. */
@@ -127,15 +123,20 @@ public class TestRunner {
             if (cases.isEmpty()) {
                 String why = kit.firstError(result.output())
                         .orElse("the test runner ended (exit status " + result.exitCode() + ") without a report");
-                return notLoaded(why, null, declared, took, output);
+                return notLoaded(why, studentPlace(result.output()), declared, took, output);
             }
             List<JUnitXml.Case> loadFailures =
                     cases.get().stream().filter(kit::isLoadFailure).toList();
             if (!loadFailures.isEmpty()) {
                 JUnitXml.Case failure = loadFailures.getFirst();
                 String trace = failure.detail() == null ? "" : failure.detail();
-                String why = kit.firstError(trace).orElse("the tests could not be loaded");
-                return notLoaded(why, studentPlace(trace), declared, took, output);
+                // the runner may keep the error's text to its output (Node.js does) and name only the file in the
+                // report
+                String why = kit.firstError(trace)
+                        .or(() -> kit.firstError(result.output()))
+                        .orElse("the tests could not be loaded");
+                TestKit.@Nullable Place place = studentPlace(trace);
+                return notLoaded(why, place != null ? place : studentPlace(result.output()), declared, took, output);
             }
             List<TestResult> results = new ArrayList<>();
             for (JUnitXml.Case testCase : cases.get()) {
