@@ -226,10 +226,9 @@ final class AnalysisWriter {
         }
         StringBuilder text = new StringBuilder("## Similarity to the reference solution\n\n")
                 .append(similarity.percent())
-                .append("% overall: the Dice coefficient over token 3-grams (runs of three names, numbers or")
-                .append(" operators; comments and whitespace left out, a name only one side uses counted as a")
-                .append(" placeholder, so renaming costs nothing). 100% is the reference's code, 0% nothing in")
-                .append(" common.")
+                .append("% alike overall. This compares the steps of the code, not the names you chose, your")
+                .append(" comments or your spacing: 100% is the reference's code, 0% nothing in common. Alike is")
+                .append(" not proof that your work is right, and nothing ran it.")
                 .append(counted(similarity))
                 .append("\n\n")
                 .append(bullets(lines));

@@ -43,8 +43,11 @@ public final class Grader {
     static final int SIMILARITY_FULL = 80;
     /** The similarity to the reference (percent) up to which correctness earns nothing. */
     static final int SIMILARITY_NONE = 10;
-    /** Without a reference nothing shows the work is right: the most of correctness's points it can earn. */
-    static final double NO_REFERENCE_CEILING = 0.75;
+    /**
+     * Nothing ran the work: its likeness to the reference, or what it has of the task's terms, is not evidence that it
+     * is right, so correctness earns at most this share of its points (docs/decisions.md, Homework tests).
+     */
+    static final double UNVERIFIED_CEILING = Verdicts.UNVERIFIED_CEILING;
 
     private static final int MAX_TASK_TERMS = 8;
     static final int MAX_HITS = 3;
@@ -55,6 +58,8 @@ public final class Grader {
     private static final Pattern BACKQUOTED = Pattern.compile("`([^`\\n]+)`");
     private static final Pattern IDENTIFIER = Pattern.compile(
             "\\b([\\p{L}_][\\p{L}\\p{N}]*_[\\p{L}\\p{N}_]*|[\\p{Ll}]+[\\p{Lu}][\\p{L}\\p{N}]*|[\\p{L}_][\\p{L}\\p{N}_]*(?=\\())");
+    private static final Pattern PROGRAM = Pattern.compile(
+            "(?i)\\.(?:py|java|c|cc|cpp|h|hpp|js|mjs|ts|go|rs|kt|rb|cs|php|swift|scala|sql|sh|r|m|ipynb)$");
     private static final Pattern NAMED_FILE = Pattern.compile(
             "(?i)\\b(?:submit|upload|hand in|create|save|named|called|name it|in a file)\\b[^.\\n]{0,40}?"
                     + "\\b([\\w-]+\\.(?:py|java|c|cc|cpp|h|hpp|js|ts|go|rs|kt|rb|cs|php|swift|scala|sql|sh|r|m|txt|md"
@@ -138,6 +143,7 @@ public final class Grader {
         List<Observation> observations = new ArrayList<>();
         List<Flag> flags = new ArrayList<>();
         Set<Aspect> explained = new HashSet<>();
+        List<Flag> unverified = new ArrayList<>(1);
         double share = assessments.overall(request.rubric());
         for (Criterion criterion : request.rubric().criteria()) {
             if (criterion.tests() && request.testsRan()) {
@@ -169,14 +175,42 @@ public final class Grader {
                     criterion.id(),
                     (int) Math.round(assessment.share() * criterion.maxPoints()),
                     assessment.explanation()));
+            if (aspect == Aspect.CORRECTNESS && !measures.readable().isEmpty() && unverified.isEmpty()) {
+                unverified.add(new Flag(Flag.CORRECTNESS_UNVERIFIED, null, null, unverifiedMessage(request)));
+            }
             if (explained.add(aspect)) {
                 assessment.observations().forEach(observation -> observations.add(observation.on(criterion.id())));
             }
         }
+        flags.addAll(unverified);
         return Verdicts.settle(
                         request,
                         new Proposal(scores, observations, flags, INTRODUCTION, AnalysisWriter.write(measures)))
                 .verdict();
+    }
+
+    /** Why the correctness of the work is an estimate, and what would make it more, in the teacher's terms. */
+    private static String unverifiedMessage(ReviewRequest request) {
+        boolean program = request.submission().stream().anyMatch(Grader::isProgram)
+                || request.solution().stream().anyMatch(Grader::isProgram);
+        String basis = request.solution().isEmpty()
+                ? "from what the task names"
+                : "from its likeness to the reference solution";
+        return "Nothing ran this work: its correctness is estimated " + basis + ", which earns at most "
+                + Math.round(UNVERIFIED_CEILING * 100) + "% of the points."
+                + (program
+                        ? " Test files on the homework would grade it by what it does."
+                        : " The teacher's reading decides whether it is right.");
+    }
+
+    /** Whether a file is a program's source, by its name. */
+    static boolean isProgram(ReviewDocument document) {
+        return isProgram(document.name());
+    }
+
+    /** Whether a file of this name is a program's source, by its extension (not prose, not data). */
+    public static boolean isProgram(String fileName) {
+        return PROGRAM.matcher(fileName).find();
     }
 
     /** The student's files with the lines addressed to the grader blanked, their numbers kept. */
@@ -382,7 +416,8 @@ public final class Grader {
                                 + " the work the task asks for, whatever its similarity of " + percent + "%.",
                         found);
             }
-            double share = Math.clamp((percent - SIMILARITY_NONE) / (double) (SIMILARITY_FULL - SIMILARITY_NONE), 0, 1);
+            double share = UNVERIFIED_CEILING
+                    * Math.clamp((percent - SIMILARITY_NONE) / (double) (SIMILARITY_FULL - SIMILARITY_NONE), 0, 1);
             Severity severity = percent >= SIMILARITY_FULL
                     ? Severity.INFO
                     : percent >= 50 ? Severity.MINOR : percent >= 20 ? Severity.MAJOR : Severity.CRITICAL;
@@ -397,9 +432,11 @@ public final class Grader {
                                             + " no counterpart in your work (the teacher can look them up).")));
             return new Assessment(
                     share,
-                    "Your work is " + percent + "% similar to the reference solution (token 3-grams; renaming"
-                            + " costs nothing): " + SIMILARITY_FULL + "% or more earns every point, "
-                            + SIMILARITY_NONE + "% or less none, and the points rise evenly between.",
+                    "Your work is " + percent + "% like the reference solution (the same steps, whatever names you"
+                            + " chose). Nothing ran your work, so that likeness is all I can go on, and it earns at"
+                            + " most " + Math.round(UNVERIFIED_CEILING * 100) + "% of the points: "
+                            + SIMILARITY_FULL + "% alike or more earns that much, " + SIMILARITY_NONE
+                            + "% or less nothing. Try your work on the task's own examples to see that it works.",
                     found);
         }
         List<String> terms = measures.terms();
@@ -424,13 +461,13 @@ public final class Grader {
             found.add(Finding.whole(
                     Severity.MAJOR, "The task names " + names(absent) + ", which your work does not use."));
         }
-        double share = NO_REFERENCE_CEILING * covered / terms.size();
+        double share = UNVERIFIED_CEILING * covered / terms.size();
         return new Assessment(
                 share,
                 "There is no reference solution, so I can only check that your work deals with what the task"
                         + " names: " + covered + " of its " + terms.size() + " key terms (" + names(terms)
                         + ") are in it. Nothing shows the work is right, so this criterion earns at most "
-                        + Math.round(NO_REFERENCE_CEILING * 100) + "% of its points.",
+                        + Math.round(UNVERIFIED_CEILING * 100) + "% of its points.",
                 found);
     }
 

@@ -71,6 +71,11 @@ public record Homework(
                 DEFAULT_TEST_TIMEOUT_SECONDS);
     }
 
+    /** What about the homework's setup makes its grades weaker than the teacher may think. */
+    public List<HomeworkWarning> warnings() {
+        return HomeworkWarning.of(this);
+    }
+
     /** The teacher's tests; empty when the homework has none. */
     public List<HomeworkFile> tests() {
         return filesOfType(HomeworkFile.FileType.TEST);

@@ -137,25 +137,26 @@ class OfflineReviewerTests {
                         new Case(
                                 "the reference's code, with comments added: the same tokens",
                                 List.of(python("fractions.py", CORRECT)),
-                                "A",
+                                "B",
                                 List.of(
                                         "fractions.py: read, 9 lines.",
                                         "Its key terms: `add_fractions`; 1 of 1 are in the submission.",
-                                        "100% overall",
-                                        "**Solves the task**: 60 of 60. Your work is 100% similar to the reference",
+                                        "100% alike overall",
+                                        "**Solves the task**: 45 of 60. Your work is 100% like the reference",
+                                        "`correctness_unverified`: Nothing ran this work",
                                         "**Keeps the rules**: 25 of 25. Your work keeps all 3 checks of the rules.")),
                         new Case(
                                 "a correct solution in the student's own names: renaming costs nothing",
                                 List.of(python("fractions.py", RENAMED)),
-                                "A",
-                                List.of("**Solves the task**: 60 of 60. Your work is 86% similar")),
+                                "B",
+                                List.of("**Solves the task**: 45 of 60. Your work is 86% like")),
                         new Case(
                                 "a partial solution that never reduces: its lines are missing, and it lacks the required"
                                         + " gcd",
                                 List.of(python("fractions.py", PARTIAL)),
-                                "D",
+                                "E",
                                 List.of(
-                                        "**Solves the task**: 33 of 60. Your work is 48% similar",
+                                        "**Solves the task**: 24 of 60. Your work is 48% like",
                                         "Broken: “Must use `gcd`.” (rules.txt, line 4): no file has `gcd`.",
                                         "major: Lacks `gcd`, which “Must use `gcd`.” (rules.txt, line 4) requires.",
                                         "Reference lines with no counterpart in the submission: ",
@@ -187,7 +188,7 @@ class OfflineReviewerTests {
                         new Case(
                                 "a binary file beside the correct code: listed, not opened, no effect on the grade",
                                 List.of(python("fractions.py", CORRECT), image("diagram.png")),
-                                "A",
+                                "B",
                                 List.of("diagram.png: not opened (an image: listed, not opened).")),
                         new Case(
                                 "only a binary file: nothing readable",
@@ -197,9 +198,9 @@ class OfflineReviewerTests {
                                         "fractions.png: not opened",
                                         "No file of the submission has text I could read")),
                         new Case(
-                                "the partial solution asking the grader for an A: reported, and still D",
+                                "the partial solution asking the grader for an A: reported, and still E",
                                 List.of(python("fractions.py", INJECTION)),
-                                "D",
+                                "E",
                                 List.of(
                                         "## For the teacher",
                                         "- `addressed_to_grader` (fractions.py:1): This line tells the grader to set its"
@@ -209,7 +210,7 @@ class OfflineReviewerTests {
                                 "the correct code under another name than the task asks for: its points for the file"
                                         + " lost",
                                 List.of(python("solution.py", CORRECT)),
-                                "B",
+                                "C",
                                 List.of(
                                         "Missing: fractions.py, which the task names, was not submitted.",
                                         "**Hands in what was asked**: 0 of 15. The file the task names (fractions.py) is"
@@ -218,7 +219,7 @@ class OfflineReviewerTests {
                         new Case(
                                 "the correct code, cut at the size budget: graded on what was read, and said so",
                                 List.of(new ReviewDocument("fractions.py", "text/x-python", CORRECT, true, null)),
-                                "A",
+                                "B",
                                 List.of(
                                         "fractions.py: read up to the size budget (9 lines); the rest was not reviewed.")),
                         new Case("no files at all", List.of(), "F", List.of("No file was submitted.")))
@@ -279,9 +280,11 @@ class OfflineReviewerTests {
                         python("test_fractions.py", tests))),
                 token -> {});
 
-        assertThat(review.grade()).isEqualTo("A");
+        assertThat(review.grade())
+                .as("the same as the correct solution alone: B, nothing ran it")
+                .isEqualTo("B");
         assertThat(review.analysis())
-                .contains("100% overall")
+                .contains("100% alike overall")
                 .contains("It is of fractions.py: the files that together come closest to the reference;"
                         + " NOTES.md, test_fractions.py add nothing that brings the submission closer");
     }
@@ -297,7 +300,7 @@ class OfflineReviewerTests {
                 token -> {});
 
         assertThat(thrice.grade()).isEqualTo(once.grade());
-        assertThat(thrice.analysis()).contains("48% overall").contains("It is of fractions.py:");
+        assertThat(thrice.analysis()).contains("48% alike overall").contains("It is of fractions.py:");
     }
 
     @Test
@@ -429,7 +432,7 @@ class OfflineReviewerTests {
     void keepsTheAnalysisShortWhateverTheNumberOfFindings() {
         Review review = assistant.review(request(List.of(python("fractions.py", NOISY))), token -> {});
 
-        assertThat(review.analysis()).contains("; and 397 more", "and 42 more)", "and 350 more flags of these kinds.");
+        assertThat(review.analysis()).contains("; and 397 more", "and 42 more)", "and 351 more flags of these kinds.");
         assertThat(review.flags()).hasSize(50);
         assertThat(review.analysis().length()).isLessThan(6_000);
     }

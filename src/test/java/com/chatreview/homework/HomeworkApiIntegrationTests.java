@@ -143,7 +143,8 @@ class HomeworkApiIntegrationTests {
                         "files",
                         "course",
                         "rubric",
-                        "testTimeoutSeconds");
+                        "testTimeoutSeconds",
+                        "warnings");
         JsonNode homework = reply.json();
         String id = homework.get("id").asString();
         assertThat(id).matches(UUID_TEXT);
@@ -205,7 +206,8 @@ class HomeworkApiIntegrationTests {
                         "files",
                         "course",
                         "rubric",
-                        "testTimeoutSeconds");
+                        "testTimeoutSeconds",
+                        "warnings");
         assertThat(reply.json().get("files").isArray()).isTrue();
         assertThat(reply.json().get("files").size()).isZero();
         String id = reply.json().get("id").asString();

@@ -45,7 +45,7 @@ class HomeworkRubricIntegrationTests {
         Reply created = publish(api, TWO_CRITERIA);
 
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        assertThat(created.fieldNames()).endsWith("course", "rubric", "testTimeoutSeconds");
+        assertThat(created.fieldNames()).endsWith("course", "rubric", "testTimeoutSeconds", "warnings");
         JsonNode expected = Api.JSON.readTree("""
                 {"criteria": [
                   {"id": "works", "title": "It works", "description": "Prints 5/6.", "maxPoints": 70},

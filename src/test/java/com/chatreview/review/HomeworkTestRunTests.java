@@ -138,6 +138,37 @@ class HomeworkTestRunTests {
     }
 
     @Test
+    void aHomeworkSaysWhenItsSetupMakesItsGradesWeak() {
+        Map<String, String> solution = file("solution", "solution.py", CORRECT);
+        assertThat(codes(publish(Map.of(), solution))).containsExactly("solution_without_tests");
+        assertThat(codes(publish(Map.of(), file("test", "test_fractions.py", TESTS))))
+                .isEmpty();
+        JsonNode bound = publish(
+                Map.of(
+                        "rubric",
+                        Map.of(
+                                "criteria",
+                                List.of(Map.of("id", "works", "title", "Works", "maxPoints", 5, "tests", true)))),
+                file("task", "notes.md", "No tests."));
+        assertThat(codes(bound)).containsExactly("criterion_without_tests");
+        assertThat(bound.get("warnings").get(0).get("message").asString()).contains("'works'");
+        JsonNode unbound = publish(
+                Map.of("rubric", Map.of("criteria", List.of(Map.of("id", "works", "title", "Works", "maxPoints", 5)))),
+                file("test", "test_fractions.py", TESTS));
+        assertThat(codes(unbound)).containsExactly("tests_grade_no_criterion");
+        assertThat(codes(homework.get("/v1/homeworks/" + unbound.get("id").asString())
+                        .json()))
+                .containsExactly("tests_grade_no_criterion");
+    }
+
+    private static List<String> codes(JsonNode homework) {
+        List<String> codes = new ArrayList<>();
+        homework.get("warnings")
+                .forEach(warning -> codes.add(warning.get("code").asString()));
+        return codes;
+    }
+
+    @Test
     void aTeachersRubricMarksTheCriteriaTheTestsGradeAndKeepsTheMark() {
         JsonNode published = publish(
                 Map.of(

@@ -84,7 +84,9 @@ class ReviewIntegrationTests {
                 awaitReview(submission, review -> review.get("state").asString().equals("done"));
 
         assertThat(reviewed.get("status").asString()).isEqualTo("reviewed");
-        assertThat(reviewed.get("grade").asString()).isEqualTo("A");
+        assertThat(reviewed.get("grade").asString())
+                .as("the reference's own code, without tests: nothing ran it")
+                .isEqualTo("B");
         assertThat(reviewed.get("analysis").asString()).contains("not a language model");
         assertThat(reviewed.get("metadata").get("reviewFailed").asBoolean()).isFalse();
         assertThat(reviewed.get("review").get("reviewedAt").asString()).isNotBlank();
@@ -191,12 +193,14 @@ class ReviewIntegrationTests {
         JsonNode criteria = reviewed.get("criteria");
         assertThat(criteria.size()).isEqualTo(2);
         assertThat(criteria.get(0).get("criterionId").asString()).isEqualTo("logic");
-        assertThat(criteria.get(0).get("points").asInt()).isEqualTo(8);
+        assertThat(criteria.get(0).get("points").asInt())
+                .as("nothing ran it: at most 75%")
+                .isEqualTo(6);
         assertThat(criteria.get(1).get("criterionId").asString()).isEqualTo("style");
         assertThat(criteria.get(1).get("points").asInt()).isEqualTo(2);
-        assertThat(reviewed.get("grade").asString()).isEqualTo("A");
+        assertThat(reviewed.get("grade").asString()).isEqualTo("B");
         assertThat(reviewed.get("flags").get(0).get("kind").asString()).isEqualTo("criterion_not_assessed");
-        assertThat(reviewed.get("analysis").asString()).contains("10 of 10 points", "**Code style**: 2 of 2.");
+        assertThat(reviewed.get("analysis").asString()).contains("8 of 10 points", "**Code style**: 2 of 2.");
     }
 
     @Test
@@ -273,7 +277,9 @@ class ReviewIntegrationTests {
                 .contains("diagram.png (image/png")
                 .contains("not opened");
         assertThat(reviewed.get("analysis").asString()).contains("diagram.png");
-        assertThat(reviewed.get("grade").asString()).isEqualTo("A");
+        assertThat(reviewed.get("grade").asString())
+                .as("the reference's own code, without tests: nothing ran it")
+                .isEqualTo("B");
     }
 
     @Test
@@ -408,7 +414,9 @@ class ReviewIntegrationTests {
                 awaitReview(submission, review -> review.get("state").asString().equals("done"));
 
         assertThat(reviewed.get("status").asString()).isEqualTo("reviewed");
-        assertThat(reviewed.get("grade").asString()).isEqualTo("A");
+        assertThat(reviewed.get("grade").asString())
+                .as("the reference's own code, without tests: nothing ran it")
+                .isEqualTo("B");
         JsonNode usage = chats.get("/api/v1/usage?group_by=kind").json().get("totals");
         assertThat(usage.get("reviews").asLong())
                 .as("what the review cost is counted without its chat")

@@ -185,7 +185,12 @@ class HomeworkController {
             List<FileBody> files,
             CourseBody course,
             RubricBody rubric,
-            int testTimeoutSeconds) {
+            int testTimeoutSeconds,
+
+            @Schema(
+                    description = "What about the homework's setup makes its grades weaker than the teacher may"
+                            + " think (a reference program without tests...); empty when nothing")
+            List<WarningBody> warnings) {
         static HomeworkBody of(Homework homework) {
             return new HomeworkBody(
                     homework.id().toString(),
@@ -199,9 +204,18 @@ class HomeworkController {
                     homework.files().stream().map(FileBody::of).toList(),
                     CourseBody.of(homework.course()),
                     RubricBody.of(homework.rubric()),
-                    homework.testTimeoutSeconds());
+                    homework.testTimeoutSeconds(),
+                    homework.warnings().stream()
+                            .map(warning -> new WarningBody(warning.code(), warning.message()))
+                            .toList());
         }
     }
+
+    record WarningBody(
+            @Schema(allowableValues = {"solution_without_tests", "criterion_without_tests", "tests_grade_no_criterion"})
+            String code,
+
+            String message) {}
 
     record HomeworkList(List<HomeworkBody> data, boolean nextPage, boolean prevPage, long total) {}
 
