@@ -1,0 +1,3 @@
+def is_anagram(a, b):
+    # TODO: not finished yet
+    pass

@@ -1,0 +1,3 @@
+def binary_search(items, target):
+    # TODO: not finished yet
+    return None

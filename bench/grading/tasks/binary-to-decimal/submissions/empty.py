@@ -1,0 +1,3 @@
+def binary_to_decimal(bits):
+    # TODO: not finished yet
+    pass

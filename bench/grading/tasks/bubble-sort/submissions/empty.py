@@ -1,0 +1,3 @@
+def bubble_sort(items):
+    # TODO: not finished yet
+    pass

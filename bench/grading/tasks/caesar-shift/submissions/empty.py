@@ -1,0 +1,3 @@
+def caesar_shift(text, shift):
+    # TODO: not finished yet
+    pass

@@ -1,0 +1,3 @@
+def capitalize_words(text):
+    words = text.split(" ")
+    return " ".join(word[0].upper() + word[1:].lower() for word in words)

@@ -1,0 +1,3 @@
+def chunk_list(items, size):
+    # TODO: not finished yet
+    pass

@@ -1,0 +1,3 @@
+def fibonacci(n):
+    # TODO: not finished yet
+    pass

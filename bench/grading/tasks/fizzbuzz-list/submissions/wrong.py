@@ -1,0 +1,12 @@
+def fizzbuzz(n):
+    result = []
+    for i in range(1, n):
+        if i % 15 == 0:
+            result.append("FizzBuzz")
+        elif i % 3 == 0:
+            result.append("Fizz")
+        elif i % 5 == 0:
+            result.append("Buzz")
+        else:
+            result.append(str(i))
+    return result

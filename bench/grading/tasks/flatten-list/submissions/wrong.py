@@ -1,0 +1,8 @@
+def flatten(nested):
+    result = []
+    for item in nested:
+        if isinstance(item, list):
+            result.extend(item)
+        else:
+            result.append(item)
+    return result

@@ -1,0 +1,5 @@
+def gcd(a, b):
+    a, b = abs(a), abs(b)
+    while b != 0
+        a, b = b, a % b
+    return a

@@ -1,0 +1,3 @@
+def insertion_sort(items):
+    # TODO: not finished yet
+    pass

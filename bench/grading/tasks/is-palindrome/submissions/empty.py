@@ -1,0 +1,3 @@
+def is_palindrome(text):
+    # TODO: not finished yet
+    pass

@@ -1,0 +1,3 @@
+def is_leap_year(year):
+    # TODO: not finished yet
+    pass

@@ -1,0 +1,3 @@
+def longest_word(sentence):
+    # TODO: not finished yet
+    pass

@@ -1,0 +1,2 @@
+def longest_word(sentence):
+    return max(sentence.split(), key=len, default="")

@@ -1,0 +1,3 @@
+def max_subarray_sum(numbers):
+    # TODO: not finished yet
+    pass

@@ -1,0 +1,3 @@
+def merge_sorted(a, b):
+    # TODO: not finished yet
+    pass

@@ -1,0 +1,3 @@
+def is_prime(n):
+    # TODO: not finished yet
+    pass

@@ -1,0 +1,3 @@
+def remove_duplicates(items):
+    # TODO: not finished yet
+    pass

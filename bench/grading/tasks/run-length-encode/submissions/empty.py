@@ -1,0 +1,3 @@
+def run_length_encode(text):
+    # TODO: not finished yet
+    pass

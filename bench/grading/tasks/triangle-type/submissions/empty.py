@@ -1,0 +1,3 @@
+def triangle_type(a, b, c):
+    # TODO: not finished yet
+    pass

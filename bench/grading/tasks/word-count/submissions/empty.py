@@ -1,0 +1,3 @@
+def word_count(text):
+    # TODO: not finished yet
+    pass
