@@ -232,10 +232,17 @@ public final class Verdicts {
         List<Finding> findings = new ArrayList<>();
         for (TestEvidence.FailedTest failed :
                 tests.failures().stream().limit(MAX_TEST_FINDINGS).toList()) {
+            // the message's first line says what failed; the lines after it (a runner's diff) are in the submission's
+            // tests
             String message = "The test " + Place.code(Place.shorten(failed.name())) + " fails"
                     + (failed.message() == null || failed.message().isBlank()
                             ? "."
-                            : ": " + Place.shorten(failed.message()));
+                            : ": "
+                                    + Place.shorten(failed.message()
+                                            .strip()
+                                            .lines()
+                                            .findFirst()
+                                            .orElse("")));
             Finding placed = failed.file() == null
                     ? null
                     : place(

@@ -160,7 +160,10 @@ final class ReviewMaterial {
                     .append(": ")
                     .append(result.outcome().value());
             if (result.message() != null && result.outcome() != TestRun.Outcome.PASSED) {
-                text.append(": ").append(oneLine(result.message()));
+                // the first line says what failed; a runner's diff after it repeats it at length
+                text.append(": ")
+                        .append(oneLine(
+                                result.message().strip().lines().findFirst().orElse("")));
             }
             if (result.file() != null && result.line() != null) {
                 text.append(" (")

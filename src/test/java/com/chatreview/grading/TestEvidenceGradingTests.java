@@ -84,7 +84,12 @@ class TestEvidenceGradingTests {
     @Test
     void pointsAreInProportionToTheTestsPassedWhateverTheReviewerProposes() {
         TestEvidence tests = new TestEvidence(
-                true, 2, 3, List.of(new FailedTest("test_lowest_terms", "assert (8, 16) == (1, 2)", null, null)), null);
+                true,
+                2,
+                3,
+                List.of(new FailedTest(
+                        "test_lowest_terms", "assert (8, 16) == (1, 2)\n  At index 0 diff: 8 != 1", null, null)),
+                null);
 
         Verdict verdict = Verdicts.settle(
                         request(REFERENCE, tests),
@@ -103,6 +108,7 @@ class TestEvidenceGradingTests {
         assertThat(verdict.criteria().getFirst().explanation())
                 .isEqualTo("2 of 3 of the teacher's tests pass: the points are in proportion. Looks perfect.");
         Finding failed = verdict.findings().getFirst();
+        assertThat(failed.message()).isEqualTo("The test `test_lowest_terms` fails: assert (8, 16) == (1, 2)");
         assertThat(failed.severity()).isEqualTo(Severity.MAJOR);
         assertThat(failed.file()).isNull();
         assertThat(verdict.points()).as("40 + 25 + 15: a B by the points").isEqualTo(80);
