@@ -35,6 +35,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
@@ -44,6 +45,7 @@ import tools.jackson.databind.json.JsonMapper;
  * The openai provider against real HTTP servers: mock-llm (an OpenAI-compatible server from npm) for what it can
  * express, a scripted JDK endpoint for HTTP errors, usage, broken streams and silence.
  */
+@Tag("npm")
 @Timeout(60)
 class OpenAiAssistantTests {
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -20,6 +21,8 @@ import tools.jackson.databind.JsonNode;
  * {@code /ws/chat} in streamed tokens, and reviews an upload from the model's structured answer. Not an
  * {@code *IntegrationTests} class: it brings its own service, so it runs once.
  */
+@Tag("process")
+@Tag("npm")
 class OpenAiProviderEndToEndTests {
 
     static final String ANSWER = "Find a common denominator first: which number do 2 and 3 both divide?";

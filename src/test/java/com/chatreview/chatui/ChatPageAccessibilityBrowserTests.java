@@ -23,6 +23,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
@@ -34,6 +35,7 @@ import org.springframework.beans.factory.annotation.Autowired;
  * phone width, light and dark; what a screen reader should hear (a finished reply, a message not sent) reaches a
  * polite live region once; at 400 % zoom the messages keep the screen.
  */
+@Tag("browser")
 @IntegrationTest
 @ExtendWith(RequiresChromium.class)
 class ChatPageAccessibilityBrowserTests {

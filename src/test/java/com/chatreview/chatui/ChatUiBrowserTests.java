@@ -24,6 +24,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
@@ -38,6 +39,7 @@ import tools.jackson.databind.JsonNode;
  * The chat page in a real headless Chromium against the whole service: what a student sees and does. Screenshots
  * of the page at desktop size and at 320 px go to {@code target/screenshots/}.
  */
+@Tag("browser")
 @IntegrationTest
 @ExtendWith(RequiresChromium.class)
 class ChatUiBrowserTests {

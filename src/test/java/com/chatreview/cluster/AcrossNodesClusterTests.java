@@ -18,6 +18,7 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
@@ -26,6 +27,7 @@ import tools.jackson.databind.JsonNode;
  * Two nodes on one database and one Redis, behind nginx: the limits and counts of docs/api.md, Rate limits hold across both, as
  * if the cluster were one node.
  */
+@Tag("cluster")
 @ExtendWith(RequiresCluster.class)
 class AcrossNodesClusterTests {
 

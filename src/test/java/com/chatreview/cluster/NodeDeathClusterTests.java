@@ -12,11 +12,13 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 /** A node that dies without a word (SIGKILL) does not keep its connections' slots beyond their lease. */
+@Tag("cluster")
 @ExtendWith(RequiresCluster.class)
 class NodeDeathClusterTests {
 

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
@@ -21,6 +22,7 @@ import tools.jackson.databind.JsonNode;
  * what they cannot decide alone (a delete, a frame's place in the reply order), say so in their health, and lose
  * nothing stored; within 30 s of Redis returning all is as before, by itself.
  */
+@Tag("cluster")
 @ExtendWith(RequiresCluster.class)
 class RedisOutageClusterTests {
 

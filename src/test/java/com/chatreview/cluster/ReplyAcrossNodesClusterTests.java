@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
@@ -23,6 +24,7 @@ import tools.jackson.databind.JsonNode;
  * A reply belongs to the chat, not to the node streaming it: a client resumes it on any node (docs/decisions.md,
  * docs/cluster.md).
  */
+@Tag("cluster")
 @ExtendWith(RequiresCluster.class)
 class ReplyAcrossNodesClusterTests {
 

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -29,6 +30,7 @@ import tools.jackson.databind.JsonNode;
  * everything acknowledged before is there, the open connection is answered again, every review is done. Not an
  * {@code *IntegrationTests} class: the service runs in its own JVM on a PostgreSQL the test owns.
  */
+@Tag("process")
 class DatabaseOutageTests {
 
     static final Duration ANSWERED_WITHIN = Duration.ofSeconds(5);

@@ -12,6 +12,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The embedded PostgreSQL takes no login without its password (issue 29, item 3): made at the first start, kept
  * 0600 under DATA_DIR, by SCRAM on loopback only; a data directory from before is taken over with its data.
  */
+@Tag("process")
 class EmbeddedPostgresPasswordTests {
 
     @TempDir

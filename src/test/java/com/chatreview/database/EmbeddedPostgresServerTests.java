@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** One running service per data directory: a second start refuses, rather than stop the first one's PostgreSQL. */
+@Tag("process")
 class EmbeddedPostgresServerTests {
 
     @TempDir

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * either node, and each score reaches the gradebook once; a score being sent when both nodes are killed ({@code kill
  * -9}) is sent again after they start, and the platform holds it once.
  */
+@Tag("cluster")
 @ExtendWith(RequiresCluster.class)
 class LtiGradesClusterTests {
 

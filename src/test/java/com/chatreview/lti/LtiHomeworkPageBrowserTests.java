@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
@@ -27,6 +28,7 @@ import org.openqa.selenium.By;
  * of the course page: the tool's login and launch pages put and read its value), the page fits, a file is handed in. A screenshot goes to
  * {@code target/screenshots/lti-homework-320px.png}.
  */
+@Tag("browser")
 @IntegrationTest
 @ExtendWith(RequiresChromium.class)
 class LtiHomeworkPageBrowserTests {

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -18,6 +19,7 @@ import tools.jackson.databind.JsonNode;
  * started again on the same data, finishes the erasure (the restarted node takes the job over once the killed one
  * missed its heartbeats), and its counts are exact (each chat is counted in the transaction that erased it). Not an {@code *IntegrationTests} class: it brings its own database, so it runs once.
  */
+@Tag("process")
 class ErasureRestartTests {
 
     static final int CHATS = 600;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -20,6 +21,7 @@ import tools.jackson.databind.JsonNode;
  * an idle connection (1000), and a graceful shutdown that stores the reply in progress before closing with 1001.
  * Not an {@code *IntegrationTests} class: it stops the service, so it runs it in its own JVM, once.
  */
+@Tag("process")
 class ChatConnectionLifecycleTests {
 
     static ServiceProcess service;

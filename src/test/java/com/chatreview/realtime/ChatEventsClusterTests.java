@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
@@ -20,6 +21,7 @@ import tools.jackson.databind.JsonNode;
  * Two nodes with Redis behind nginx: every event of a chat reaches every connection on the chat, whichever node it
  * is on and whichever node produced the event, in {@code seq} order, each once: the same list on every socket.
  */
+@Tag("cluster")
 @ExtendWith(RequiresCluster.class)
 class ChatEventsClusterTests {
 

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -24,6 +25,7 @@ import tools.jackson.databind.JsonNode;
  * in half: every message a client got {@code message_received} for is there after the restart, and every stored
  * reply is the whole reply. Not an {@code *IntegrationTests} class: it runs the service in its own JVM, once.
  */
+@Tag("process")
 class ChatStreamDurabilityTests {
 
     static final Pattern PIECE = Pattern.compile("\\S+\\s*");

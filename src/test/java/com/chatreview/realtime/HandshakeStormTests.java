@@ -15,6 +15,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -24,6 +25,7 @@ import tools.jackson.databind.JsonNode;
  * documented policy (retry_after_ms ± 50 %, then doubling, at most 6 tries) gets in. Not an {@code
  * *IntegrationTests} class: it runs the service in its own JVM, once.
  */
+@Tag("process")
 class HandshakeStormTests {
 
     static final int CLIENTS = 60;

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
@@ -25,6 +26,7 @@ import tools.jackson.databind.JsonNode;
  * reply, and an upload through nginx is reviewed. Only what holds without the Redis implementations: a
  * connection's reply is produced on its own node.
  */
+@Tag("cluster")
 @ExtendWith(RequiresCluster.class)
 class SmokeClusterTests {
 

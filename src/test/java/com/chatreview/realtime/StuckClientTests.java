@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -26,6 +27,7 @@ import tools.jackson.databind.JsonNode;
  * while the chat's other connection gets every event of every reply in order, without delay, and every reply is
  * stored. Not an {@code *IntegrationTests} class: the service runs in its own JVM with a small send buffer.
  */
+@Tag("process")
 class StuckClientTests {
 
     static final int MAX_REPLIES = 200;

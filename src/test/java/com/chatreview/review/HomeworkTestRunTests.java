@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
@@ -28,6 +29,7 @@ import tools.jackson.databind.JsonNode;
  * its webhooks and in the student's export. The service's database is the shared one: nothing here depends on which
  * PostgreSQL it is, so the class does not run a second time on the embedded one.
  */
+@Tag("sandbox")
 @IntegrationTest
 @ExtendWith(RequiresSandbox.class)
 class HomeworkTestRunTests {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -24,6 +25,7 @@ import tools.jackson.databind.JsonNode;
  * (docs/api.md, Usage and budgets) goes on waiting through the kill, and runs once the budget is raised. Not an {@code *IntegrationTests} class: it
  * brings its own database, so it runs once.
  */
+@Tag("process")
 class ReviewRestartTests {
 
     static final int SUBMISSIONS = 6;

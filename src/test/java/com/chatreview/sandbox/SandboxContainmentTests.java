@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code kill -9 -1}, and links out of the directory. After each, nothing of the run is left: no process of its user,
  * no directory.
  */
+@Tag("sandbox")
 @ExtendWith(RequiresSandbox.class)
 class SandboxContainmentTests {
 

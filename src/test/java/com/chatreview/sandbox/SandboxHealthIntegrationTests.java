@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -19,6 +20,7 @@ import org.springframework.beans.factory.annotation.Autowired;
  * The service answers while hostile runs go on beside it: its health within a second throughout a fork bomb, an
  * endless loop, a memory hog and an output flood, run two at a time by the service's own sandbox.
  */
+@Tag("sandbox")
 @IntegrationTest
 @ExtendWith(RequiresSandbox.class)
 class SandboxHealthIntegrationTests {

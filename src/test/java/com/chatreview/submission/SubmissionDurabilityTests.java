@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -24,6 +25,7 @@ import tools.jackson.databind.JsonNode;
  * a JVM of its own on the embedded PostgreSQL, killed with SIGKILL right after the 201, then started again on the
  * same {@code DATA_DIR}. Not an {@code *IntegrationTests} class: it brings its own database, so it runs once.
  */
+@Tag("process")
 class SubmissionDurabilityTests {
 
     static ServiceProcess service;

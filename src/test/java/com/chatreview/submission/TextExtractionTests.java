@@ -25,10 +25,12 @@ import org.apache.tika.parser.AbstractParser;
 import org.apache.tika.parser.ParseContext;
 import org.apache.tika.parser.html.JSoupParser;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.xml.sax.ContentHandler;
 
 /** What the review gets to read of each kind of uploaded file. */
+@Tag("process")
 class TextExtractionTests {
 
     static final int BUDGET = 100_000;

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * as Python's are ({@link TestRunnerTests}): correct work passes, wrong work fails with the message, work that does
  * not compile or load fails every test with the first error line on the student's line.
  */
+@Tag("sandbox")
 @ExtendWith(RequiresSandbox.class)
 class JavaAndJavaScriptTestRunTests {
 

@@ -27,11 +27,13 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.util.FileSystemUtils;
 
 /** A homework's Python tests run against submissions in the sandbox, and what each kind of submission comes to. */
+@Tag("sandbox")
 @ExtendWith(RequiresSandbox.class)
 class TestRunnerTests {
 

@@ -9,10 +9,9 @@ import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.SharedTestConfiguration;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
+import com.chatreview.support.UtcDays;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -31,18 +30,14 @@ class BudgetIntegrationTests {
     void theOperatorsBudgetsAndTheTenantsCapAreSetAndShownWithWhatWasSpent(TestService service) {
         TestTenant tenant = service.newTenant("budget-shown");
         Api operator = operator(tenant);
+        UtcDays days = UtcDays.fromNow();
         JsonNode unlimited = tenant.chats().get("/api/v1/usage/budget").json();
         assertThat(unlimited.get("monthly_tokens").isNull()).isTrue();
         assertThat(unlimited.get("monthly_reviews").isNull()).isTrue();
         assertThat(unlimited.get("per_user_daily_tokens").isNull()).isTrue();
         assertThat(unlimited.get("used_tokens").asLong()).isZero();
         assertThat(unlimited.get("used_reviews").asLong()).isZero();
-        LocalDate today = LocalDate.now(ZoneOffset.UTC);
-        assertThat(Instant.parse(unlimited.get("resets_at").asString()))
-                .isEqualTo(today.withDayOfMonth(1)
-                        .plusMonths(1)
-                        .atStartOfDay(ZoneOffset.UTC)
-                        .toInstant());
+        assertThat(Instant.parse(unlimited.get("resets_at").asString())).isIn(days.nextMonthStarts());
 
         Api.Reply set = operator.put(
                 "/admin/v1/tenants/" + tenant.id() + "/budget", "{\"monthly_tokens\": 5000, \"monthly_reviews\": 40}");
@@ -92,6 +87,7 @@ class BudgetIntegrationTests {
     @Test
     void aSpentMonthlyBudgetRefusesTheNextFrameStoringNothingUntilItIsRaised(TestService service) throws Exception {
         TestTenant tenant = service.newTenant("budget-spent");
+        UtcDays days = UtcDays.fromNow();
         operator(tenant).put("/admin/v1/tenants/" + tenant.id() + "/budget", "{\"monthly_tokens\": 1}");
         String chat = chat(tenant, "student-1");
         try (ChatSocket socket = tenant.socket("student-1", chat)) {
@@ -105,12 +101,7 @@ class BudgetIntegrationTests {
             assertThat(refused.get("error_code").asString()).isEqualTo("BUDGET_EXHAUSTED");
             JsonNode details = refused.get("details");
             assertThat(details.get("fix").asString()).contains("monthly_tokens", "resets_at");
-            assertThat(Instant.parse(details.get("resets_at").asString()))
-                    .isEqualTo(LocalDate.now(ZoneOffset.UTC)
-                            .withDayOfMonth(1)
-                            .plusMonths(1)
-                            .atStartOfDay(ZoneOffset.UTC)
-                            .toInstant());
+            assertThat(Instant.parse(details.get("resets_at").asString())).isIn(days.nextMonthStarts());
             assertThat(details.get("budget").asString()).isEqualTo("monthly_tokens");
             assertThat(messages(tenant, chat))
                     .as("the refused frame is not stored")
@@ -163,6 +154,7 @@ class BudgetIntegrationTests {
     @Test
     void aUsersDailyCapRefusesThatUserAloneUntilTomorrow(TestService service) throws Exception {
         TestTenant tenant = service.newTenant("budget-user");
+        UtcDays days = UtcDays.fromNow();
         tenant.chats().put("/api/v1/usage/limits", "{\"per_user_daily_tokens\": 1}");
         String first = chat(tenant, "student-1");
         String second = chat(tenant, "student-2");
@@ -176,10 +168,7 @@ class BudgetIntegrationTests {
             assertThat(refused.get("details").get("budget").asString()).isEqualTo("per_user_daily_tokens");
             assertThat(refused.get("details").get("fix").asString()).contains("per_user_daily_tokens");
             assertThat(Instant.parse(refused.get("details").get("resets_at").asString()))
-                    .isEqualTo(LocalDate.now(ZoneOffset.UTC)
-                            .plusDays(1)
-                            .atStartOfDay(ZoneOffset.UTC)
-                            .toInstant());
+                    .isIn(days.nextDayStarts());
         }
         try (ChatSocket socket = tenant.socket("student-2", second)) {
             socket.awaitEvent("connection_established");

@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
@@ -22,6 +23,7 @@ import tools.jackson.databind.JsonNode;
  * the stored replies' {@code metadata.usage}, however the replies were spread over the nodes; a budget spent on one
  * node stops new replies on both, overspent by at most the replies already under way.
  */
+@Tag("cluster")
 @ExtendWith(RequiresCluster.class)
 class UsageClusterTests {
 

@@ -46,6 +46,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 import org.quicktheories.core.Gen;
 import org.quicktheories.core.RandomnessSource;
@@ -71,6 +72,7 @@ import tools.jackson.databind.JsonNode;
  * falsified property); {@code -Dmalformed.examples} sets the examples per endpoint. Not an {@code
  * *IntegrationTests} class: it brings its own service and database, so it runs once.
  */
+@Tag("process")
 class MalformedInputPropertyTests {
 
     static final long SEED = Long.getLong("malformed.seed", System.nanoTime());

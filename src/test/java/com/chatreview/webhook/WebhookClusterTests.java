@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Webhooks on two nodes: each delivery is made by one node once, and a delivery recorded before its nodes die
  * ({@code kill -9}) is made after they start again.
  */
+@Tag("cluster")
 @ExtendWith(RequiresCluster.class)
 class WebhookClusterTests {
 
