@@ -7,6 +7,7 @@ import com.chatreview.support.Api;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.SharedTestConfiguration.HeldChats;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import com.chatreview.tenancy.TenantId;
@@ -24,6 +25,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 /** Endpoints 1–5 and PATCH over HTTP, as a tenant's backend sees them. */
+@SingleNodeToo
 @IntegrationTest
 class ChatApiIntegrationTests {
 

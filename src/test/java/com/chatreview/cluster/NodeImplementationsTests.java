@@ -3,6 +3,7 @@ package com.chatreview.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestDatabase;
 import com.chatreview.support.TestRedis;
 import java.util.ArrayDeque;
@@ -19,6 +20,7 @@ import org.springframework.context.ApplicationContext;
  * cross-node part on Redis (it once silently was not), and the run on the embedded defaults is a single node, with
  * none of them on Redis.
  */
+@SingleNodeToo
 @IntegrationTest
 class NodeImplementationsTests {
 

@@ -9,6 +9,7 @@ import com.chatreview.lti.platform.Member;
 import com.chatreview.lti.platform.ResourceLink;
 import com.chatreview.support.Api;
 import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestService;
 import java.io.IOException;
 import java.net.URI;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * that keeps no cookie (an iframe with third-party cookies blocked), and each check of the id_token, failing, shows
  * a page that says which, with no session and no stack trace.
  */
+@SingleNodeToo
 @IntegrationTest
 class LtiLaunchIntegrationTests {
 

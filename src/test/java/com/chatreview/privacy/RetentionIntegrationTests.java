@@ -7,6 +7,7 @@ import com.chatreview.support.Api.Reply;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.Eventually;
 import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import java.time.Clock;
@@ -24,6 +25,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * {@code messages_days} goes, a submission (with its review chat) past {@code submissions_days} goes, and what is
  * younger, or a tenant without a setting, keeps everything.
  */
+@SingleNodeToo
 @IntegrationTest
 class RetentionIntegrationTests {
 

@@ -7,6 +7,7 @@ import com.chatreview.support.Api.Reply;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.Eventually;
 import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import com.chatreview.webhook.Receiver;
@@ -22,6 +23,7 @@ import tools.jackson.databind.JsonNode;
  * 1008, then every endpoint answers as if the user had never been, the webhook deliveries about them are tombstones,
  * the erasure record keeps counts and a hash, and another user's data is untouched.
  */
+@SingleNodeToo
 @IntegrationTest
 class UserErasureIntegrationTests {
 

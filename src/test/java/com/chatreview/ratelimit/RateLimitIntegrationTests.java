@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.chatreview.support.Api;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import java.util.UUID;
@@ -15,6 +16,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** 100 REST requests a minute per tenant, and 60 failed authentications a minute per address (docs/api.md, Rate limits). */
+@SingleNodeToo
 @IntegrationTest
 class RateLimitIntegrationTests {
 

@@ -6,19 +6,24 @@ import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.SharedTestConfiguration;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** {@code /ws/chat} over real sockets: connecting, authentication, one reply's events and what is stored. */
+@SingleNodeToo
 @IntegrationTest
 class ChatWebSocketIntegrationTests {
 
@@ -112,6 +117,79 @@ class ChatWebSocketIntegrationTests {
             assertThat(resumed.received())
                     .as("nothing at or before X-Resume-From: the query's resume_from=0 lost")
                     .noneMatch(event -> event.has("seq") && event.get("seq").asLong() <= firstSeq);
+        }
+    }
+
+    /**
+     * A resume reads the stored messages a batch of 100 at a time: a chat of more than one batch comes back whole,
+     * in order, once each, across the batches' edge, from 0 and from a seq inside the first batch, and live events
+     * follow.
+     */
+    @Test
+    void resumesAChatLongerThanTheBatchesItIsReadIn() {
+        String chatId = createChat("owner");
+        int questions = 55;
+        List<Long> storedSeqs = new ArrayList<>();
+        try (ChatSocket socket = tenant.socket("owner", chatId)) {
+            socket.awaitEvent("connection_established");
+            long nextSend = System.nanoTime();
+            for (int i = 1; i <= questions; i++) {
+                // within the connection's 10 messages a second
+                LockSupport.parkNanos(nextSend - System.nanoTime());
+                nextSend = System.nanoTime() + Duration.ofMillis(110).toNanos();
+                socket.sendContent("question " + i);
+                List<JsonNode> reply = socket.awaitReplyEnd();
+                assertThat(reply.getLast().get("event_type").asString())
+                        .as("reply to question %d", i)
+                        .isEqualTo("message_stream_ended");
+                reply.stream()
+                        .filter(event -> event.get("event_type").asString().equals("message_received")
+                                || event.get("event_type").asString().equals("message_stream_ended"))
+                        .forEach(event -> storedSeqs.add(event.get("seq").asLong()));
+            }
+        }
+        assertThat(storedSeqs).hasSize(2 * questions);
+
+        for (int from : List.of(0, 6)) {
+            long resumeFrom = from == 0 ? 0 : storedSeqs.get(from - 1);
+            List<Long> expected = storedSeqs.subList(from, storedSeqs.size());
+            try (ChatSocket resumed = ChatSocket.to(service.port())
+                    .query("api_key", tenant.apiKey())
+                    .query("user_id", "owner")
+                    .query("chat_id", chatId)
+                    .query("resume_from", Long.toString(resumeFrom))
+                    .connect()) {
+                assertThat(resumed.next().get("event_type").asString()).isEqualTo("connection_established");
+                List<JsonNode> missed = new ArrayList<>();
+                while (missed.size() < expected.size()) {
+                    missed.add(resumed.next());
+                }
+                assertThat(missed.stream().map(event -> event.get("seq").asLong()))
+                        .as("every stored message after %d once, in seq order", resumeFrom)
+                        .containsExactlyElementsOf(expected);
+                assertThat(missed.stream().map(event -> event.get("event_type").asString()))
+                        .as("a question's message_received, then its reply's message_stream_ended")
+                        .containsExactlyElementsOf(
+                                Collections.nCopies(
+                                                expected.size() / 2,
+                                                List.of("message_received", "message_stream_ended"))
+                                        .stream()
+                                        .flatMap(List::stream)
+                                        .toList());
+                assertThat(missed.get(0).get("content").asString()).isEqualTo("question " + (from / 2 + 1));
+
+                resumed.sendContent("and one more");
+                assertThat(resumed.awaitEvent("message_received").get("seq").asLong())
+                        .isGreaterThan(storedSeqs.getLast());
+                resumed.awaitReplyEnd();
+                storedSeqs.add(resumed.received().stream()
+                        .filter(event -> event.get("event_type").asString().equals("message_received"))
+                        .reduce((first, second) -> second)
+                        .orElseThrow()
+                        .get("seq")
+                        .asLong());
+                storedSeqs.add(resumed.received().getLast().get("seq").asLong());
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.SharedTestConfiguration;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import tools.jackson.databind.JsonNode;
  * {@code /ws/chat} over real sockets, around the edges of a connection's life: limits, deletion while connected,
  * clients that go away, resuming, and keys revoked while in use.
  */
+@SingleNodeToo
 @IntegrationTest
 class ChatWebSocketLifecycleIntegrationTests {
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import java.util.LinkedHashMap;
@@ -21,6 +22,7 @@ import tools.jackson.databind.JsonNode;
  * events are a wire format, and a change of how they are built must not change a byte of them. Timestamps and ids
  * are replaced by placeholders (the same id by the same placeholder), nothing else.
  */
+@SingleNodeToo
 @IntegrationTest
 class EventJsonIntegrationTests {
 

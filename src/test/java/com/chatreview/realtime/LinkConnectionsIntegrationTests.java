@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import tools.jackson.databind.JsonNode;
  * are counted apart (docs/chat-ui.md): holders of links cannot use up the connections the tenant's backend needs, nor
  * the backend those of the pages.
  */
+@SingleNodeToo
 @IntegrationTest
 class LinkConnectionsIntegrationTests {
 

@@ -6,6 +6,7 @@ import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.SharedTestConfiguration;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestTenant;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import tools.jackson.databind.JsonNode;
  * default), and a frame whose connection left before its turn is dropped: nothing a client was not told was stored
  * is stored, answered or paid for after it left, and nothing it was told was stored is dropped.
  */
+@SingleNodeToo
 @IntegrationTest
 class ReplyQueueBoundsIntegrationTests {
 

@@ -10,6 +10,7 @@ import com.chatreview.support.Api.Multipart;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.SharedTestConfiguration;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -40,6 +41,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * as B's job; in the order of arrival, all that are left. When the bound is broken, the message shows the next jobs
  * in the order they are fetched, as the upload was answered and again five reviews' time later.
  */
+@SingleNodeToo
 @IntegrationTest
 class FairReviewsIntegrationTests {
 

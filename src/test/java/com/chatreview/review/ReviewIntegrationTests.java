@@ -8,6 +8,7 @@ import com.chatreview.support.Api.Reply;
 import com.chatreview.support.ChatSocket;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.SharedTestConfiguration;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +24,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /** The review of docs/api.md, Homework end to end: upload, the durable job, the review chat, failure and retry. */
+@SingleNodeToo
 @IntegrationTest
 class ReviewIntegrationTests {
 

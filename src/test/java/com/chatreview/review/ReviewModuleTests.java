@@ -15,6 +15,7 @@ import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionManagement;
 import com.chatreview.support.Eventually;
 import com.chatreview.support.SharedTestConfiguration;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestDatabase;
 import com.chatreview.tenancy.Tenancy;
 import com.chatreview.tenancy.TenantId;
@@ -52,6 +53,7 @@ import tools.jackson.databind.json.JsonMapper;
  * connections: a submission received is reviewed by its durable job, its question and the review stream into its chat
  * as the connections would get them, and the review is stored as the submission's analysis and grade.
  */
+@SingleNodeToo
 @ApplicationModuleTest(mode = ApplicationModuleTest.BootstrapMode.ALL_DEPENDENCIES)
 @ContextConfiguration(initializers = {SharedTestConfiguration.Properties.class, ReviewModuleTests.OnItsOwn.class})
 // its review jobs are its own: closed after the class, on a database of its own and without Redis (a single node), so

@@ -3,11 +3,13 @@ package com.chatreview.support;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.chatreview.ChatReviewApplication;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,7 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The real service in a JVM of its own, on the embedded PostgreSQL in a data directory of its own, for tests that
@@ -26,9 +31,12 @@ public final class ServiceProcess implements AutoCloseable {
 
     public static final String ADMIN_TOKEN = "x";
     private static final Duration STARTUP = Duration.ofSeconds(90);
-    private static final Duration STOP = Duration.ofSeconds(60);
+    private static final Duration STOP = Duration.ofSeconds(120);
 
     private final List<Process> runs = new ArrayList<>();
+    /** Where this service records the startup cache as it exits: only the one run that records it has this. */
+    private @Nullable Path recording;
+
     private final Map<String, String> extraEnvironment;
     private final Path dataDir;
     private final Path logDir;
@@ -52,15 +60,16 @@ public final class ServiceProcess implements AutoCloseable {
     public void start() throws IOException, InterruptedException {
         int run = runs.size() + 1;
         Path log = logDir.resolve("service-" + run + ".log");
-        ProcessBuilder builder = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-Xmx512m",
-                        "-XX:TieredStopAtLevel=1",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        ChatReviewApplication.class.getName())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                classPath()));
+        command.addAll(startupCacheOptions());
+        command.add(ChatReviewApplication.class.getName());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> environment = builder.environment();
         for (String variable : List.of(
                 "DATABASE_URL", "DATABASE_USER", "DATABASE_PASSWORD", "REDIS_URL", "CHAT_UI_URL", "AI_PROVIDER")) {
@@ -86,6 +95,109 @@ public final class ServiceProcess implements AutoCloseable {
             Thread.sleep(500);
         }
         fail("The service (run " + run + ") was not UP within " + STARTUP + ":\n" + tail(log));
+    }
+
+    private static @Nullable String classPath;
+
+    /**
+     * JDK 25's ahead-of-time cache of the classes the service loads and links as it starts (8.3 s to 3.3 s a start
+     * here, on an idle machine). The first service this test JVM starts waits until a run of its own has recorded
+     * one ({@link #recordStartupCache}); every later start maps it.
+     */
+    private List<String> startupCacheOptions() throws IOException, InterruptedException {
+        if (Runtime.version().feature() < 25) {
+            return List.of();
+        }
+        if (recording != null) {
+            return List.of("-XX:AOTCacheOutput=" + recording);
+        }
+        Optional<Path> cache = recordStartupCache();
+        return cache.map(path -> List.of("-XX:AOTCache=" + path)).orElse(List.of());
+    }
+
+    private static boolean recordingTried;
+
+    /**
+     * The startup cache, recorded once per test JVM by a run of the service that starts and stops as an orchestrator
+     * stops it (the cache is written as it exits, about 13 s more), into a file of its own that is then moved in
+     * place: a running service maps the cache, so it is never written over. Empty when recording failed: the
+     * services then start without one.
+     */
+    private static synchronized Optional<Path> recordStartupCache() throws IOException, InterruptedException {
+        Path cache = startupCache();
+        if (!recordingTried) {
+            recordingTried = true;
+            Path recorded = archives().resolve("service-" + fork() + "-recording.aot");
+            Files.deleteIfExists(recorded);
+            try (ServiceProcess recorder = new ServiceProcess("startup-cache-" + fork(), Map.of())) {
+                recorder.recording = recorded;
+                recorder.start();
+                recorder.terminate();
+            } catch (AssertionError | IOException e) {
+                System.err.println("No startup cache (the services start without one): " + e.getMessage());
+            }
+            if (Files.exists(recorded)) {
+                Files.move(recorded, cache, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        return Files.exists(cache) ? Optional.of(cache) : Optional.empty();
+    }
+
+    private static Path startupCache() throws IOException {
+        return archives().resolve("service-" + fork() + ".aot");
+    }
+
+    /**
+     * The test JVM's class path, each directory in it ({@code target/classes}, {@code target/test-classes}) packed
+     * into a jar of its own once per test JVM: a class-data archive takes classes from jars only.
+     */
+    private static synchronized String classPath() throws IOException {
+        if (classPath == null) {
+            List<String> entries = new ArrayList<>();
+            String[] testClassPath = System.getProperty("java.class.path").split(File.pathSeparator);
+            for (int i = 0; i < testClassPath.length; i++) {
+                Path entry = Path.of(testClassPath[i]);
+                if (Files.isDirectory(entry)) {
+                    Path jar = archives().resolve("classes-" + fork() + "-" + i + ".jar");
+                    pack(entry, jar);
+                    entries.add(jar.toString());
+                } else {
+                    entries.add(testClassPath[i]);
+                }
+            }
+            classPath = String.join(File.pathSeparator, entries);
+            // a cache of an earlier test JVM's run names jars packed then
+            Files.deleteIfExists(startupCache());
+        }
+        return classPath;
+    }
+
+    /** A jar of the directory's files, with an entry for each directory too (package scans ask for those). */
+    private static void pack(Path directory, Path jar) throws IOException {
+        try (Stream<Path> paths = Files.walk(directory);
+                JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            for (Path path : paths.sorted().toList()) {
+                if (path.equals(directory)) {
+                    continue;
+                }
+                String name = directory.relativize(path).toString().replace(File.separatorChar, '/');
+                if (Files.isDirectory(path)) {
+                    out.putNextEntry(new JarEntry(name + "/"));
+                } else {
+                    out.putNextEntry(new JarEntry(name));
+                    Files.copy(path, out);
+                }
+                out.closeEntry();
+            }
+        }
+    }
+
+    private static Path archives() throws IOException {
+        return Files.createDirectories(Path.of(System.getProperty("basedir", "."), "target", "class-archives"));
+    }
+
+    private static String fork() {
+        return System.getProperty("test.fork", "0");
     }
 
     /** Whether the latest run is alive. */

@@ -30,8 +30,8 @@ import org.springframework.context.annotation.Primary;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * What every integration test shares: the database wiring, a deletion guard tests can arm, and an assistant that
- * fails on request.
+ * What every integration test shares: the database wiring, a clock tests can move, a deletion guard tests can arm,
+ * and an assistant that fails on request.
  */
 @org.springframework.boot.test.context.TestConfiguration(proxyBeanMethods = false)
 public class SharedTestConfiguration {
@@ -103,6 +103,13 @@ public class SharedTestConfiguration {
             }
         }
         return dataDir;
+    }
+
+    /** The service's clock, which a test may move to a later day or month ({@link TestClock}). */
+    @Bean
+    @Primary
+    TestClock testClock() {
+        return new TestClock();
     }
 
     @Bean

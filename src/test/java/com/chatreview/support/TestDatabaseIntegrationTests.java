@@ -13,6 +13,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * the web server's filters pull in the DataSource before the context's beans are made, so properties that come
  * late (a registrar bean's) once left every "server" run on the embedded PostgreSQL under ./data.
  */
+@SingleNodeToo
 @IntegrationTest
 class TestDatabaseIntegrationTests {
 

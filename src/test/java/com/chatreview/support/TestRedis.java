@@ -36,10 +36,27 @@ public final class TestRedis {
         }
     }
 
+    /**
+     * The suite runs in several test JVMs at once ({@code test.fork}, Maven's fork number), each with a service of
+     * its own: each gets a Redis database of its own, or they would be nodes of one cluster on different databases
+     * (their rate limits, lanes and connection counts shared). A URL that names a database keeps it.
+     */
+    static String forkDatabase(String url) {
+        URI uri = URI.create(url);
+        String fork = System.getProperty("test.fork", "");
+        if (!fork.matches("\\d+")
+                || (uri.getPath() != null
+                        && !uri.getPath().isEmpty()
+                        && !uri.getPath().equals("/"))) {
+            return url;
+        }
+        return url.replaceFirst("/?$", "/" + Integer.parseInt(fork) % 16);
+    }
+
     /** The URL to run with, or "" to run without Redis. */
     public static synchronized String url() {
         String configured = System.getenv("REDIS_URL");
-        String url = configured == null || configured.isBlank() ? DEFAULT : configured;
+        String url = forkDatabase(configured == null || configured.isBlank() ? DEFAULT : configured);
         URI uri = URI.create(url);
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(uri.getHost(), uri.getPort() > 0 ? uri.getPort() : 6379), 2000);

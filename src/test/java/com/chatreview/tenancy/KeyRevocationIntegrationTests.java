@@ -3,6 +3,7 @@ package com.chatreview.tenancy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import java.util.Optional;
@@ -14,6 +15,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /** A revoked key fails from the moment its revocation commits, whatever was checked while it committed. */
+@SingleNodeToo
 @IntegrationTest
 class KeyRevocationIntegrationTests {
 

@@ -7,14 +7,17 @@ import com.chatreview.support.ChatSocket;
 import com.chatreview.support.Eventually;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.SharedTestConfiguration;
+import com.chatreview.support.TestClock;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import com.chatreview.support.UtcDays;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -23,6 +26,9 @@ import tools.jackson.databind.JsonNode;
  */
 @IntegrationTest
 class BudgetIntegrationTests {
+
+    @Autowired
+    TestClock clock;
 
     private static final Duration REVIEW_TIME = Duration.ofSeconds(60);
 
@@ -106,6 +112,7 @@ class BudgetIntegrationTests {
             assertThat(messages(tenant, chat))
                     .as("the refused frame is not stored")
                     .isEqualTo(2);
+            Instant resetsAt = Instant.parse(details.get("resets_at").asString());
             JsonNode budget = tenant.chats().get("/api/v1/usage/budget").json();
             assertThat(budget.get("used_tokens").asLong())
                     .isEqualTo(tenant.chats()
@@ -116,11 +123,31 @@ class BudgetIntegrationTests {
                             .asLong())
                     .isGreaterThanOrEqualTo(1);
 
+            try (TestClock.Move nextMonth = clock.moveTo(resetsAt.plusSeconds(1))) {
+                socket.sendContent("And in the new month?");
+                assertThat(socket.awaitEvent("message_received").get("content").asString())
+                        .as("the month's budget starts again at resets_at")
+                        .isEqualTo("And in the new month?");
+                socket.awaitReplyEnd();
+                assertThat(Instant.parse(tenant.chats()
+                                .get("/api/v1/usage/budget")
+                                .json()
+                                .get("resets_at")
+                                .asString()))
+                        .as("and resets at the start of the month after")
+                        .isEqualTo(
+                                resetsAt.atOffset(ZoneOffset.UTC).plusMonths(1).toInstant());
+            }
+            socket.sendContent("And back in this month?");
+            assertThat(socket.awaitEvent("error").get("error_code").asString())
+                    .as("this month's budget is still spent")
+                    .isEqualTo("BUDGET_EXHAUSTED");
+
             operator(tenant).put("/admin/v1/tenants/" + tenant.id() + "/budget", "{\"monthly_tokens\": null}");
             socket.sendContent("And a decimal, now?");
             socket.awaitEvent("message_received");
             socket.awaitReplyEnd();
-            assertThat(messages(tenant, chat)).isEqualTo(4);
+            assertThat(messages(tenant, chat)).isEqualTo(6);
         }
     }
 
@@ -167,8 +194,17 @@ class BudgetIntegrationTests {
             assertThat(refused.get("error_code").asString()).isEqualTo("BUDGET_EXHAUSTED");
             assertThat(refused.get("details").get("budget").asString()).isEqualTo("per_user_daily_tokens");
             assertThat(refused.get("details").get("fix").asString()).contains("per_user_daily_tokens");
-            assertThat(Instant.parse(refused.get("details").get("resets_at").asString()))
-                    .isIn(days.nextDayStarts());
+            Instant resetsAt =
+                    Instant.parse(refused.get("details").get("resets_at").asString());
+            assertThat(resetsAt).isIn(days.nextDayStarts());
+
+            try (TestClock.Move tomorrow = clock.moveTo(resetsAt.plusSeconds(1))) {
+                socket.sendContent("And a decimal, today?");
+                assertThat(socket.awaitEvent("message_received").get("content").asString())
+                        .as("the user's cap starts again at resets_at")
+                        .isEqualTo("And a decimal, today?");
+                socket.awaitReplyEnd();
+            }
         }
         try (ChatSocket socket = tenant.socket("student-2", second)) {
             socket.awaitEvent("connection_established");

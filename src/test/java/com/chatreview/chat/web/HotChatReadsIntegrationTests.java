@@ -8,6 +8,7 @@ import com.chatreview.chat.NewMessage;
 import com.chatreview.support.Api;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;
+import com.chatreview.support.SingleNodeToo;
 import com.chatreview.support.TestService;
 import com.chatreview.support.TestTenant;
 import com.chatreview.tenancy.TenantId;
@@ -37,6 +38,7 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
  * requests itself and leaves every other one to Spring MVC; either way the answer is the same, and neither the tenant's
  * quota nor the address's failure budget is spent twice for one request.
  */
+@SingleNodeToo
 @IntegrationTest
 class HotChatReadsIntegrationTests {
 
