@@ -64,6 +64,7 @@ public final class ServiceProcess implements AutoCloseable {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m",
                 "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
                 "-cp",
                 classPath()));
         command.addAll(startupCacheOptions());
