@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
@@ -176,6 +178,14 @@ final class Connection implements ChatListeners.Listener {
         outbox.finish(status);
     }
 
+    /**
+     * Waits until what was queued before {@link #close} and the close frame are written (or the connection ended
+     * otherwise), at most {@code patience}: false when that did not happen in time.
+     */
+    boolean awaitWritten(Duration patience) throws InterruptedException {
+        return outbox.written.await(patience.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
     /** The connection has closed: its outbox stops. */
     void closed() {
         outbox.finish(null);
@@ -207,6 +217,9 @@ final class Connection implements ChatListeners.Listener {
         private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
         private final AtomicLong queuedBytes = new AtomicLong();
         private final AtomicBoolean finished = new AtomicBoolean();
+        /** Counted down when the writer ends: after the close frame, or once the connection has gone. */
+        private final CountDownLatch written = new CountDownLatch(1);
+
         private final long limitBytes;
         private final long limitNanos;
         /** When the write under way began ({@link System#nanoTime()}), 0 when none is. */
@@ -294,6 +307,8 @@ final class Connection implements ChatListeners.Listener {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } finally {
+                written.countDown();
             }
         }
     }

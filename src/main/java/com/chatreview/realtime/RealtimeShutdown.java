@@ -2,6 +2,7 @@ package com.chatreview.realtime;
 
 import com.chatreview.conversation.Conversations;
 import java.time.Duration;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -23,6 +24,9 @@ class RealtimeShutdown implements SmartLifecycle {
 
     /** How long the replies handed over get to stop here before the node goes on stopping. */
     private static final Duration HAND_OVER_GRACE = Duration.ofSeconds(5);
+
+    /** How long the close frames get to be written. */
+    private static final Duration CLOSE_GRACE = Duration.ofSeconds(5);
 
     private final ConnectionRegistry connections;
     private final Conversations conversations;
@@ -71,9 +75,24 @@ class RealtimeShutdown implements SmartLifecycle {
         running = false;
     }
 
+    /**
+     * Closes every connection with 1001 and waits until the close frames are written, at most {@link #CLOSE_GRACE}:
+     * each connection writes its own from a thread of its own, and the web server, stopping next, would otherwise cut
+     * the connections whose writer had not got to it yet (the client sees 1006, not 1001).
+     */
     private void closeAll() {
-        for (Connection connection : connections.all()) {
-            connection.close(CloseStatus.GOING_AWAY);
+        List<Connection> all = List.copyOf(connections.all());
+        all.forEach(connection -> connection.close(CloseStatus.GOING_AWAY));
+        long deadline = System.nanoTime() + CLOSE_GRACE.toNanos();
+        try {
+            for (Connection connection : all) {
+                if (!connection.awaitWritten(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                    log.warn("Connections still closing after {}; stopping anyway", CLOSE_GRACE);
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -3,29 +3,27 @@ package com.chatreview.support;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.chatreview.ChatReviewApplication;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The real service in a JVM of its own, on the embedded PostgreSQL in a data directory of its own, for tests that
- * kill it ({@code SIGKILL}) and start it again on the same data. Its output goes to {@code target/<name>/}.
+ * kill it ({@code SIGKILL}) and start it again on the same data. Its output goes to {@code target/<name>/}. It starts
+ * from the {@link StartupCache}.
  */
 public final class ServiceProcess implements AutoCloseable {
 
@@ -34,8 +32,10 @@ public final class ServiceProcess implements AutoCloseable {
     private static final Duration STOP = Duration.ofSeconds(120);
 
     private final List<Process> runs = new ArrayList<>();
-    /** Where this service records the startup cache as it exits: only the one run that records it has this. */
+    /** Where this service records the startup cache as it exits: only the one that records it has this. */
     private @Nullable Path recording;
+
+    private @Nullable String recordingClassPath;
 
     private final Map<String, String> extraEnvironment;
     private final Path dataDir;
@@ -64,10 +64,20 @@ public final class ServiceProcess implements AutoCloseable {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m",
                 "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC",
-                "-cp",
-                classPath()));
-        command.addAll(startupCacheOptions());
+                "-XX:+UseSerialGC"));
+        if (recording != null) {
+            command.addAll(
+                    List.of("-cp", Objects.requireNonNull(recordingClassPath), "-XX:AOTCacheOutput=" + recording));
+        } else {
+            StartupCache.Prepared prepared = StartupCache.prepared();
+            command.addAll(List.of("-cp", prepared.classPath()));
+            prepared.cache().ifPresent(cache -> command.add("-XX:AOTCache=" + cache));
+            if (runs.isEmpty()
+                    && !extraEnvironment.containsKey("DATABASE_URL")
+                    && prepared.dataTemplate().isPresent()) {
+                StartupCache.copy(prepared.dataTemplate().get(), dataDir);
+            }
+        }
         command.add(ChatReviewApplication.class.getName());
         ProcessBuilder builder =
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
@@ -98,107 +108,16 @@ public final class ServiceProcess implements AutoCloseable {
         fail("The service (run " + run + ") was not UP within " + STARTUP + ":\n" + tail(log));
     }
 
-    private static @Nullable String classPath;
-
-    /**
-     * JDK 25's ahead-of-time cache of the classes the service loads and links as it starts (8.3 s to 3.3 s a start
-     * here, on an idle machine). The first service this test JVM starts waits until a run of its own has recorded
-     * one ({@link #recordStartupCache}); every later start maps it.
-     */
-    private List<String> startupCacheOptions() throws IOException, InterruptedException {
-        if (Runtime.version().feature() < 25) {
-            return List.of();
-        }
-        if (recording != null) {
-            return List.of("-XX:AOTCacheOutput=" + recording);
-        }
-        Optional<Path> cache = recordStartupCache();
-        return cache.map(path -> List.of("-XX:AOTCache=" + path)).orElse(List.of());
+    /** The service that records the {@link StartupCache}: it runs with that class path and writes the cache as it exits. */
+    static ServiceProcess recording(String name, String classPath, Path cache) throws IOException {
+        ServiceProcess recorder = new ServiceProcess(name, Map.of());
+        recorder.recordingClassPath = classPath;
+        recorder.recording = cache;
+        return recorder;
     }
 
-    private static boolean recordingTried;
-
-    /**
-     * The startup cache, recorded once per test JVM by a run of the service that starts and stops as an orchestrator
-     * stops it (the cache is written as it exits, about 13 s more), into a file of its own that is then moved in
-     * place: a running service maps the cache, so it is never written over. Empty when recording failed: the
-     * services then start without one.
-     */
-    private static synchronized Optional<Path> recordStartupCache() throws IOException, InterruptedException {
-        Path cache = startupCache();
-        if (!recordingTried) {
-            recordingTried = true;
-            Path recorded = archives().resolve("service-" + fork() + "-recording.aot");
-            Files.deleteIfExists(recorded);
-            try (ServiceProcess recorder = new ServiceProcess("startup-cache-" + fork(), Map.of())) {
-                recorder.recording = recorded;
-                recorder.start();
-                recorder.terminate();
-            } catch (AssertionError | IOException e) {
-                System.err.println("No startup cache (the services start without one): " + e.getMessage());
-            }
-            if (Files.exists(recorded)) {
-                Files.move(recorded, cache, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            }
-        }
-        return Files.exists(cache) ? Optional.of(cache) : Optional.empty();
-    }
-
-    private static Path startupCache() throws IOException {
-        return archives().resolve("service-" + fork() + ".aot");
-    }
-
-    /**
-     * The test JVM's class path, each directory in it ({@code target/classes}, {@code target/test-classes}) packed
-     * into a jar of its own once per test JVM: a class-data archive takes classes from jars only.
-     */
-    private static synchronized String classPath() throws IOException {
-        if (classPath == null) {
-            List<String> entries = new ArrayList<>();
-            String[] testClassPath = System.getProperty("java.class.path").split(File.pathSeparator);
-            for (int i = 0; i < testClassPath.length; i++) {
-                Path entry = Path.of(testClassPath[i]);
-                if (Files.isDirectory(entry)) {
-                    Path jar = archives().resolve("classes-" + fork() + "-" + i + ".jar");
-                    pack(entry, jar);
-                    entries.add(jar.toString());
-                } else {
-                    entries.add(testClassPath[i]);
-                }
-            }
-            classPath = String.join(File.pathSeparator, entries);
-            // a cache of an earlier test JVM's run names jars packed then
-            Files.deleteIfExists(startupCache());
-        }
-        return classPath;
-    }
-
-    /** A jar of the directory's files, with an entry for each directory too (package scans ask for those). */
-    private static void pack(Path directory, Path jar) throws IOException {
-        try (Stream<Path> paths = Files.walk(directory);
-                JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
-            for (Path path : paths.sorted().toList()) {
-                if (path.equals(directory)) {
-                    continue;
-                }
-                String name = directory.relativize(path).toString().replace(File.separatorChar, '/');
-                if (Files.isDirectory(path)) {
-                    out.putNextEntry(new JarEntry(name + "/"));
-                } else {
-                    out.putNextEntry(new JarEntry(name));
-                    Files.copy(path, out);
-                }
-                out.closeEntry();
-            }
-        }
-    }
-
-    private static Path archives() throws IOException {
-        return Files.createDirectories(Path.of(System.getProperty("basedir", "."), "target", "class-archives"));
-    }
-
-    private static String fork() {
-        return System.getProperty("test.fork", "0");
+    Path dataDir() {
+        return dataDir;
     }
 
     /** Whether the latest run is alive. */
