@@ -40,7 +40,7 @@ class WebhookConfiguration {
             Destinations destinations,
             WebhookSettings settings,
             MeterRegistry meters) {
-        return new WebhookDeliverer(deliveries, endpoints, secrets, destinations, settings.retryDelays(), meters);
+        return new WebhookDeliverer(deliveries, endpoints, secrets, destinations, settings, meters);
     }
 
     @Bean

@@ -44,11 +44,6 @@ class WebhookDeliverer implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(WebhookDeliverer.class);
 
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
-    private static final Duration TIMEOUT = Duration.ofSeconds(10);
-    /** A claim outlives the longest attempt: a node that dies mid-attempt leaves it to another after this. */
-    private static final Duration LEASE = TIMEOUT.plus(CONNECT_TIMEOUT).plusSeconds(15);
-
     private static final Duration POLL = Duration.ofSeconds(1);
     /** Attempts under way at once on a node; each ends within the timeouts, a new claim fills each freed slot. */
     private static final int IN_FLIGHT = 32;
@@ -58,6 +53,10 @@ class WebhookDeliverer implements SmartLifecycle {
     private final SigningSecrets secrets;
     private final Destinations destinations;
     private final List<Duration> retries;
+    private final Duration timeout;
+    /** A claim outlives the longest attempt: a node that dies mid-attempt leaves it to another after this. */
+    private final Duration lease;
+
     private final HttpClient http;
     private final Semaphore sending = new Semaphore(IN_FLIGHT);
     private final Map<String, Counter> outcomes;
@@ -69,7 +68,7 @@ class WebhookDeliverer implements SmartLifecycle {
             Endpoints endpoints,
             SigningSecrets secrets,
             Destinations destinations,
-            List<Duration> retries,
+            WebhookSettings settings,
             MeterRegistry meters) {
         this.deliveries = deliveries;
         this.outcomes = Map.of(
@@ -79,10 +78,12 @@ class WebhookDeliverer implements SmartLifecycle {
         this.endpoints = endpoints;
         this.secrets = secrets;
         this.destinations = destinations;
-        this.retries = retries;
+        this.retries = settings.retryDelays();
+        this.timeout = settings.timeout();
+        this.lease = settings.claimLease();
         this.http = new HttpClient();
         http.setFollowRedirects(false);
-        http.setConnectTimeout(CONNECT_TIMEOUT.toMillis());
+        http.setConnectTimeout(settings.connectTimeout().toMillis());
         http.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "chat-review-service webhooks"));
         if (destinations != null) {
             http.setSocketAddressResolver(destinations.connectingResolver());
@@ -149,7 +150,7 @@ class WebhookDeliverer implements SmartLifecycle {
                     sending.release();
                     continue;
                 }
-                List<Deliveries.Claimed> claimed = deliveries.claimDue(free, LEASE);
+                List<Deliveries.Claimed> claimed = deliveries.claimDue(free, lease);
                 if (claimed.isEmpty()) {
                     LockSupport.parkNanos(POLL.toNanos());
                     continue;
@@ -187,14 +188,14 @@ class WebhookDeliverer implements SmartLifecycle {
             InputStreamResponseListener listener = new InputStreamResponseListener();
             http.newRequest(URI.create(delivery.url()))
                     .method(HttpMethod.POST)
-                    .timeout(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                     .headers(headers -> headers.put(
                                     "webhook-id", delivery.eventId().toString())
                             .put("webhook-timestamp", Long.toString(timestamp))
                             .put("webhook-signature", signature))
                     .body(new StringRequestContent("application/json", delivery.payload(), StandardCharsets.UTF_8))
                     .send(listener);
-            Response response = listener.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            Response response = listener.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             status = response.getStatus();
             // the answer's body is neither read nor kept: what a URL answers must not be readable back through the
             // deliveries list (a target that answers would leak its content); closing cuts it off

@@ -14,6 +14,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     ({@code WEBHOOK_ALLOW_PRIVATE_NETWORKS}); otherwise not, checked on the addresses the host resolves to
  * @param retryDelays the waits before each attempt after the first ({@code WEBHOOK_RETRY_DELAYS}); each is varied by
  *     ±20 %; after the last, the delivery fails
+ * @param timeout how long an attempt waits for the receiver's answer ({@code WEBHOOK_TIMEOUT}), 1 s to 60 s; connecting
+ *     may take at most 5 s of it, and a node's claim on an attempt lasts twice the two: another node makes an
+ *     attempt whose node died only once it could no longer be under way
  */
 @ConfigurationProperties("webhook")
 public record WebhookSettings(
@@ -21,7 +24,27 @@ public record WebhookSettings(
         @DefaultValue("false") boolean allowPrivateNetworks,
 
         @DefaultValue({"5s", "5m", "30m", "2h", "5h", "10h", "10h"})
-        List<Duration> retryDelays) {
+        List<Duration> retryDelays,
+
+        @DefaultValue("10s") Duration timeout) {
+
+    private static final Duration LONGEST_CONNECT = Duration.ofSeconds(5);
+
+    public WebhookSettings {
+        if (timeout.compareTo(Duration.ofSeconds(1)) < 0 || timeout.compareTo(Duration.ofSeconds(60)) > 0) {
+            throw new IllegalArgumentException("WEBHOOK_TIMEOUT must be 1s to 60s, not " + timeout);
+        }
+    }
+
+    /** How long an attempt may take to connect to the receiver: part of {@link #timeout}, at most 5 s. */
+    public Duration connectTimeout() {
+        return timeout.compareTo(LONGEST_CONNECT) < 0 ? timeout : LONGEST_CONNECT;
+    }
+
+    /** How long a node's claim on an attempt lasts: twice the longest attempt (30 s by default). */
+    public Duration claimLease() {
+        return timeout.plus(connectTimeout()).multipliedBy(2);
+    }
 
     /** Where deliveries may go, as these settings allow. */
     public Destinations.Policy destinationPolicy() {

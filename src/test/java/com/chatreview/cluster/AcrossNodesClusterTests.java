@@ -12,11 +12,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -41,16 +39,9 @@ class AcrossNodesClusterTests {
 
     @BeforeAll
     static void start() throws Exception {
-        // a key issued on the other node is known within 2 s, not the default 30 s (a spent address's test waits for
-        // it)
-        cluster = Cluster.start("across-nodes", 2, Map.of("TENANCY_KNOWNKEYSREFRESH", "2s"));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (cluster != null) {
-            cluster.close();
-        }
+        // its settings: a key issued on the other node is known within 2 s, not the default 30 s (a spent address's
+        // test waits for it)
+        cluster = Cluster.shared();
     }
 
     @Test

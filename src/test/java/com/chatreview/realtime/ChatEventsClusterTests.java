@@ -9,8 +9,6 @@ import com.chatreview.support.RequiresCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -29,14 +27,7 @@ class ChatEventsClusterTests {
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = Cluster.start("events-cluster", 2, Map.of());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (cluster != null) {
-            cluster.close();
-        }
+        cluster = Cluster.shared();
     }
 
     @Test

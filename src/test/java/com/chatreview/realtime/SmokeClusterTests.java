@@ -12,8 +12,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -36,14 +34,7 @@ class SmokeClusterTests {
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = Cluster.start("smoke-cluster", 2, Map.of());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (cluster != null) {
-            cluster.close();
-        }
+        cluster = Cluster.shared();
     }
 
     @Test

@@ -39,7 +39,7 @@ class ReviewRestartTests {
                 "review-restart",
                 Map.of(
                         // slow enough that the kill lands mid-review, two at a time so that others wait queued
-                        "ASSISTANT_OFFLINETOKENDELAY", "25ms",
+                        "ASSISTANT_OFFLINETOKENDELAY", "10ms",
                         "REVIEW_CONCURRENCY", "2",
                         "REVIEW_POLLINTERVAL", "250ms",
                         // a killed node's jobs are taken over after 4 missed heartbeats of 500 ms
@@ -55,7 +55,9 @@ class ReviewRestartTests {
 
     @Test
     void reviewsQueuedOrRunningWhenTheServiceIsKilledAreAllDoneOnceAfterItsRestart() throws Exception {
-        service.start();
+        if (!service.running()) {
+            service.start();
+        }
         int port = service.port();
         Api admin = new Api(port).with("X-Admin-Token", ServiceProcess.ADMIN_TOKEN);
         String apiKey = created(admin.post("/admin/v1/tenants", "{\"name\": \"restart\"}"))

@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The service as a cluster runs it: several nodes, each in a JVM of its own ({@link ServiceProcess}), on one
@@ -53,6 +54,25 @@ public final class Cluster implements AutoCloseable {
             // one key on every node, as deploy/compose.yaml has it: a secret sealed on one node opens on another
             "SEALING_KEY",
             "Y2x1c3Rlci10ZXN0cy13ZWJob29rLWtleS0zMmJ5dGU=");
+
+    /**
+     * What the shared cluster ({@link #shared()}) runs with: the union of what its classes need, none of which
+     * changes what the others test (http and private addresses allowed for webhooks and LTI, whose receivers and
+     * emulated platforms listen on 127.0.0.1; a webhook answer awaited 3 s; LTI scores retried after 200 ms and taken over from a killed node
+     * after 5 s; a key issued on one node known on the other within 2 s).
+     */
+    private static final Map<String, String> SHARED_SETTINGS = Map.of(
+            "WEBHOOK_ALLOW_HTTP", "true",
+            "WEBHOOK_ALLOW_PRIVATE_NETWORKS", "true",
+            // an attempt's claim lapses after 12 s, not 30: a delivery whose nodes were killed mid-attempt goes again
+            "WEBHOOK_TIMEOUT", "3s",
+            "LTI_ALLOW_HTTP", "true",
+            "LTI_ALLOW_PRIVATE_NETWORKS", "true",
+            "LTI_SCOREFIRSTRETRY", "200ms",
+            "LTI_SCORELEASE", "5s",
+            "TENANCY_KNOWNKEYSREFRESH", "2s");
+
+    private static @Nullable Cluster shared;
 
     private final String name;
     private final Path logDir;
@@ -98,12 +118,39 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    /** The port nginx listens on: the cluster's one address, as clients see it. */
+    /**
+     * The cluster that the classes whose tests need no settings of their own share, as Spring shares an application
+     * context between test classes: started by the first that asks, handed to the next with every node and Redis
+     * running again (a test may have killed them), stopped when the test JVM exits. Each test makes a tenant of its
+     * own; the classes that share it do not close it.
+     */
+    public static synchronized Cluster shared() throws Exception {
+        if (shared == null || shared.closed) {
+            // one per test JVM, each with directories of its own
+            shared = start("shared-cluster-" + System.getProperty("test.fork", "1"), 2, SHARED_SETTINGS);
+        } else {
+            shared.restartWhatStopped();
+        }
+        return shared;
+    }
+
+    private void restartWhatStopped() throws IOException, InterruptedException {
+        if (!redis.isAlive()) {
+            restartRedis();
+        }
+        for (Node node : nodes) {
+            if (!node.service.running()) {
+                node.start();
+            }
+        }
+    }
+
     /** nginx's access log, as the deployment's configuration writes it. */
     public Path accessLog() {
         return logDir.resolve("nginx-access.log");
     }
 
+    /** The port nginx listens on: the cluster's one address, as clients see it. */
     public int port() {
         return port;
     }

@@ -56,8 +56,14 @@ public final class ServiceProcess implements AutoCloseable {
         return port;
     }
 
-    /** Starts the service (again) and waits until it reports UP. */
+    /**
+     * Starts the service (again) and waits until it reports UP. Never while a run is alive: the new one would find
+     * its port taken, and the old one answer for it.
+     */
     public void start() throws IOException, InterruptedException {
+        if (running()) {
+            throw new IllegalStateException("Run " + runs.size() + " of the service is still running: stop it first");
+        }
         int run = runs.size() + 1;
         Path log = logDir.resolve("service-" + run + ".log");
         List<String> command = new ArrayList<>(List.of(
@@ -103,7 +109,7 @@ public final class ServiceProcess implements AutoCloseable {
             if (healthy(api)) {
                 return;
             }
-            Thread.sleep(500);
+            Thread.sleep(100);
         }
         fail("The service (run " + run + ") was not UP within " + STARTUP + ":\n" + tail(log));
     }

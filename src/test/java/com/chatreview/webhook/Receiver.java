@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -28,6 +30,7 @@ public final class Receiver implements AutoCloseable {
     private final BlockingQueue<Received> received = new LinkedBlockingQueue<>();
     private final ConcurrentLinkedQueue<Integer> answers = new ConcurrentLinkedQueue<>();
     private volatile Duration delay = Duration.ZERO;
+    private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
 
     /** The body of every answer given with {@link #answer}'s statuses. */
     static final String TARGETS_PAGE = "internal page: db_password=hunter2";
@@ -39,6 +42,9 @@ public final class Receiver implements AutoCloseable {
     /** A receiver on the given port (0: any free one), as one that comes back after being down. */
     Receiver(int port) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
+        // requests answered at once, each on a thread of its own, as a real receiver does: a slow answer holds up
+        // only its own request
+        server.setExecutor(handlers);
         server.createContext("/", exchange -> {
             String body;
             try (InputStream in = exchange.getRequestBody()) {
@@ -108,5 +114,6 @@ public final class Receiver implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        handlers.shutdownNow(); // a slow answer still held is cut off
     }
 }

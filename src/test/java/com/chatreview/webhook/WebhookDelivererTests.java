@@ -29,7 +29,7 @@ class WebhookDelivererTests {
     @Test
     void aHostThatNowResolvesToAPrivateAddressIsNotCalled() {
         List<Failure> failures = new ArrayList<>();
-        WebhookSettings settings = new WebhookSettings(false, false, List.of());
+        WebhookSettings settings = new WebhookSettings(false, false, List.of(), Duration.ofSeconds(10));
         WebhookDeliverer deliverer = deliverer(
                 failures,
                 new Destinations(settings.destinationPolicy(), host -> List.of(InetAddress.getByName("10.0.0.8"))));
@@ -75,7 +75,7 @@ class WebhookDelivererTests {
         server.start();
         List<Failure> failures = new ArrayList<>();
         try {
-            WebhookSettings settings = new WebhookSettings(true, true, List.of());
+            WebhookSettings settings = new WebhookSettings(true, true, List.of(), Duration.ofSeconds(10));
             WebhookDeliverer deliverer = deliverer(
                     failures,
                     new Destinations(settings.destinationPolicy(), host -> List.of(InetAddress.getByName(host))));
@@ -129,7 +129,7 @@ class WebhookDelivererTests {
                 endpoints,
                 mock(SigningSecrets.class),
                 destinations,
-                List.of(Duration.ofSeconds(5)),
+                new WebhookSettings(false, false, List.of(Duration.ofSeconds(5)), Duration.ofSeconds(10)),
                 new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
     }
 }
