@@ -56,7 +56,7 @@ class LtiConfiguration {
 
     @Bean(destroyMethod = "close")
     PlatformHttp ltiPlatformHttp(LtiSettings settings) {
-        return new PlatformHttp(new Destinations(settings.destinationPolicy()));
+        return new PlatformHttp(new Destinations(settings.destinationPolicy()), settings.platformTimeout());
     }
 
     @Bean

@@ -44,12 +44,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param scoreMaxRetry the longest wait between two sends of a score
  * @param scoreGiveUpAfter a score the platform has not taken this long after it was written is given up
  * @param scoreLease how long a node that took a score to send has it to itself: longer than a token's fetch and the
- *     score's post take (10 s each at most); past it, a node that died while sending leaves it to another
+ *     score's post take ({@code platformTimeout} each at most); past it, a node that died while sending leaves it to
+ *     another
  * @param scoreRetention how long a score delivered or given up is kept (its tenant sees given-up ones and may send
  *     them again) before it is deleted
  * @param sharedJwks {@code /lti/jwks} still publishes the keys of the registrations made before each had keys of its
  *     own ({@code LTI_SHARED_JWKS}); {@code false} once every such LMS was given its registration's own JWKS URL
  *     (docs/lti.md, The tool's keys)
+ * @param platformTimeout how long the tool waits for a platform's answer (a token, a score, a column, its JWKS), 1 s
+ *     to 60 s; connecting may take at most 5 s of it
  * @param allowedHosts without {@code PUBLIC_URL}, the hosts a request's {@code Host} may name for the tool's URLs
  *     made from it ({@code ALLOWED_HOSTS}, as for the chat page's links); any other host never appears in them
  */
@@ -79,7 +82,15 @@ public record LtiSettings(
         @DefaultValue("60s") Duration scoreLease,
         @DefaultValue("30d") Duration scoreRetention,
         @DefaultValue("true") boolean sharedJwks,
-        @DefaultValue("localhost,127.0.0.1") List<String> allowedHosts) {
+        @DefaultValue("localhost,127.0.0.1") List<String> allowedHosts,
+        @DefaultValue("10s") Duration platformTimeout) {
+
+    public LtiSettings {
+        if (platformTimeout.compareTo(Duration.ofSeconds(1)) < 0
+                || platformTimeout.compareTo(Duration.ofSeconds(60)) > 0) {
+            throw new IllegalArgumentException("lti.platform-timeout must be 1s to 60s, not " + platformTimeout);
+        }
+    }
 
     /** Where a platform's URLs may point, as these settings allow. */
     Destinations.Policy destinationPolicy() {

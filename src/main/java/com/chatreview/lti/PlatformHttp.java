@@ -37,13 +37,13 @@ import org.eclipse.jetty.http.HttpMethod;
  */
 final class PlatformHttp implements ResourceRetriever, AutoCloseable {
 
-    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
-    static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration LONGEST_CONNECT = Duration.ofSeconds(5);
     /** A JWKS of a few keys is a few KiB; a platform's answer is cut off past this. */
     static final int MAX_ANSWER = 256 * 1024;
 
     private final HttpClient http = new HttpClient();
     private final Destinations destinations;
+    private final Duration timeout;
 
     /** A URL the service does not connect to (its scheme, credentials in it): asking again will not help. */
     static final class Refused extends IOException {
@@ -52,10 +52,17 @@ final class PlatformHttp implements ResourceRetriever, AutoCloseable {
         }
     }
 
-    PlatformHttp(Destinations destinations) {
+    /** {@code timeout}: how long an answer may take ({@code lti.platform-timeout}); connecting, at most 5 s of it. */
+    /** How long an answer may take. */
+    Duration timeout() {
+        return timeout;
+    }
+
+    PlatformHttp(Destinations destinations, Duration timeout) {
         this.destinations = destinations;
+        this.timeout = timeout;
         http.setFollowRedirects(false);
-        http.setConnectTimeout(CONNECT_TIMEOUT.toMillis());
+        http.setConnectTimeout(Math.min(timeout.toMillis(), LONGEST_CONNECT.toMillis()));
         http.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "chat-review-service LTI tool"));
         http.setSocketAddressResolver(destinations.connectingResolver());
         try {
@@ -73,18 +80,18 @@ final class PlatformHttp implements ResourceRetriever, AutoCloseable {
         ContentResponse response;
         try {
             var request = http.newRequest(url.toURI())
-                    .timeout(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                     .headers(headers -> headers.put(HttpHeader.ACCEPT, "application/json"));
             response = new CompletableResponseListener(request, MAX_ANSWER)
                     .send()
-                    .get(TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS);
+                    .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (URISyntaxException e) {
             throw new IOException("not a URL: " + url, e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             throw new IOException(cause.getMessage(), cause);
         } catch (TimeoutException e) {
-            throw new IOException("no answer from " + url + " within " + TIMEOUT.toSeconds() + " s", e);
+            throw new IOException("no answer from " + url + " within " + timeout.toSeconds() + " s", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
@@ -131,14 +138,14 @@ final class PlatformHttp implements ResourceRetriever, AutoCloseable {
         }
         CappedAnswer answer = new CappedAnswer();
         try {
-            request.timeout(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).send(answer);
-            return answer.result.get(TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS);
+            request.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).send(answer);
+            return answer.result.get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             throw new IOException(String.valueOf(cause.getMessage()), cause);
         } catch (TimeoutException e) {
             request.abort(e);
-            throw new IOException("no answer from " + uri + " within " + TIMEOUT.toSeconds() + " s", e);
+            throw new IOException("no answer from " + uri + " within " + timeout.toSeconds() + " s", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);

@@ -38,7 +38,7 @@ final class PlatformKeys {
             try {
                 return JWKSourceBuilder.<SecurityContext>create(
                                 URI.create(source.jwksUrl()).toURL(), http)
-                        .cache(cacheTime.toMillis(), PlatformHttp.TIMEOUT.toMillis())
+                        .cache(cacheTime.toMillis(), http.timeout().toMillis())
                         .refreshAheadCache(false)
                         .rateLimited(refreshLimit.toMillis())
                         .retrying(false)

@@ -49,7 +49,7 @@ class DatabaseOutageTests {
                         "DATABASE_URL", postgres.jdbcUrl(),
                         "DATABASE_USER", postgres.user(),
                         // reviews slow enough that the outage lands while some run and others wait
-                        "ASSISTANT_OFFLINETOKENDELAY", "20ms",
+                        "ASSISTANT_OFFLINETOKENDELAY", "10ms",
                         "REVIEW_CONCURRENCY", "2",
                         "REVIEW_POLLINTERVAL", "250ms",
                         "REVIEW_HEARTBEAT", "500ms",

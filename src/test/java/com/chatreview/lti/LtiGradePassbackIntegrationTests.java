@@ -40,6 +40,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 @IntegrationTest
 class LtiGradePassbackIntegrationTests {
 
+    /** Longer than the tests' service waits for a platform's answer (lti.platform-timeout, 5 s). */
+    static final Duration PAST_THE_TIMEOUT = Duration.ofSeconds(6);
+
     private static EmulatedPlatform platform;
     private static TestTenant school;
     private static EmulatedPlatform.Tool tool;
@@ -140,7 +143,7 @@ class LtiGradePassbackIntegrationTests {
                 Endpoint.SCORES,
                 Fault.status(503),
                 Fault.expiredToken(),
-                Fault.slow(Duration.ofSeconds(12)),
+                Fault.slow(PAST_THE_TIMEOUT),
                 Fault.status(502));
 
         String submission = handIn(bo, "Through the faults.");
@@ -236,12 +239,10 @@ class LtiGradePassbackIntegrationTests {
                 .mapToObj(i -> course.learner("Stalled", "No. " + i))
                 .toList();
         int arrived = platform.arrivals(Endpoint.SCORES);
-        // answers later than the tool waits: each send of these ends in a timeout, 10 s on
+        // answers later than the tool waits: each send of these ends in a timeout, 5 s on
         platform.inject(
                 Endpoint.SCORES,
-                stalled.stream()
-                        .map(learner -> Fault.slow(Duration.ofSeconds(12)))
-                        .toArray(Fault[]::new));
+                stalled.stream().map(learner -> Fault.slow(PAST_THE_TIMEOUT)).toArray(Fault[]::new));
         stalled.forEach(learner -> writeScore(jdbc, learner));
         delivery.wake();
         Eventually.until(Eventually.PATIENCE, () -> platform.arrivals(Endpoint.SCORES) >= arrived + 4);

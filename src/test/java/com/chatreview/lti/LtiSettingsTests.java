@@ -37,11 +37,54 @@ class LtiSettingsTests {
             Duration.ofSeconds(60),
             Duration.ofDays(30),
             true,
-            List.of("localhost", "127.0.0.1"));
+            List.of("localhost", "127.0.0.1"),
+            Duration.ofSeconds(10));
 
     private final Destinations destinations = new Destinations(
             defaults.destinationPolicy(),
             host -> List.of(InetAddress.getByName(host.equals("lms.example") ? "93.184.216.34" : "10.0.0.7")));
+
+    @Test
+    void aPlatformTimeoutOutsideOneToSixtySecondsIsRefusedAtStartup() {
+        assertThatThrownBy(() -> withTimeouts(Duration.ofMillis(500), Duration.ofSeconds(60)))
+                .hasMessageContaining("lti.platform-timeout must be 1s to 60s");
+        assertThatThrownBy(() -> withTimeouts(Duration.ofSeconds(61), Duration.ofMinutes(5)))
+                .hasMessageContaining("lti.platform-timeout must be 1s to 60s");
+        org.assertj.core.api.Assertions.assertThat(withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(5))
+                        .platformTimeout())
+                .isEqualTo(Duration.ofSeconds(2));
+    }
+
+    private LtiSettings withTimeouts(Duration platformTimeout, Duration scoreLease) {
+        LtiSettings d = defaults;
+        return new LtiSettings(
+                d.allowHttp(),
+                d.allowPrivateNetworks(),
+                d.publicUrl(),
+                d.clockSkew(),
+                d.loginTimeout(),
+                d.pendingLogins(),
+                d.keyRotation(),
+                d.keyActivation(),
+                d.keyOverlap(),
+                d.platformKeysCache(),
+                d.platformKeysRefreshLimit(),
+                d.maxPlatformsPerTenant(),
+                d.failuresPerAddress(),
+                d.loginsPerAddress(),
+                d.requestsPerSession(),
+                d.handInsPerLearner(),
+                d.sessionLifetime(),
+                d.scorePoll(),
+                d.scoreFirstRetry(),
+                d.scoreMaxRetry(),
+                d.scoreGiveUpAfter(),
+                scoreLease,
+                d.scoreRetention(),
+                d.sharedJwks(),
+                d.allowedHosts(),
+                platformTimeout);
+    }
 
     @Test
     void plainHttpAndPrivateAddressesAreRefusedNamingTheSettingThatAllowsThem() {

@@ -59,7 +59,7 @@ public final class Cluster implements AutoCloseable {
      * What the shared cluster ({@link #shared()}) runs with: the union of what its classes need, none of which
      * changes what the others test (http and private addresses allowed for webhooks and LTI, whose receivers and
      * emulated platforms listen on 127.0.0.1; a webhook answer awaited 3 s; LTI scores retried after 200 ms and taken over from a killed node
-     * after 5 s; a key issued on one node known on the other within 2 s).
+     * after 5 s, a platform's answer awaited 2 s; a key issued on one node known on the other within 2 s).
      */
     private static final Map<String, String> SHARED_SETTINGS = Map.of(
             "WEBHOOK_ALLOW_HTTP", "true",
@@ -70,6 +70,8 @@ public final class Cluster implements AutoCloseable {
             "LTI_ALLOW_PRIVATE_NETWORKS", "true",
             "LTI_SCOREFIRSTRETRY", "200ms",
             "LTI_SCORELEASE", "5s",
+            // a lease longer than a token's fetch and a score's post, 2 s each at most
+            "LTI_PLATFORMTIMEOUT", "2s",
             "TENANCY_KNOWNKEYSREFRESH", "2s");
 
     private static @Nullable Cluster shared;

@@ -78,6 +78,9 @@ public class SharedTestConfiguration {
             properties.put("lti.hand-ins-per-learner", "3");
             // a score the platform refused is sent again soon (LtiGradePassbackIntegrationTests)
             properties.put("lti.score-first-retry", "100ms");
+            // a platform that stalls is given up on after 5 s, not 10 (LtiGradePassbackIntegrationTests); a slow one
+            // (3 s) is still waited for
+            properties.put("lti.platform-timeout", "5s");
             properties.put("sealing.key", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
             // three attempts: a retry after 1 s, a last one a second later
             properties.put("webhook.retry-delays", "1s,1s");
