@@ -22,6 +22,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * A real headless Chromium driven by the system's chromedriver ({@code /usr/bin/chromium},
@@ -197,9 +198,8 @@ public final class Browser implements AutoCloseable {
     @Override
     public void close() {
         driver.quit();
-        try (var files = Files.walk(profile)) {
-            files.sorted(java.util.Comparator.reverseOrder())
-                    .forEach(path -> path.toFile().delete());
+        try {
+            FileSystemUtils.deleteRecursively(profile);
         } catch (IOException e) {
             // a temporary profile left behind is harmless
         }

@@ -17,7 +17,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +25,7 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * The service as a cluster runs it: several nodes, each in a JVM of its own ({@link ServiceProcess}), on one
@@ -284,7 +284,7 @@ public final class Cluster implements AutoCloseable {
         if (database != null) {
             attempt(failures, database::close);
         }
-        attempt(failures, () -> deleteRecursively(workDir));
+        attempt(failures, () -> FileSystemUtils.deleteRecursively(workDir));
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException shuttingDown) {
@@ -482,16 +482,6 @@ public final class Cluster implements AutoCloseable {
             step.run();
         } catch (Exception | AssertionError e) {
             failures.add(e);
-        }
-    }
-
-    private static void deleteRecursively(Path directory) throws IOException {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder())
-                    .forEach(path -> path.toFile().delete());
         }
     }
 

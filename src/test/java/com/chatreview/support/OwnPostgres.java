@@ -6,8 +6,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.stream.Stream;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * A PostgreSQL server that a test owns and may stop and start again: its own cluster ({@code initdb}) on a free
@@ -67,9 +66,6 @@ public final class OwnPostgres implements AutoCloseable {
     @Override
     public void close() throws IOException {
         stop();
-        try (Stream<Path> files = Files.walk(dataDir)) {
-            files.sorted(Comparator.reverseOrder())
-                    .forEach(path -> path.toFile().delete());
-        }
+        FileSystemUtils.deleteRecursively(dataDir);
     }
 }

@@ -11,14 +11,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * The real service in a JVM of its own, on the embedded PostgreSQL in a data directory of its own, for tests that
@@ -168,10 +167,7 @@ public final class ServiceProcess implements AutoCloseable {
         }
         orphanedPostgres().ifPresent(ServiceProcess::stop);
         if (orphanedPostgres().isEmpty()) {
-            try (Stream<Path> files = Files.walk(dataDir)) {
-                files.sorted(Comparator.reverseOrder())
-                        .forEach(path -> path.toFile().delete());
-            }
+            FileSystemUtils.deleteRecursively(dataDir);
         }
     }
 

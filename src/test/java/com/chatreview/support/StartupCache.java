@@ -12,7 +12,6 @@ import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +19,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * What makes a {@link ServiceProcess} start in a third of the time: the test class path with its directories packed
@@ -181,10 +181,7 @@ final class StartupCache {
     private static void removeAll() throws IOException {
         try (Stream<Path> homes = Files.list(HOME)) {
             for (Path home : homes.filter(Files::isDirectory).toList()) {
-                try (Stream<Path> files = Files.walk(home)) {
-                    files.sorted(Comparator.reverseOrder())
-                            .forEach(path -> path.toFile().delete());
-                }
+                FileSystemUtils.deleteRecursively(home);
             }
         }
     }
