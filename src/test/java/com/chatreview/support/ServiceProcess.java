@@ -69,7 +69,8 @@ public final class ServiceProcess implements AutoCloseable {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m",
                 "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC"));
+                "-XX:+UseSerialGC",
+                "--enable-native-access=ALL-UNNAMED"));
         if (recording != null) {
             command.addAll(
                     List.of("-cp", Objects.requireNonNull(recordingClassPath), "-XX:AOTCacheOutput=" + recording));

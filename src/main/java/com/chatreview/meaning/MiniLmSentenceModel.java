@@ -1,0 +1,116 @@
+package com.chatreview.meaning;
+
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * all-MiniLM-L6-v2, quantized (23 MB), with its WordPiece tokenizer: the model and tokenizer come in the jar of
+ * langchain4j's in-process embeddings, which runs them on ONNX Runtime and Hugging Face's tokenizers; their mean
+ * pooled, normalized output is the meaning. Each call runs on the caller's thread (no pool of its own: the CPU it
+ * takes is the caller's, as a review's is).
+ */
+@Component
+class MiniLmSentenceModel implements SentenceModel {
+
+    private static final Logger log = LoggerFactory.getLogger(MiniLmSentenceModel.class);
+
+    private final Object loading = new Object();
+    private volatile @Nullable EmbeddingModel model;
+    private volatile @Nullable String unavailable;
+
+    @Override
+    public Optional<List<Meaning>> meaningsOf(List<String> texts) {
+        EmbeddingModel loaded = loaded();
+        if (loaded == null) {
+            return Optional.empty();
+        }
+        List<TextSegment> segments = new ArrayList<>();
+        for (String text : texts) {
+            if (!text.isBlank()) {
+                segments.add(TextSegment.from(text));
+            }
+        }
+        List<Embedding> embedded =
+                segments.isEmpty() ? List.of() : loaded.embedAll(segments).content();
+        List<Meaning> meanings = new ArrayList<>(texts.size());
+        int next = 0;
+        for (String text : texts) {
+            // a blank text means nothing: a zero vector, as close to anything as nothing is (0)
+            meanings.add(
+                    text.isBlank()
+                            ? new Meaning(new float[DIMENSIONS])
+                            : new Meaning(embedded.get(next++).vector()));
+        }
+        return Optional.of(meanings);
+    }
+
+    @Override
+    public Optional<String> unavailableBecause() {
+        return Optional.ofNullable(unavailable);
+    }
+
+    private @Nullable EmbeddingModel loaded() {
+        EmbeddingModel current = model;
+        if (current != null || unavailable != null) {
+            return current;
+        }
+        synchronized (loading) {
+            if (model == null && unavailable == null) {
+                String missing = missingNatives();
+                if (missing != null) {
+                    unavailable = missing;
+                } else {
+                    long started = System.nanoTime();
+                    try {
+                        model = new AllMiniLmL6V2QuantizedEmbeddingModel(Runnable::run);
+                        log.info("The sentence model is loaded ({} ms)", (System.nanoTime() - started) / 1_000_000);
+                    } catch (RuntimeException | LinkageError e) {
+                        unavailable = "the sentence model did not load: " + e;
+                    }
+                }
+                if (unavailable != null) {
+                    log.warn("Prose is graded without the sentence model on this node: {}", unavailable);
+                }
+            }
+            return model;
+        }
+    }
+
+    /**
+     * What the jar lacks to run the model on this platform, or null: the natives of ONNX Runtime and of the
+     * tokenizers, which the build puts in for its own platform only (pom.xml). Checked before loading, since the
+     * tokenizers' library would otherwise try to download what it misses, and nothing is downloaded here.
+     */
+    static @Nullable String missingNatives() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        String system = os.contains("linux") ? "linux" : os.contains("mac") ? "osx" : os.contains("win") ? "win" : os;
+        boolean arm = arch.equals("aarch64") || arch.equals("arm64");
+        boolean x86 = arch.equals("amd64") || arch.equals("x86_64");
+        if (!arm && !x86) {
+            return "no natives for the processor " + arch;
+        }
+        List<String> needed = List.of(
+                "ai/onnxruntime/native/" + system + "-" + (arm ? "aarch64" : "x64") + "/"
+                        + System.mapLibraryName("onnxruntime"),
+                "native/lib/" + system + "-" + (arm ? "aarch64" : "x86_64") + "/cpu/"
+                        + System.mapLibraryName("tokenizers"));
+        ClassLoader loader = MiniLmSentenceModel.class.getClassLoader();
+        for (String resource : needed) {
+            if (loader.getResource(resource) == null) {
+                return "the jar has no " + resource + " (it was built for another platform)";
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,24 @@
+package com.chatreview.meaning;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The in-process sentence model: the {@link Meaning} of texts. Thread-safe; each call runs on the caller's thread.
+ * The model is loaded on the first call (about a second), once per node.
+ */
+public interface SentenceModel {
+
+    /** The length of a meaning's vector. */
+    int DIMENSIONS = 384;
+
+    /**
+     * The meanings of the texts, in their order; empty when the model cannot run here (the reason is logged once, and
+     * in {@link #unavailableBecause()}). A text longer than the model reads at once (about 200 words) is read in
+     * parts, and its meaning is theirs averaged.
+     */
+    Optional<List<Meaning>> meaningsOf(List<String> texts);
+
+    /** Why the model cannot run here, once it was tried; empty while it runs or was not tried yet. */
+    Optional<String> unavailableBecause();
+}
