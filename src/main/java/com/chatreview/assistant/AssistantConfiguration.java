@@ -1,5 +1,7 @@
 package com.chatreview.assistant;
 
+import com.chatreview.grading.ProseMeaning;
+import com.chatreview.meaning.SentenceModel;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -14,9 +16,20 @@ import org.springframework.context.annotation.Configuration;
 class AssistantConfiguration {
 
     @Bean
-    Assistant assistant(AssistantSettings settings, ObjectProvider<MeterRegistry> meters) {
+    Assistant assistant(
+            AssistantSettings settings,
+            ObjectProvider<MeterRegistry> meters,
+            ObjectProvider<SentenceModel> sentenceModel) {
         return switch (settings.provider()) {
-            case "offline" -> new OfflineAssistant(settings.offlineTokenDelay());
+            // the service always has its sentence model; a module test that starts without the meaning module
+            // grades written answers as the service does where no model runs
+            case "offline" ->
+                new OfflineAssistant(
+                        settings.offlineTokenDelay(),
+                        sentenceModel.stream()
+                                .findFirst()
+                                .map(OfflineAssistant::proseMeaning)
+                                .orElse(ProseMeaning.NONE));
             case OpenAiAssistant.PROVIDER ->
                 new OpenAiAssistant(settings, meters.getIfAvailable(SimpleMeterRegistry::new));
             default ->

@@ -3,10 +3,12 @@ package com.chatreview.assistant;
 import com.chatreview.assistant.Conversation.ContextDocument;
 import com.chatreview.assistant.Conversation.Turn;
 import com.chatreview.grading.Grader;
+import com.chatreview.grading.ProseMeaning;
 import com.chatreview.grading.ReviewRequest;
 import com.chatreview.grading.ReviewRequest.ReviewDocument;
 import com.chatreview.grading.Stopwords;
 import com.chatreview.grading.Verdict;
+import com.chatreview.meaning.SentenceModel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -44,10 +46,33 @@ class OfflineAssistant implements Assistant {
     private static final int QUOTE_LENGTH = 160;
 
     private final Duration tokenDelay;
-    private final Grader grader = new Grader();
+    private final Grader grader;
 
+    /** An offline assistant without a sentence model: written answers are graded as it cannot judge them. */
     OfflineAssistant(Duration tokenDelay) {
+        this(tokenDelay, ProseMeaning.NONE);
+    }
+
+    OfflineAssistant(Duration tokenDelay, ProseMeaning meaning) {
         this.tokenDelay = tokenDelay;
+        this.grader = new Grader(meaning);
+    }
+
+    /** The sentence model as the grader asks for it: the similarity of each text to each other one. */
+    static ProseMeaning proseMeaning(SentenceModel model) {
+        return (texts, others) -> {
+            List<String> all = new ArrayList<>(texts);
+            all.addAll(others);
+            return model.meaningsOf(all).map(meanings -> {
+                double[][] similarity = new double[texts.size()][others.size()];
+                for (int text = 0; text < texts.size(); text++) {
+                    for (int other = 0; other < others.size(); other++) {
+                        similarity[text][other] = meanings.get(text).similarity(meanings.get(texts.size() + other));
+                    }
+                }
+                return similarity;
+            });
+        };
     }
 
     /**

@@ -45,8 +45,46 @@ final class AnalysisWriter {
                 // right
                 request.testsRan()
                         ? ""
-                        : similaritySection(
-                                measures.reference(), measures.similarity(), measures.terms(), nothingRead));
+                        : measures.prose() != null
+                                ? meaningSection(measures.prose())
+                                : similaritySection(
+                                        measures.reference(), measures.similarity(), measures.terms(), nothingRead));
+    }
+
+    /** How a written answer was compared by meaning: with what, how close, and how many of the reference's points. */
+    private static String meaningSection(Prose.Judgement prose) {
+        String heading = "## Meaning compared with the reference answer\n\n";
+        if (prose.modelUnavailable() != null) {
+            return heading + "The answer is written prose, but " + prose.modelUnavailable()
+                    + ", so its meaning was not compared with anything; the teacher's reading decides.";
+        }
+        Double toReference = prose.toReference();
+        Double toTask = prose.toTask();
+        if (toReference == null) {
+            return heading + "The assignment has no reference answer, so the answer's meaning was compared with the"
+                    + " task's only"
+                    + (toTask == null
+                            ? " (there is none either)."
+                            : ": " + percent(toTask)
+                                    + " alike, which tells whether it is about the task, not whether it is right.");
+        }
+        Double score = prose.score();
+        return heading + "A small sentence-similarity model, run in this service, read the answer ("
+                + prose.words() + " words) and the reference answer: their meanings are " + percent(toReference)
+                + " alike"
+                + (score == null
+                        ? ""
+                        : "; with the task's own words left out and the reference's key words counted, "
+                                + percent(score))
+                + (prose.points() > 1
+                        ? "; " + prose.made() + " of the reference answer's " + prose.points() + " sentences have one"
+                                + " in the answer at least " + percent(Prose.POINT_MADE) + " alike."
+                        : ".")
+                + (toTask == null ? "" : " The answer is " + percent(toTask) + " alike the task's text.");
+    }
+
+    private static String percent(double similarity) {
+        return Math.round(similarity * 100) + "%";
     }
 
     private static String taskSection(

@@ -19,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,8 +37,9 @@ public final class Grader {
 
     static final String INTRODUCTION = "I am this service's offline reviewer, not a language model: I review by"
             + " fixed rules you can check by hand (the restriction files, a similarity to the reference solution,"
-            + " which files are there), so I can point to lines, but I cannot tell whether the work is right in"
-            + " ways these rules do not measure.";
+            + " which files are there, and for a written answer how close its meaning is to the reference answer's,"
+            + " as a small sentence-similarity model measures it), so I can point to lines, but I cannot tell"
+            + " whether the work is right in ways these rules do not measure.";
 
     /** The similarity to the reference (percent) from which correctness earns every point. */
     static final int SIMILARITY_FULL = 80;
@@ -129,15 +131,37 @@ public final class Grader {
             Status status,
             @Nullable SourceFile source) {}
 
+    private final ProseMeaning meaning;
+
+    /** A grader without a sentence model: written answers are graded as it cannot judge them. */
+    public Grader() {
+        this(ProseMeaning.NONE);
+    }
+
+    /** A grader that judges written answers by meaning with this model. */
+    public Grader(ProseMeaning meaning) {
+        this.meaning = meaning;
+    }
+
+    /**
+     * How close a written answer is to the reference answer, 0 to 1, as a review measures it before its scale turns
+     * it into points (docs/review-rubric.md, Written answers); empty without a model. For the benchmark that sets
+     * the scale on human graders' scores.
+     */
+    public static OptionalDouble closeness(ProseMeaning meaning, String answer, String reference, String task) {
+        Double score = Prose.judge(meaning, answer, reference, task).score();
+        return score == null ? OptionalDouble.empty() : OptionalDouble.of(score);
+    }
+
     /** Reviews the homework against its rubric: points per criterion, the findings, and the letter they give. */
     public Verdict review(ReviewRequest request) {
         List<Attempt> attempts = GraderAddressed.find(Verdicts.readable(request.submission()));
-        Measures measures = Measures.of(request);
+        Measures measures = Measures.of(request, meaning);
         Assessments assessments = Assessments.of(measures);
         if (!attempts.isEmpty()) {
             // graded as handed in and as if those lines were not there, each criterion by the lower: the text can
             // earn nothing, and code on the same line (a forbidden call beside the comment) still counts
-            assessments = assessments.lower(Assessments.of(Measures.of(withoutLines(request, attempts))));
+            assessments = assessments.lower(Assessments.of(Measures.of(withoutLines(request, attempts), meaning)));
         }
         List<Score> scores = new ArrayList<>();
         List<Observation> observations = new ArrayList<>();
@@ -175,8 +199,11 @@ public final class Grader {
                     criterion.id(),
                     (int) Math.round(assessment.share() * criterion.maxPoints()),
                     assessment.explanation()));
-            if (aspect == Aspect.CORRECTNESS && !measures.readable().isEmpty() && unverified.isEmpty()) {
-                unverified.add(new Flag(Flag.CORRECTNESS_UNVERIFIED, null, null, unverifiedMessage(request)));
+            if (aspect == Aspect.CORRECTNESS
+                    && !measures.readable().isEmpty()
+                    && assessment.unverified()
+                    && unverified.isEmpty()) {
+                unverified.add(new Flag(Flag.CORRECTNESS_UNVERIFIED, null, null, unverifiedMessage(measures)));
             }
             if (explained.add(aspect)) {
                 assessment.observations().forEach(observation -> observations.add(observation.on(criterion.id())));
@@ -190,7 +217,20 @@ public final class Grader {
     }
 
     /** Why the correctness of the work is an estimate, and what would make it more, in the teacher's terms. */
-    private static String unverifiedMessage(ReviewRequest request) {
+    private static String unverifiedMessage(Measures measures) {
+        ReviewRequest request = measures.request();
+        Prose.Judgement prose = measures.prose();
+        if (prose != null) {
+            return prose.modelUnavailable() != null
+                    ? "This written answer's meaning was not judged (" + prose.modelUnavailable() + "): its"
+                            + " points are a stand-in, at most " + Math.round(UNVERIFIED_CEILING * 100)
+                            + "% of them; the"
+                            + " teacher's reading decides."
+                    : "There is no reference answer to compare this written answer with: whether it is right is the"
+                            + " teacher's to judge, and until then it earns at most "
+                            + Math.round(UNVERIFIED_CEILING * 100) + "% of the points. A reference answer on the"
+                            + " homework would grade it by meaning.";
+        }
         boolean program = request.submission().stream().anyMatch(Grader::isProgram)
                 || request.solution().stream().anyMatch(Grader::isProgram);
         String basis = request.solution().isEmpty()
@@ -253,9 +293,10 @@ public final class Grader {
             List<String> terms,
             List<String> covered,
             Similarity.@Nullable Result similarity,
-            List<String> namedFiles) {
+            List<String> namedFiles,
+            Prose.@Nullable Judgement prose) {
 
-        static Measures of(ReviewRequest request) {
+        static Measures of(ReviewRequest request, ProseMeaning meaning) {
             List<Student> students =
                     request.submission().stream().map(Grader::student).toList();
             List<SourceFile> readable = students.stream()
@@ -278,7 +319,28 @@ public final class Grader {
                     terms,
                     terms.stream().filter(term -> found(term, submitted)).toList(),
                     reference.isEmpty() || readable.isEmpty() ? null : Similarity.compare(readable, reference),
-                    Grader.namedFiles(tasks));
+                    Grader.namedFiles(tasks),
+                    prose(request, meaning));
+        }
+
+        /** A written answer's judgement by meaning; null when the work is not prose. */
+        private static Prose.@Nullable Judgement prose(ReviewRequest request, ProseMeaning meaning) {
+            List<ReviewDocument> answer = opened(request.submission());
+            List<ReviewDocument> reference = opened(request.solution());
+            if (!Prose.isProse(answer, reference)) {
+                return null;
+            }
+            return Prose.judge(meaning, joined(answer), joined(reference), joined(opened(request.task())));
+        }
+
+        private static List<ReviewDocument> opened(List<ReviewDocument> documents) {
+            return documents.stream()
+                    .filter(document -> document.opened() && !document.text().isBlank())
+                    .toList();
+        }
+
+        private static String joined(List<ReviewDocument> documents) {
+            return documents.stream().map(ReviewDocument::text).collect(Collectors.joining("\n\n"));
         }
     }
 
@@ -322,8 +384,15 @@ public final class Grader {
      * How well the work does on one aspect.
      *
      * @param share 0 to 1 of a criterion's points; {@code null} when there is nothing to judge it by
+     * @param unverified whether the share is an estimate nothing checked (as correctness by likeness is)
      */
-    private record Assessment(@Nullable Double share, String explanation, List<Finding> observations) {}
+    private record Assessment(
+            @Nullable Double share, String explanation, List<Finding> observations, boolean unverified) {
+
+        Assessment(@Nullable Double share, String explanation, List<Finding> observations) {
+            this(share, explanation, observations, true);
+        }
+    }
 
     /** An observation before it is given to a criterion. */
     private record Finding(
@@ -402,6 +471,10 @@ public final class Grader {
         if (measures.readable().isEmpty()) {
             return new Assessment(0.0, "There is no readable work to judge.", found);
         }
+        Prose.Judgement prose = measures.prose();
+        if (prose != null) {
+            return proseCorrectness(prose);
+        }
         if (similarity != null) {
             int percent = similarity.percent();
             if (similarity.unrelated()) {
@@ -468,6 +541,68 @@ public final class Grader {
                         + " names: " + covered + " of its " + terms.size() + " key terms (" + names(terms)
                         + ") are in it. Nothing shows the work is right, so this criterion earns at most "
                         + Math.round(UNVERIFIED_CEILING * 100) + "% of its points.",
+                found);
+    }
+
+    /**
+     * A written answer's correctness by meaning: against the reference answer when there is one and a model to
+     * compare with; otherwise whether it is about the task, and a middle share the teacher replaces.
+     */
+    private static Assessment proseCorrectness(Prose.Judgement prose) {
+        List<Finding> found = new ArrayList<>();
+        int ceiling = (int) Math.round(UNVERIFIED_CEILING * 100);
+        Double toReference = prose.toReference();
+        Double score = prose.score();
+        if (prose.modelUnavailable() == null && toReference != null && score != null) {
+            double share = Prose.share(score);
+            Severity severity = share >= 0.9
+                    ? Severity.INFO
+                    : share >= 0.6 ? Severity.MINOR : share >= 0.3 ? Severity.MAJOR : Severity.CRITICAL;
+            String points = prose.points() <= 1
+                    ? ""
+                    : " It makes " + prose.made() + " of the " + prose.points() + " points the reference answer"
+                            + " makes"
+                            + (prose.made() == prose.points() ? "." : "; look for what your answer leaves" + " out.");
+            found.add(Finding.whole(
+                    severity,
+                    "Your answer is " + Math.round(score * 100) + "% like the reference answer in meaning and key"
+                            + " words." + points));
+            return new Assessment(
+                    share,
+                    "I compared your answer with the reference answer by meaning, not only by their words, with a"
+                            + " small sentence-similarity model, and by the key words it has beyond the task's own:"
+                            + " together " + Math.round(score * 100) + "% alike, where "
+                            + Math.round(Prose.FULL * 100) + "% or more earns every point and "
+                            + Math.round(Prose.NONE * 100) + "% or less none (a scale set on human graders' scores)."
+                            + " A model of meaning can miss a wrong detail said in the right words; the teacher may"
+                            + " change the points.",
+                    found,
+                    false);
+        }
+        Double toTask = prose.toTask();
+        if (prose.modelUnavailable() == null && toTask != null && toTask < Prose.ON_TOPIC) {
+            found.add(Finding.whole(
+                    Severity.CRITICAL,
+                    "Your answer seems to be about something else: its meaning is far from the task's ("
+                            + Math.round(toTask * 100) + "% alike)."));
+            return new Assessment(
+                    0.0,
+                    "There is no reference answer, and your answer's meaning is far from what the task asks ("
+                            + Math.round(toTask * 100) + "% alike), so it earns nothing here until the teacher"
+                            + " reads it.",
+                    found);
+        }
+        String why = prose.modelUnavailable() != null
+                ? "I could not compare your answer's meaning with anything (" + prose.modelUnavailable() + ")"
+                : toReference == null && toTask != null
+                        ? "There is no reference answer to compare with; your answer is about the task ("
+                                + Math.round(toTask * 100) + "% alike in meaning)"
+                        : "There is neither a reference answer nor a task to compare with";
+        return new Assessment(
+                Prose.UNJUDGED_SHARE,
+                why + ", but whether it is right is the teacher's to judge: it gets "
+                        + Math.round(Prose.UNJUDGED_SHARE * 100) + "% of the points as a stand-in (at most "
+                        + ceiling + "% while unverified) until the teacher reads it.",
                 found);
     }
 

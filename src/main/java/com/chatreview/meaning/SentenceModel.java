@@ -13,6 +13,14 @@ public interface SentenceModel {
     int DIMENSIONS = 384;
 
     /**
+     * A model of its own, outside the service (a benchmark's, a test's): it loads on first use. The service's is the
+     * one bean of this type.
+     */
+    static SentenceModel inProcess() {
+        return new MiniLmSentenceModel();
+    }
+
+    /**
      * The meanings of the texts, in their order; empty when the model cannot run here (the reason is logged once, and
      * in {@link #unavailableBecause()}). A text longer than the model reads at once (about 200 words) is read in
      * parts, and its meaning is theirs averaged.
