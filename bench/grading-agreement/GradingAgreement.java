@@ -56,14 +56,15 @@ public class GradingAgreement {
         double[] similarity = new double[items.size()];
         double[] toQuestion = new double[items.size()];
         String[] letters = new String[items.size()];
-        var threads = ManagementFactory.getThreadMXBean();
+        // the process's CPU, not the thread's: ONNX Runtime works on threads of its own besides the caller's
+        var system = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long cpu = 0;
         model.meaningsOf(List.of("warm up")); // the model's load is not a review's cost
         for (int i = 0; i < items.size(); i++) {
             Item item = items.get(i);
             human[i] = item.human();
             other[i] = item.other();
-            long started = threads.getCurrentThreadCpuTime();
+            long started = system.getProcessCpuTime();
             Verdict verdict = grader.review(new ReviewRequest(
                     item.question(),
                     null,
@@ -72,7 +73,7 @@ public class GradingAgreement {
                     List.of(),
                     List.of(ReviewDocument.text("answer.txt", "text/plain", item.answer())),
                     rubric));
-            cpu += threads.getCurrentThreadCpuTime() - started;
+            cpu += system.getProcessCpuTime() - started;
             points[i] = verdict.points() / (double) verdict.maxPoints();
             letters[i] = verdict.grade();
             similarity[i] = Grader.closeness(adapter(model), item.answer(), item.reference(), item.questionText())
@@ -82,7 +83,7 @@ public class GradingAgreement {
             toQuestion[i] = meanings.get(0).similarity(meanings.get(1));
         }
         String[] humanLetters = Arrays.stream(human).mapToObj(GradingAgreement::letter).toArray(String[]::new);
-        System.out.printf("review CPU: %.1f ms an answer (mean, this thread)%n", cpu / 1e6 / items.size());
+        System.out.printf("review CPU: %.1f ms an answer (mean, the whole process)%n", cpu / 1e6 / items.size());
         System.out.printf("%-34s %8s %8s %8s%n", "", "Pearson", "Spearman", "QWK");
         row("the review's points vs the human score", points, human, letters, humanLetters);
         if (!Double.isNaN(other[0])) {

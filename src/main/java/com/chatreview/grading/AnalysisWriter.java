@@ -77,8 +77,8 @@ final class AnalysisWriter {
                         : "; with the task's own words left out and the reference's key words counted, "
                                 + percent(score))
                 + (prose.points() > 1
-                        ? "; " + prose.made() + " of the reference answer's " + prose.points() + " sentences have one"
-                                + " in the answer at least " + percent(Prose.POINT_MADE) + " alike."
+                        ? "; for " + prose.made() + " of the reference answer's " + prose.points() + " sentences"
+                                + " the answer has a passage at least " + percent(Prose.POINT_MADE) + " alike."
                         : ".")
                 + (toTask == null ? "" : " The answer is " + percent(toTask) + " alike the task's text.");
     }

@@ -1,12 +1,16 @@
 package com.chatreview.meaning;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -24,6 +28,15 @@ class MiniLmSentenceModel implements SentenceModel {
 
     private static final Logger log = LoggerFactory.getLogger(MiniLmSentenceModel.class);
 
+    /**
+     * Meanings already worked out, by text, up to 16 MB: a homework's reference answer, task and their sentences
+     * come again with each of its submissions, and cost the model nothing after the first.
+     */
+    private final Cache<String, Meaning> known = Caffeine.newBuilder()
+            .maximumWeight(16L * 1024 * 1024)
+            .<String, Meaning>weigher((text, meaning) -> 2 * text.length() + 4 * DIMENSIONS + 64)
+            .build();
+
     private final Object loading = new Object();
     private volatile @Nullable EmbeddingModel model;
     private volatile @Nullable String unavailable;
@@ -36,20 +49,30 @@ class MiniLmSentenceModel implements SentenceModel {
         }
         List<TextSegment> segments = new ArrayList<>();
         for (String text : texts) {
-            if (!text.isBlank()) {
+            if (!text.isBlank() && known.getIfPresent(text) == null) {
                 segments.add(TextSegment.from(text));
             }
         }
         List<Embedding> embedded =
                 segments.isEmpty() ? List.of() : loaded.embedAll(segments).content();
+        Map<String, Meaning> worked = new HashMap<>();
+        for (int i = 0; i < segments.size(); i++) {
+            Meaning meaning = new Meaning(embedded.get(i).vector());
+            worked.put(segments.get(i).text(), meaning);
+            known.put(segments.get(i).text(), meaning);
+        }
         List<Meaning> meanings = new ArrayList<>(texts.size());
-        int next = 0;
         for (String text : texts) {
             // a blank text means nothing: a zero vector, as close to anything as nothing is (0)
-            meanings.add(
-                    text.isBlank()
-                            ? new Meaning(new float[DIMENSIONS])
-                            : new Meaning(embedded.get(next++).vector()));
+            Meaning meaning = text.isBlank() ? new Meaning(new float[DIMENSIONS]) : worked.get(text);
+            if (meaning == null) {
+                meaning = known.getIfPresent(text);
+            }
+            if (meaning == null) {
+                // known at the first look, evicted since (the cache full of others' texts): worked out again
+                meaning = new Meaning(loaded.embed(text).content().vector());
+            }
+            meanings.add(meaning);
         }
         return Optional.of(meanings);
     }
