@@ -109,7 +109,8 @@ final class Prose {
         others.addAll(points);
         Optional<double[][]> judged = meaning.similarities(texts, others);
         if (judged.isEmpty()) {
-            return new Judgement(null, null, null, points.size(), 0, words, "no sentence model runs on this node");
+            return new Judgement(
+                    null, null, null, points.size(), 0, words, "no sentence model could read it on this node");
         }
         double[][] similarity = judged.get();
         int made = 0;

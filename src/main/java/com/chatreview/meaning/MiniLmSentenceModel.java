@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,9 +38,19 @@ class MiniLmSentenceModel implements SentenceModel {
             .<String, Meaning>weigher((text, meaning) -> 2 * text.length() + 4 * DIMENSIONS + 64)
             .build();
 
+    private final Supplier<EmbeddingModel> loader;
     private final Object loading = new Object();
     private volatile @Nullable EmbeddingModel model;
     private volatile @Nullable String unavailable;
+
+    MiniLmSentenceModel() {
+        this(() -> new AllMiniLmL6V2QuantizedEmbeddingModel(Runnable::run));
+    }
+
+    /** A model loaded by {@code loader} on first use (a test's stand-in). */
+    MiniLmSentenceModel(Supplier<EmbeddingModel> loader) {
+        this.loader = loader;
+    }
 
     @Override
     public Optional<List<Meaning>> meaningsOf(List<String> texts) {
@@ -47,6 +58,16 @@ class MiniLmSentenceModel implements SentenceModel {
         if (loaded == null) {
             return Optional.empty();
         }
+        try {
+            return Optional.of(meanings(loaded, texts));
+        } catch (RuntimeException failed) {
+            // a text the model could not read must not fail the review that asked: it goes on without the model
+            log.warn("The sentence model failed on {} texts; they are judged without it", texts.size(), failed);
+            return Optional.empty();
+        }
+    }
+
+    private List<Meaning> meanings(EmbeddingModel loaded, List<String> texts) {
         List<TextSegment> segments = new ArrayList<>();
         for (String text : texts) {
             if (!text.isBlank() && known.getIfPresent(text) == null) {
@@ -74,7 +95,7 @@ class MiniLmSentenceModel implements SentenceModel {
             }
             meanings.add(meaning);
         }
-        return Optional.of(meanings);
+        return meanings;
     }
 
     @Override
@@ -95,7 +116,7 @@ class MiniLmSentenceModel implements SentenceModel {
                 } else {
                     long started = System.nanoTime();
                     try {
-                        model = new AllMiniLmL6V2QuantizedEmbeddingModel(Runnable::run);
+                        model = loader.get();
                         log.info("The sentence model is loaded ({} ms)", (System.nanoTime() - started) / 1_000_000);
                     } catch (RuntimeException | LinkageError e) {
                         unavailable = "the sentence model did not load: " + e;

@@ -80,6 +80,22 @@ class SentenceModelTests {
     }
 
     @Test
+    void aTextTheModelFailsOnLeavesItsCallerWithoutMeaningsNotWithAFailure() {
+        SentenceModel failing = new MiniLmSentenceModel(() -> new dev.langchain4j.model.embedding.EmbeddingModel() {
+            @Override
+            public dev.langchain4j.model.output.Response<List<dev.langchain4j.data.embedding.Embedding>> embedAll(
+                    List<dev.langchain4j.data.segment.TextSegment> segments) {
+                throw new IllegalStateException("the runtime could not run the model");
+            }
+        });
+
+        assertThat(failing.meaningsOf(List.of("An answer."))).isEmpty();
+        assertThat(failing.meaningsOf(List.of("   ")))
+                .as("nothing to ask of the model")
+                .isPresent();
+    }
+
+    @Test
     void theNativesOfThisPlatformAreOnTheClassPath() {
         assertThat(MiniLmSentenceModel.missingNatives()).isNull();
         assertThat(MODEL.unavailableBecause()).isEmpty();
