@@ -47,6 +47,7 @@ class OfflineAssistant implements Assistant {
 
     private final Duration tokenDelay;
     private final Grader grader;
+    private final ProseMeaning meaning;
 
     /** An offline assistant without a sentence model: written answers are graded as it cannot judge them. */
     OfflineAssistant(Duration tokenDelay) {
@@ -56,6 +57,7 @@ class OfflineAssistant implements Assistant {
     OfflineAssistant(Duration tokenDelay, ProseMeaning meaning) {
         this.tokenDelay = tokenDelay;
         this.grader = new Grader(meaning);
+        this.meaning = meaning;
     }
 
     /** The sentence model as the grader asks for it: the similarity of each text to each other one. */
@@ -122,7 +124,7 @@ class OfflineAssistant implements Assistant {
         }
         String question = conversation.lastUserTurn().content().strip();
         if (conversation.review() != null) {
-            paragraphs.add(ReviewQuestions.answer(question, conversation.review(), conversation.context()));
+            paragraphs.add(ReviewQuestions.answer(question, conversation.review(), conversation.context(), meaning));
             return String.join("\n\n", paragraphs);
         }
         List<String> keywords = keywords(question);

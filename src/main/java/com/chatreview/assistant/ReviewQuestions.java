@@ -1,6 +1,7 @@
 package com.chatreview.assistant;
 
 import com.chatreview.assistant.Conversation.ContextDocument;
+import com.chatreview.grading.ProseMeaning;
 import com.chatreview.grading.ReviewRequest.ReviewDocument;
 import com.chatreview.grading.RuleOutcome;
 import com.chatreview.grading.Verdict;
@@ -64,8 +65,26 @@ final class ReviewQuestions {
         return Pattern.compile("(?iu)(?<![\\p{L}\\p{N}])(?:" + alternatives + ")(?![\\p{L}\\p{N}])");
     }
 
+    /**
+     * A question at least this close in meaning to a criterion (its id and title) or a finding, and closer to it than
+     * to any other by {@link #CLEARLY}, is about it, when no word of the question named anything of the review (the
+     * sentence model's cosine: "why is my answer not complete?" and "completeness: Hands in what was asked" 0.43, a
+     * question about something else under 0.1).
+     */
+    static final double ABOUT = 0.25;
+
+    static final double CLEARLY = 0.05;
+
     /** The answer to {@code question}, from the review and the chat's context (restrictions, the student's files). */
     static String answer(String question, Verdict review, List<ContextDocument> context) {
+        return answer(question, review, context, ProseMeaning.NONE);
+    }
+
+    /**
+     * The same, and a question none of whose words matched is matched by meaning against the review's criteria and
+     * findings ("why is my answer not complete?" is about completeness), with {@code meaning}'s model.
+     */
+    static String answer(String question, Verdict review, List<ContextDocument> context, ProseMeaning meaning) {
         String asked = question.strip();
         List<ContextDocument> files = ofKind(context, "submission");
         List<String> paragraphs = new ArrayList<>();
@@ -85,7 +104,8 @@ final class ReviewQuestions {
         if (aboutTests || !named.isEmpty()) {
             paragraphs.add(tests(tests, named));
         }
-        if (GRADE.matcher(asked).find() && !reference && named.isEmpty()) {
+        boolean gradeAsked = GRADE.matcher(asked).find() && !reference && named.isEmpty();
+        if (gradeAsked) {
             paragraphs.add(grade(review));
         }
         List<CriterionScore> criteria = criteriaNamed(asked, review);
@@ -102,6 +122,10 @@ final class ReviewQuestions {
         }
         if (IMPROVE.matcher(asked).find()) {
             paragraphs.add(improve(review));
+        }
+        if (paragraphs.isEmpty() || (gradeAsked && paragraphs.size() == 1)) {
+            // nothing named, or only a "why": what the question is about in meaning, after the grade if asked
+            byMeaning(asked, review, meaning).ifPresent(paragraphs::add);
         }
         if (paragraphs.isEmpty()) {
             paragraphs.add(help(review, files));
@@ -261,6 +285,48 @@ final class ReviewQuestions {
                 .filter(criterion -> asked.contains(criterion.criterionId().toLowerCase(Locale.ROOT))
                         || asked.contains(criterion.title().toLowerCase(Locale.ROOT)))
                 .toList();
+    }
+
+    /**
+     * The criterion or finding the question is closest to in meaning, answered as if the question had named it; empty
+     * when none is {@value #ABOUT} close, or no model runs.
+     */
+    private static Optional<String> byMeaning(String question, Verdict review, ProseMeaning meaning) {
+        List<String> about = new ArrayList<>();
+        for (CriterionScore criterion : review.criteria()) {
+            about.add(criterion.criterionId() + ": " + criterion.title());
+        }
+        for (Finding finding : review.findings()) {
+            about.add(finding.message());
+        }
+        if (about.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<double[][]> judged = meaning.similarities(List.of(question), about);
+        if (judged.isEmpty()) {
+            return Optional.empty();
+        }
+        double[] closeness = judged.get()[0];
+        int best = 0;
+        for (int i = 1; i < closeness.length; i++) {
+            if (closeness[i] > closeness[best]) {
+                best = i;
+            }
+        }
+        double runnerUp = -1;
+        for (int i = 0; i < closeness.length; i++) {
+            if (i != best) {
+                runnerUp = Math.max(runnerUp, closeness[i]);
+            }
+        }
+        if (closeness[best] < ABOUT || closeness[best] - runnerUp < CLEARLY) {
+            return Optional.empty();
+        }
+        int criteria = review.criteria().size();
+        return Optional.of(
+                best < criteria
+                        ? criteria(List.of(review.criteria().get(best)), review)
+                        : finding(review.findings().get(best - criteria)));
     }
 
     private static String improve(Verdict review) {
