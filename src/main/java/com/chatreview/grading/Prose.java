@@ -25,7 +25,7 @@ final class Prose {
     /**
      * The measure ({@link Judgement#score}) from which an answer earns every point of correctness: of the scales
      * {@code (score - NONE) / (FULL - NONE)}, the one whose letters agree best with two human graders' on 2,442
-     * answers (quadratic weighted kappa 0.536; theirs with each other 0.486): those graders gave most answers full
+     * answers (quadratic weighted kappa 0.533; theirs with each other 0.486): those graders gave most answers full
      * marks, and an answer a third as close as a paraphrase already says much of what was asked.
      */
     static final double FULL = 0.41;

@@ -2,10 +2,6 @@ package com.chatreview.meaning;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.langchain4j.data.embedding.Embedding;
-import dev.langchain4j.data.segment.TextSegment;
-import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,15 +15,20 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * all-MiniLM-L6-v2, quantized (23 MB), with its WordPiece tokenizer: the model and tokenizer come in the jar of
- * langchain4j's in-process embeddings, which runs them on ONNX Runtime and Hugging Face's tokenizers; their mean
- * pooled, normalized output is the meaning. Each call runs on the caller's thread (no pool of its own: the CPU it
- * takes is the caller's, as a review's is).
+ * all-MiniLM-L6-v2, quantized (23 MB), with its WordPiece tokenizer ({@link MiniLmEncoder}): their mean pooled,
+ * normalized output is the meaning. Each call runs on the caller's thread (no pool of its own: the CPU it takes is
+ * the caller's, as a review's is).
  */
 @Component
 class MiniLmSentenceModel implements SentenceModel {
 
     private static final Logger log = LoggerFactory.getLogger(MiniLmSentenceModel.class);
+
+    /** What turns texts into vectors: {@link MiniLmEncoder}, or a test's stand-in. */
+    @FunctionalInterface
+    interface Encoder {
+        float[][] encode(List<String> texts);
+    }
 
     /**
      * Meanings already worked out, by text, up to 16 MB: a homework's reference answer, task and their sentences
@@ -38,23 +39,23 @@ class MiniLmSentenceModel implements SentenceModel {
             .<String, Meaning>weigher((text, meaning) -> 2 * text.length() + 4 * DIMENSIONS + 64)
             .build();
 
-    private final Supplier<EmbeddingModel> loader;
+    private final Supplier<Encoder> loader;
     private final Object loading = new Object();
-    private volatile @Nullable EmbeddingModel model;
+    private volatile @Nullable Encoder model;
     private volatile @Nullable String unavailable;
 
     MiniLmSentenceModel() {
-        this(() -> new AllMiniLmL6V2QuantizedEmbeddingModel(Runnable::run));
+        this(() -> new MiniLmEncoder()::encode);
     }
 
     /** A model loaded by {@code loader} on first use (a test's stand-in). */
-    MiniLmSentenceModel(Supplier<EmbeddingModel> loader) {
+    MiniLmSentenceModel(Supplier<Encoder> loader) {
         this.loader = loader;
     }
 
     @Override
     public Optional<List<Meaning>> meaningsOf(List<String> texts) {
-        EmbeddingModel loaded = loaded();
+        Encoder loaded = loaded();
         if (loaded == null) {
             return Optional.empty();
         }
@@ -67,20 +68,21 @@ class MiniLmSentenceModel implements SentenceModel {
         }
     }
 
-    private List<Meaning> meanings(EmbeddingModel loaded, List<String> texts) {
-        List<TextSegment> segments = new ArrayList<>();
+    private List<Meaning> meanings(Encoder loaded, List<String> texts) {
+        List<String> unknown = new ArrayList<>();
         for (String text : texts) {
-            if (!text.isBlank() && known.getIfPresent(text) == null) {
-                segments.add(TextSegment.from(text));
+            if (!text.isBlank() && known.getIfPresent(text) == null && !unknown.contains(text)) {
+                unknown.add(text);
             }
         }
-        List<Embedding> embedded =
-                segments.isEmpty() ? List.of() : loaded.embedAll(segments).content();
         Map<String, Meaning> worked = new HashMap<>();
-        for (int i = 0; i < segments.size(); i++) {
-            Meaning meaning = new Meaning(embedded.get(i).vector());
-            worked.put(segments.get(i).text(), meaning);
-            known.put(segments.get(i).text(), meaning);
+        if (!unknown.isEmpty()) {
+            float[][] vectors = loaded.encode(unknown);
+            for (int i = 0; i < unknown.size(); i++) {
+                Meaning meaning = new Meaning(vectors[i]);
+                worked.put(unknown.get(i), meaning);
+                known.put(unknown.get(i), meaning);
+            }
         }
         List<Meaning> meanings = new ArrayList<>(texts.size());
         for (String text : texts) {
@@ -91,7 +93,7 @@ class MiniLmSentenceModel implements SentenceModel {
             }
             if (meaning == null) {
                 // known at the first look, evicted since (the cache full of others' texts): worked out again
-                meaning = new Meaning(loaded.embed(text).content().vector());
+                meaning = new Meaning(loaded.encode(List.of(text))[0]);
             }
             meanings.add(meaning);
         }
@@ -103,8 +105,8 @@ class MiniLmSentenceModel implements SentenceModel {
         return Optional.ofNullable(unavailable);
     }
 
-    private @Nullable EmbeddingModel loaded() {
-        EmbeddingModel current = model;
+    private @Nullable Encoder loaded() {
+        Encoder current = model;
         if (current != null || unavailable != null) {
             return current;
         }

@@ -81,12 +81,8 @@ class SentenceModelTests {
 
     @Test
     void aTextTheModelFailsOnLeavesItsCallerWithoutMeaningsNotWithAFailure() {
-        SentenceModel failing = new MiniLmSentenceModel(() -> new dev.langchain4j.model.embedding.EmbeddingModel() {
-            @Override
-            public dev.langchain4j.model.output.Response<List<dev.langchain4j.data.embedding.Embedding>> embedAll(
-                    List<dev.langchain4j.data.segment.TextSegment> segments) {
-                throw new IllegalStateException("the runtime could not run the model");
-            }
+        SentenceModel failing = new MiniLmSentenceModel(() -> texts -> {
+            throw new IllegalStateException("the runtime could not run the model");
         });
 
         assertThat(failing.meaningsOf(List.of("An answer."))).isEmpty();
