@@ -91,17 +91,26 @@ final class Prose {
                 && reference.stream().noneMatch(Grader::isProgram);
     }
 
+    /**
+     * An answer of one passage is read whole and without the task's words; a longer one is read once, passage by
+     * passage, and its similarity to a text is its passages' averaged by their words (reading it whole and again
+     * without the task's words as well tripled the model's work on a page).
+     */
     static Judgement judge(ProseMeaning meaning, String answer, String reference, String task) {
         int words = words(answer);
-        List<String> answerSentences = passages(sentences(answer), words);
+        List<String> passages = passages(sentences(answer), words);
+        boolean whole = passages.size() <= 1;
         List<String> points = reference.isBlank()
                 ? List.of()
                 : sentences(reference).stream().limit(MAX_POINTS).toList();
         Set<String> taskWords = keyWords(task);
         List<String> texts = new ArrayList<>();
-        texts.add(answer);
-        texts.add(demoted(answer, taskWords));
-        texts.addAll(answerSentences);
+        if (whole) {
+            texts.add(answer);
+            texts.add(demoted(answer, taskWords));
+        } else {
+            texts.addAll(passages);
+        }
         List<String> others = new ArrayList<>();
         others.add(reference);
         others.add(task);
@@ -113,29 +122,47 @@ final class Prose {
                     null, null, null, points.size(), 0, words, "no sentence model could read it on this node");
         }
         double[][] similarity = judged.get();
+        // the rows that read the answer's text: the whole answer, or each passage
+        List<double[]> read = whole ? List.of(similarity[0]) : List.of(similarity);
+        double[] weights = new double[read.size()];
+        for (int i = 0; i < weights.length; i++) {
+            weights[i] = whole ? 1 : Math.max(1, words(passages.get(i)));
+        }
         int made = 0;
         for (int point = 0; point < points.size(); point++) {
-            double best = similarity[0][3 + point];
-            for (int sentence = 2; sentence < similarity.length; sentence++) {
-                best = Math.max(best, similarity[sentence][3 + point]);
+            double best = -1;
+            for (double[] row : read) {
+                best = Math.max(best, row[3 + point]);
             }
             if (best >= POINT_MADE) {
                 made++;
             }
         }
+        double toReference = weighted(read, weights, 0);
         Double score = null;
         if (!reference.isBlank()) {
-            double meant = (similarity[0][0] + similarity[1][2]) / 2;
+            double demotedToReference = whole ? similarity[1][2] : toReference;
+            double meant = (toReference + demotedToReference) / 2;
             score = (1 - KEY_WORDS) * meant + KEY_WORDS * keyWordsHad(answer, reference, taskWords);
         }
         return new Judgement(
                 score,
-                reference.isBlank() ? null : similarity[0][0],
-                task.isBlank() ? null : similarity[0][1],
+                reference.isBlank() ? null : toReference,
+                task.isBlank() ? null : weighted(read, weights, 1),
                 points.size(),
                 made,
                 words,
                 null);
+    }
+
+    private static double weighted(List<double[]> rows, double[] weights, int column) {
+        double sum = 0;
+        double total = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            sum += weights[i] * rows.get(i)[column];
+            total += weights[i];
+        }
+        return sum / total;
     }
 
     /** The share of a correctness criterion an answer of this {@link Judgement#score} earns. */
