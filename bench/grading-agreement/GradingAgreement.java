@@ -39,6 +39,10 @@ public class GradingAgreement {
     record Item(String question, String questionText, String reference, String answer, double human, double other) {}
 
     public static void main(String[] args) throws Exception {
+        if (args[0].equals("page")) {
+            page();
+            return;
+        }
         List<Item> items = switch (args[0]) {
             case "mohler" -> mohler(Path.of(args[1]));
             case "saf" -> saf(Path.of(args[1]));
@@ -267,6 +271,54 @@ public class GradingAgreement {
                 pearson(shares, human), spearman(shares, human),
                 qwk(Arrays.stream(shares).mapToObj(GradingAgreement::letter).toArray(String[]::new),
                         Arrays.stream(human).mapToObj(GradingAgreement::letter).toArray(String[]::new)));
+    }
+
+    /**
+     * What the model costs a review of a page: 20 different answers of about 500 words (each sentence numbered, so
+     * that none is known from the one before) against one reference answer, after 3 to warm up.
+     */
+    static void page() {
+        SentenceModel model = SentenceModel.inProcess();
+        Grader grader = new Grader(adapter(model));
+        String[] sentences = {
+            "A stack is a data structure that stores elements in order.",
+            "Elements are pushed onto the top and popped from the top.",
+            "The last element pushed is the first one popped, which is called LIFO.",
+            "Stacks are used for function calls, undo features and parsing expressions.",
+            "A queue, in contrast, removes the oldest element first.",
+            "Both can be built on arrays or linked lists with constant time operations."
+        };
+        List<ReviewDocument> task = List.of(ReviewDocument.text(
+                "question.md", "text/markdown", "Explain what a stack is and where it is used."));
+        List<ReviewDocument> reference =
+                List.of(ReviewDocument.text("answer.txt", "text/plain", String.join(" ", sentences)));
+        var system = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        var threads = ManagementFactory.getThreadMXBean();
+        int warmUp = 3;
+        int measured = 20;
+        long process = 0;
+        long thread = 0;
+        int words = 0;
+        for (int k = 0; k < warmUp + measured; k++) {
+            StringBuilder page = new StringBuilder();
+            words = 0;
+            for (int i = 0; words < 500; i++) {
+                String sentence = sentences[i % sentences.length].replace(".", ", number " + k + "-" + i + ".");
+                page.append(sentence).append(' ');
+                words += sentence.split(" ").length;
+            }
+            ReviewRequest request = new ReviewRequest("page", null, task, reference, List.of(),
+                    List.of(ReviewDocument.text("answer.txt", "text/plain", page.toString())));
+            long p0 = system.getProcessCpuTime();
+            long t0 = threads.getCurrentThreadCpuTime();
+            grader.review(request);
+            if (k >= warmUp) {
+                process += system.getProcessCpuTime() - p0;
+                thread += threads.getCurrentThreadCpuTime() - t0;
+            }
+        }
+        System.out.printf("a page of about %d words: %.1f ms of the process's CPU a review (%.1f ms on its thread)%n",
+                words, process / 1e6 / measured, thread / 1e6 / measured);
     }
 
     /** The scale share = (s - none) / (full - none), clamped, that fits the human score best (least squares). */

@@ -8,6 +8,7 @@
 #       each scored 0-5 by two graders. Published by the authors for research (web.eecs.umich.edu/~mihalcea/
 #       downloads.html; also in the GitHub repository dbbrandt/short_answer_granding_capstone_project under
 #       data/source_data/); it states no licence, so it is used where it lies and not copied here.
+#   bench/grading-agreement/run.sh page         what the model costs a review of a 500-word page (no data needed)
 #   bench/grading-agreement/run.sh saf DIR      DIR = SAF2_0 (or any directory of its English XML files) of SAF, Short
 #       Answer Feedback (Filighera et al., 2022; GitHub SebOchs/SAF, file SAF2_0.zip; MIT licence in that repository,
 #       CC BY 4.0 on the authors' Hugging Face page): 2,981 answers to 31 questions on communication networks, one
