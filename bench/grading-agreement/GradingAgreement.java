@@ -443,19 +443,7 @@ public class GradingAgreement {
 
     /** The grader's view of the sentence model, as the service's offline assistant gives it. */
     static ProseMeaning adapter(SentenceModel model) {
-        return (texts, others) -> {
-            List<String> all = new ArrayList<>(texts);
-            all.addAll(others);
-            return model.meaningsOf(all).map(meanings -> {
-                double[][] similarity = new double[texts.size()][others.size()];
-                for (int t = 0; t < texts.size(); t++) {
-                    for (int o = 0; o < others.size(); o++) {
-                        similarity[t][o] = meanings.get(t).similarity(meanings.get(texts.size() + o));
-                    }
-                }
-                return similarity;
-            });
-        };
+        return model::similarities;
     }
 
     // --- data sets

@@ -62,19 +62,7 @@ class OfflineAssistant implements Assistant {
 
     /** The sentence model as the grader asks for it: the similarity of each text to each other one. */
     static ProseMeaning proseMeaning(SentenceModel model) {
-        return (texts, others) -> {
-            List<String> all = new ArrayList<>(texts);
-            all.addAll(others);
-            return model.meaningsOf(all).map(meanings -> {
-                double[][] similarity = new double[texts.size()][others.size()];
-                for (int text = 0; text < texts.size(); text++) {
-                    for (int other = 0; other < others.size(); other++) {
-                        similarity[text][other] = meanings.get(text).similarity(meanings.get(texts.size() + other));
-                    }
-                }
-                return similarity;
-            });
-        };
+        return model::similarities;
     }
 
     /**

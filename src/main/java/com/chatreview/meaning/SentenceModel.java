@@ -1,5 +1,6 @@
 package com.chatreview.meaning;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -29,4 +30,22 @@ public interface SentenceModel {
 
     /** Why the model cannot run here, once it was tried; empty while it runs or was not tried yet. */
     Optional<String> unavailableBecause();
+
+    /**
+     * How close in meaning each of {@code texts} is to each of {@code others}, as {@code [text][other]} cosines;
+     * empty when the model cannot run here.
+     */
+    default Optional<double[][]> similarities(List<String> texts, List<String> others) {
+        List<String> all = new ArrayList<>(texts);
+        all.addAll(others);
+        return meaningsOf(all).map(meanings -> {
+            double[][] similarity = new double[texts.size()][others.size()];
+            for (int text = 0; text < texts.size(); text++) {
+                for (int other = 0; other < others.size(); other++) {
+                    similarity[text][other] = meanings.get(text).similarity(meanings.get(texts.size() + other));
+                }
+            }
+            return similarity;
+        });
+    }
 }
