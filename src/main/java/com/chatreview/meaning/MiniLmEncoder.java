@@ -9,6 +9,8 @@ import ai.onnxruntime.OrtSession;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.FloatBuffer;
+import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -110,29 +112,37 @@ final class MiniLmEncoder implements AutoCloseable {
     /** One run of the model over pieces padded to the longest: each piece's mean over its tokens. */
     private float[][] run(List<Piece> batch) {
         int length = batch.stream().mapToInt(piece -> piece.ids().length).max().orElse(2);
-        long[][] ids = new long[batch.size()][length];
-        long[][] mask = new long[batch.size()][length];
-        long[][] types = new long[batch.size()][length];
+        long[] shape = {batch.size(), length};
+        LongBuffer ids = LongBuffer.allocate(batch.size() * length);
+        LongBuffer mask = LongBuffer.allocate(batch.size() * length);
         for (int i = 0; i < batch.size(); i++) {
             long[] piece = batch.get(i).ids();
-            System.arraycopy(piece, 0, ids[i], 0, piece.length);
+            ids.put(i * length, piece);
             for (int t = 0; t < piece.length; t++) {
-                mask[i][t] = 1;
+                mask.put(i * length + t, 1);
             }
         }
-        try (OnnxTensor idTensor = OnnxTensor.createTensor(environment, ids);
-                OnnxTensor maskTensor = OnnxTensor.createTensor(environment, mask);
-                OnnxTensor typeTensor = OnnxTensor.createTensor(environment, types);
+        try (OnnxTensor idTensor = OnnxTensor.createTensor(environment, ids, shape);
+                OnnxTensor maskTensor = OnnxTensor.createTensor(environment, mask, shape);
+                OnnxTensor typeTensor =
+                        OnnxTensor.createTensor(environment, LongBuffer.allocate(batch.size() * length), shape);
                 OrtSession.Result result = session.run(
                         Map.of("input_ids", idTensor, "attention_mask", maskTensor, "token_type_ids", typeTensor))) {
-            float[][][] hidden = (float[][][]) result.get(0).getValue();
-            float[][] pooled = new float[batch.size()][SentenceModel.DIMENSIONS];
+            // read in place: the hidden states as Java arrays would be a copy of about a megabyte a page
+            FloatBuffer hidden = ((OnnxTensor) result.get(0)).getFloatBuffer();
+            int dimensions = SentenceModel.DIMENSIONS;
+            float[][] pooled = new float[batch.size()][dimensions];
             for (int i = 0; i < batch.size(); i++) {
                 int tokens = batch.get(i).ids().length;
+                float[] sum = pooled[i];
                 for (int t = 0; t < tokens; t++) {
-                    for (int d = 0; d < SentenceModel.DIMENSIONS; d++) {
-                        pooled[i][d] += hidden[i][t][d] / tokens;
+                    int at = (i * length + t) * dimensions;
+                    for (int d = 0; d < dimensions; d++) {
+                        sum[d] += hidden.get(at + d);
                     }
+                }
+                for (int d = 0; d < dimensions; d++) {
+                    sum[d] /= tokens;
                 }
             }
             return pooled;
