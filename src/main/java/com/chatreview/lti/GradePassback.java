@@ -2,7 +2,6 @@ package com.chatreview.lti;
 
 import com.chatreview.database.AfterCommit;
 import com.chatreview.database.Sql;
-import com.chatreview.grading.Verdict;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.submission.Submission;
@@ -114,30 +113,30 @@ class GradePassback {
         }
         boolean decided = submission.status() == SubmissionStatus.APPROVED
                 || submission.status() == SubmissionStatus.NEEDS_REVISION;
-        int points = submission.outcome().criteria().stream()
-                .mapToInt(Verdict.CriterionScore::points)
-                .sum();
-        boolean reviewed = submission.review().reviewedAt() != null;
+        // the final points: the teacher's where they gave some (docs/lti.md, Grades)
+        int points = submission.points();
+        boolean graded = submission.graded();
         // a decision is a state of its own each time it is made: approved, needs revision, approved again is three
-        String state = submission.status().value() + "/" + (reviewed ? String.valueOf(points) : "unreviewed") + "/"
+        String state = submission.status().value() + "/" + (graded ? String.valueOf(points) : "unreviewed") + "/"
                 + submission.decisions().size();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         int written = 0;
         for (Target target : targets) {
             Map<String, Object> score = new LinkedHashMap<>();
             score.put("userId", target.sub());
-            if (reviewed) {
+            if (graded) {
                 score.put("scoreGiven", points);
                 score.put("scoreMaximum", of.get().rubric().totalPoints());
                 score.put(
                         "comment",
-                        "Grade " + submission.grade() + (decided ? ", " + decidedAs(submission.status()) : ""));
+                        "Grade " + submission.grade() + (decided ? ", " + decidedAs(submission.status()) : "")
+                                + (submission.comment() == null ? "" : ": " + submission.comment()));
             } else {
                 // the teacher decided before the review: no points yet, which the review brings
                 score.put("comment", capitalized(decidedAs(submission.status())) + "; the review is still to come");
             }
             score.put("activityProgress", decided ? COMPLETED : SUBMITTED);
-            score.put("gradingProgress", !decided ? PENDING_MANUAL : reviewed ? FULLY_GRADED : PENDING);
+            score.put("gradingProgress", !decided ? PENDING_MANUAL : graded ? FULLY_GRADED : PENDING);
             // fixed with the row: sent again, the score is the same one (a platform that saw it answers 409)
             score.put("timestamp", DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(now.atOffset(ZoneOffset.UTC)));
             written += jdbc.sql("""

@@ -71,12 +71,12 @@ class ReviewChatContext implements ChatContextSource, ChatReviews {
     /** The stored review as a verdict, or {@code null} before there is one. */
     private static @Nullable Verdict verdict(Submission submission) {
         if (submission.review().state() != ReviewProgress.State.DONE
-                || submission.grade().isEmpty()) {
+                || submission.aiGrade().isEmpty()) {
             return null;
         }
         ReviewOutcome outcome = submission.outcome();
         return new Verdict(
-                submission.grade(),
+                submission.aiGrade(),
                 outcome.criteria().stream().mapToInt(CriterionScore::points).sum(),
                 outcome.criteria().stream().mapToInt(CriterionScore::maxPoints).sum(),
                 outcome.criteria(),

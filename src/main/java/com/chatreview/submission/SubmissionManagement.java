@@ -4,6 +4,8 @@ import com.chatreview.chat.Chat;
 import com.chatreview.chat.ChatManagement;
 import com.chatreview.chat.NewChat;
 import com.chatreview.database.Sql;
+import com.chatreview.grading.Rubric;
+import com.chatreview.grading.Verdict.CriterionScore;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.homework.HomeworkId;
@@ -22,10 +24,14 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -111,6 +117,8 @@ public class SubmissionManagement {
                 now,
                 List.of(),
                 ReviewProgress.PENDING,
+                List.of(),
+                null,
                 List.of());
         submissions.insert(submission);
         List<SubmittedFile> stored = new ArrayList<>();
@@ -217,29 +225,143 @@ public class SubmissionManagement {
     }
 
     /**
-     * The teacher's decision (docs/api.md, Homework): {@code approved} or {@code needs_revision}, from any status but the
-     * one it names; recorded with who decided and from which status.
+     * The teacher's decision (docs/api.md, The teacher's grade): {@code approved} or {@code needs_revision}, from any
+     * status but the one it names unless it also changes points or the comment; points for criteria, which replace the
+     * review's (and any earlier decision's) for them; recorded with who decided, from which status, and what changed.
      *
-     * @param decidedBy the teacher, as the client names them, or {@code null}
      * @param apiKeyId the key that made the request
+     * @throws TransitionNotAllowed for a status the service sets, or the status the submission has when nothing else
+     *     changes
+     * @throws InvalidInput for points of a criterion the homework does not grade, or outside its range; before the
+     *     review, for points that leave a criterion without any
      */
     @Transactional
     public Submission decide(
             TenantId tenantId,
             HomeworkId homeworkId,
             SubmissionId submissionId,
-            SubmissionStatus to,
-            String decidedBy,
+            TeacherDecision decision,
             UUID apiKeyId) {
         Submission current = submissions
                 .find(tenantId.value(), homeworkId, submissionId, true)
                 .orElseThrow(() -> new SubmissionNotFound(submissionId));
-        if (!to.teacherDecision() || current.status() == to) {
+        SubmissionStatus to = decision.status();
+        if (!to.teacherDecision()) {
             throw new TransitionNotAllowed(current.status(), to);
         }
-        submissions.decide(submissionId, current.status(), to, decidedBy, apiKeyId, now());
+        Instant now = now();
+        Homework homework = homeworks.homework(tenantId, homeworkId);
+        List<TeacherPoints> given = checkedPoints(current, homework, decision, now);
+        Map<String, GradedCriterion> before = new LinkedHashMap<>();
+        current.criteria().forEach(criterion -> before.put(criterion.score().criterionId(), criterion));
+        Map<String, TeacherPoints> earlier = new LinkedHashMap<>();
+        current.teacherPoints().forEach(points -> earlier.put(points.criterionId(), points));
+        List<Decision.PointsChange> changes = new ArrayList<>();
+        for (TeacherPoints points : given) {
+            GradedCriterion was = before.get(points.criterionId());
+            TeacherPoints wasTeacher = earlier.get(points.criterionId());
+            boolean same = wasTeacher != null
+                    && wasTeacher.points() == points.points()
+                    && Objects.equals(wasTeacher.comment(), points.comment());
+            if (!same) {
+                changes.add(new Decision.PointsChange(
+                        points.criterionId(),
+                        was == null ? null : was.score().points(),
+                        points.points(),
+                        points.comment()));
+                earlier.put(points.criterionId(), points);
+            }
+        }
+        String comment = decision.comment() == null || decision.comment().isBlank() ? null : decision.comment();
+        boolean commentChanged = decision.comment() != null && !Objects.equals(comment, current.comment());
+        if (current.status() == to && changes.isEmpty() && !commentChanged) {
+            throw new TransitionNotAllowed(current.status(), to);
+        }
+        List<TeacherPoints> all = new ArrayList<>(earlier.values());
+        List<String> order =
+                homework.rubric().criteria().stream().map(Rubric.Criterion::id).toList();
+        all.sort(Comparator.comparingInt(points -> order.indexOf(points.criterionId())));
+        submissions.decide(
+                submissionId,
+                new Decision(
+                        current.status(),
+                        to,
+                        decision.teacherId(),
+                        now,
+                        changes,
+                        commentChanged ? (comment == null ? "" : comment) : null),
+                all,
+                commentChanged ? comment : current.comment(),
+                apiKeyId);
         events.publishEvent(new SubmissionChanged.Decided(submissionId));
         return submission(tenantId, homeworkId, submissionId);
+    }
+
+    /**
+     * The decision's points, checked: each for a criterion the submission is graded on (the review's, or before it
+     * the homework's rubric), once, within its range; before the review, all of them or none, since a grade of some
+     * criteria would have nothing to stand on for the others.
+     */
+    private static List<TeacherPoints> checkedPoints(
+            Submission current, Homework homework, TeacherDecision decision, Instant now) {
+        Map<String, CriterionScore> gradable = new LinkedHashMap<>();
+        if (!current.outcome().criteria().isEmpty()) {
+            current.outcome().criteria().forEach(score -> gradable.put(score.criterionId(), score));
+        } else {
+            homework.rubric()
+                    .criteria()
+                    .forEach(criterion -> gradable.put(
+                            criterion.id(),
+                            new CriterionScore(
+                                    criterion.id(), criterion.title(), 0, criterion.maxPoints(), "", List.of())));
+        }
+        List<TeacherPoints> given = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < decision.criteria().size(); i++) {
+            TeacherDecision.GivenPoints points = decision.criteria().get(i);
+            String field = "criteria[" + i + "]";
+            CriterionScore criterion = gradable.get(points.criterionId());
+            if (criterion == null) {
+                throw InvalidInput.field(
+                        field + ".criterionId",
+                        "is not a criterion of this homework's rubric",
+                        "Use one of " + String.join(", ", gradable.keySet()) + ".");
+            }
+            if (!seen.add(points.criterionId())) {
+                throw InvalidInput.field(
+                        field + ".criterionId", "is given twice", "Give each criterion's points once.");
+            }
+            if (points.points() < 0 || points.points() > criterion.maxPoints()) {
+                throw InvalidInput.field(
+                        field + ".points",
+                        "must be between 0 and " + criterion.maxPoints() + " (the criterion's maximum)",
+                        "Give a whole number of points from 0 to " + criterion.maxPoints() + ".");
+            }
+            given.add(new TeacherPoints(
+                    criterion.criterionId(),
+                    criterion.title(),
+                    points.points(),
+                    criterion.maxPoints(),
+                    points.comment() == null || points.comment().isBlank() ? null : points.comment(),
+                    decision.teacherId(),
+                    now));
+        }
+        if (current.outcome().criteria().isEmpty() && !given.isEmpty()) {
+            Set<String> graded = new HashSet<>(seen);
+            current.teacherPoints().forEach(points -> graded.add(points.criterionId()));
+            List<String> missing = gradable.keySet().stream()
+                    .filter(id -> !graded.contains(id))
+                    .toList();
+            if (!missing.isEmpty()) {
+                throw InvalidInput.field(
+                        "criteria",
+                        "leaves " + String.join(", ", missing) + " without points, and the review has not graded"
+                                + " them yet",
+                        "Give points for every criterion of the rubric, or wait for the review and change only"
+                                + " those you disagree with.");
+            }
+        }
+        return given;
     }
 
     /**

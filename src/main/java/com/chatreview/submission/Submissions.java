@@ -34,11 +34,14 @@ class Submissions {
 
     private static final String COLUMNS = """
             id, tenant_id, homework_id, student_id, chat_id, status, analysis, grade, criteria, findings, flags, tests,
-            created_at, updated_at, review_state, review_attempts, review_error, reviewed_at""";
+            created_at, updated_at, review_state, review_attempts, review_error, reviewed_at, teacher_points,
+            teacher_comment""";
 
     private static final TypeReference<List<CriterionScore>> CRITERIA = new TypeReference<>() {};
     private static final TypeReference<List<Finding>> FINDINGS = new TypeReference<>() {};
     private static final TypeReference<List<Flag>> FLAGS = new TypeReference<>() {};
+    private static final TypeReference<List<TeacherPoints>> TEACHER_POINTS = new TypeReference<>() {};
+    private static final TypeReference<List<Decision.PointsChange>> CHANGES = new TypeReference<>() {};
 
     private final JdbcClient jdbc;
     private final JdbcTemplate streaming;
@@ -196,29 +199,39 @@ class Submissions {
                 .list());
     }
 
+    /**
+     * Records the teacher's decision: the status, the points they gave (all of them, the earlier ones with the new),
+     * their comment on the whole, and in the audit trail what this decision changed.
+     */
     void decide(
             SubmissionId submissionId,
-            SubmissionStatus from,
-            SubmissionStatus to,
-            String decidedBy,
-            UUID apiKeyId,
-            Instant now) {
-        jdbc.sql("UPDATE submissions SET status = :status, updated_at = :now WHERE id = :id")
-                .param("status", to.value())
-                .param("now", Sql.at(now))
+            Decision decision,
+            List<TeacherPoints> teacherPoints,
+            @Nullable String teacherComment,
+            UUID apiKeyId) {
+        jdbc.sql("""
+                UPDATE submissions SET status = :status, teacher_points = :points::jsonb, teacher_comment = :comment,
+                                       updated_at = :now
+                WHERE id = :id""")
+                .param("status", decision.to().value())
+                .param("points", json.writeValueAsString(teacherPoints))
+                .param("comment", teacherComment)
+                .param("now", Sql.at(decision.decidedAt()))
                 .param("id", submissionId.value())
                 .update();
         jdbc.sql("""
                 INSERT INTO submission_decisions (id, submission_id, from_status, to_status, decided_by, api_key_id,
-                                                  decided_at)
-                VALUES (:id, :submission, :from, :to, :by, :key, :now)""")
+                                                  decided_at, changed_points, comment)
+                VALUES (:id, :submission, :from, :to, :by, :key, :now, :changed::jsonb, :comment)""")
                 .param("id", UUID.randomUUID())
                 .param("submission", submissionId.value())
-                .param("from", from.value())
-                .param("to", to.value())
-                .param("by", decidedBy)
+                .param("from", decision.from().value())
+                .param("to", decision.to().value())
+                .param("by", decision.decidedBy())
                 .param("key", apiKeyId)
-                .param("now", Sql.at(now))
+                .param("now", Sql.at(decision.decidedAt()))
+                .param("changed", json.writeValueAsString(decision.changedPoints()))
+                .param("comment", decision.comment())
                 .update();
     }
 
@@ -374,7 +387,9 @@ class Submissions {
                 submissions.stream().map(submission -> submission.id().value()).toList();
         Map<UUID, List<Decision>> decisions = jdbc
                 .sql("""
-                        SELECT submission_id, from_status, to_status, decided_by, decided_at FROM submission_decisions
+                        SELECT submission_id, from_status, to_status, decided_by, decided_at, changed_points::text,
+                               comment
+                        FROM submission_decisions
                         WHERE submission_id IN (:ids) ORDER BY submission_id, decided_at, id""")
                 .param("ids", ids)
                 .query((rs, n) -> Map.entry(
@@ -383,7 +398,9 @@ class Submissions {
                                 SubmissionStatus.of(rs.getString("from_status")).orElseThrow(),
                                 SubmissionStatus.of(rs.getString("to_status")).orElseThrow(),
                                 rs.getString("decided_by"),
-                                Sql.instantNotNull(rs, "decided_at"))))
+                                Sql.instantNotNull(rs, "decided_at"),
+                                json.readValue(rs.getString("changed_points"), CHANGES),
+                                rs.getString("comment"))))
                 .list()
                 .stream()
                 .collect(Collectors.groupingBy(
@@ -452,6 +469,8 @@ class Submissions {
                         rs.getInt("review_attempts"),
                         rs.getString("review_error"),
                         Sql.instant(rs, "reviewed_at")),
+                json.readValue(rs.getString("teacher_points"), TEACHER_POINTS),
+                rs.getString("teacher_comment"),
                 List.of());
     }
 }

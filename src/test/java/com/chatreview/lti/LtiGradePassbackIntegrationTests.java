@@ -105,6 +105,36 @@ class LtiGradePassbackIntegrationTests {
     }
 
     @Test
+    void theGradebookGetsTheTeachersPointsWhereTheyGaveSome() {
+        Member lin = course.learner("Lin", "Chen");
+        String submission = handIn(lin, "An essay.");
+        var reviewed = reviewOf(submission);
+        int points = pointsOf(reviewed);
+        Eventually.value(Eventually.PATIENCE, () -> lineItem().gradeOf(lin).orElse(null));
+        var first = reviewed.get("criteria").get(0);
+        int given = first.get("points").asInt() == first.get("maxPoints").asInt()
+                ? 0
+                : first.get("maxPoints").asInt();
+
+        Api.Reply decided = school.homework()
+                .patch(
+                        "/v1/homeworks/" + homeworkId + "/submissions/" + submission,
+                        "{\"status\": \"approved\", \"comment\": \"See me.\", \"criteria\": [{\"criterionId\": \""
+                                + first.get("criterionId").asString() + "\", \"points\": " + given + "}]}");
+        assertThat(decided.status()).as(decided.toString()).isEqualTo(200);
+
+        Eventually.until(Eventually.PATIENCE, () -> lineItem().scoresOf(lin).size() == 2);
+        Score final_ = lineItem().scoresOf(lin).getLast();
+        int expected = points - first.get("points").asInt() + given;
+        assertThat(final_.scoreGiven()).isEqualTo((double) expected);
+        assertThat(final_.gradingProgress()).isEqualTo("FullyGraded");
+        assertThat(final_.comment())
+                .isEqualTo("Grade " + decided.json().get("grade").asString() + ", approved by the teacher: See me.");
+        assertThat(decided.json().get("grade").asString())
+                .isEqualTo(com.chatreview.grading.Grades.letter(expected, rubricPoints));
+    }
+
+    @Test
     void eachDecisionIsSentEvenOneMadeBefore() {
         Member ivy = course.learner("Ivy", "Compton");
         String slowly = "decided-first-" + UUID.randomUUID();

@@ -131,6 +131,16 @@ class ReviewIntegrationTests {
             criterion.get("findingIds").forEach(id -> ids.add(id.asString()));
         }
         assertThat(List.copyOf(reviewed.get("criteria").get(0).propertyNames()))
+                .containsExactly(
+                        "criterionId",
+                        "title",
+                        "points",
+                        "maxPoints",
+                        "explanation",
+                        "findingIds",
+                        "gradedBy",
+                        "comment");
+        assertThat(List.copyOf(reviewed.get("aiCriteria").get(0).propertyNames()))
                 .containsExactly("criterionId", "title", "points", "maxPoints", "explanation", "findingIds");
         assertThat(total).isEqualTo(100);
         assertThat(reviewed.get("grade").asString()).isEqualTo(com.chatreview.grading.Grades.letter(points, total));

@@ -110,7 +110,9 @@ class SubmissionApiIntegrationTests {
                         "createdAt",
                         "analysis",
                         "grade",
+                        "aiGrade",
                         "criteria",
+                        "aiCriteria",
                         "findings",
                         "flags",
                         "tests",
@@ -119,6 +121,7 @@ class SubmissionApiIntegrationTests {
                         "files",
                         "review",
                         "decisions",
+                        "comment",
                         "metadata");
         JsonNode submission = reply.json();
         String chatId = submission.get("chatId").asString();

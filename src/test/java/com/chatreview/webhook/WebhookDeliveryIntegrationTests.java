@@ -368,9 +368,9 @@ class WebhookDeliveryIntegrationTests {
         Receiver.Received created = receiver.next(WAIT);
         Receiver.Received reviewed = receiver.next(WAIT);
         String path = "/v1/homeworks/" + homeworkId + "/submissions/" + submissionId;
-        assertThat(homework.patch(path, "{\"status\": \"approved\", \"teacherId\": \"t-1\"}")
-                        .status())
-                .isEqualTo(200);
+        assertThat(homework.patch(path, """
+                                {"status": "approved", "teacherId": "t-1", "comment": "Good.",
+                                 "criteria": [{"criterionId": "completeness", "points": 3, "comment": "Short."}]}""").status()).isEqualTo(200);
         Receiver.Received decided = receiver.next(WAIT);
 
         JsonNode now = homework.get(path).json();
@@ -383,10 +383,11 @@ class WebhookDeliveryIntegrationTests {
         JsonNode review = Api.JSON.readTree(reviewed.body());
         assertThat(review.get("type").asString()).isEqualTo("submission.reviewed");
         assertThat(review.get("data").get("grade").asString())
-                .isEqualTo(now.get("grade").asString());
+                .as("the review's grade, before the teacher changed the points")
+                .isEqualTo(now.get("aiGrade").asString());
         assertThat(review.get("data").get("analysis").asString())
                 .isEqualTo(now.get("analysis").asString());
-        for (String field : List.of("criteria", "findings", "flags")) {
+        for (String field : List.of("aiCriteria", "findings", "flags")) {
             assertThat(review.get("data").get(field)).as(field).isEqualTo(now.get(field));
         }
         assertThat(now.get("criteria").size()).isPositive();
@@ -399,6 +400,13 @@ class WebhookDeliveryIntegrationTests {
         assertThat(decision.get("data").get("status").asString()).isEqualTo("approved");
         assertThat(decision.get("data").get("decisions").toString())
                 .isEqualTo(now.get("decisions").toString());
+        for (String field : List.of("grade", "aiGrade", "criteria", "aiCriteria", "comment")) {
+            assertThat(decision.get("data").get(field))
+                    .as("the final points: " + field)
+                    .isEqualTo(now.get(field));
+        }
+        assertThat(decision.get("data").get("criteria").toString())
+                .contains("{\"criterionId\":\"completeness\",\"title\":\"Hands in what was asked\",\"points\":3,");
     }
 
     @Test

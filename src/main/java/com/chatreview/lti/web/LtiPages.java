@@ -11,6 +11,7 @@ import com.chatreview.lti.LtiLaunch;
 import com.chatreview.lti.LtiLaunches;
 import com.chatreview.lti.LtiPlatform;
 import com.chatreview.lti.LtiSession;
+import com.chatreview.submission.GradedCriterion;
 import com.chatreview.submission.Submission;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -366,16 +367,30 @@ final class LtiPages {
             item.append(" Grade <strong>").append(escape(submission.grade())).append("</strong>.");
         }
         item.append("</p>");
-        List<Verdict.CriterionScore> criteria = submission.outcome().criteria();
+        if (submission.comment() != null) {
+            item.append("<p>Your teacher: ")
+                    .append(escape(submission.comment()))
+                    .append("</p>");
+        }
+        List<GradedCriterion> criteria = submission.criteria();
         if (!criteria.isEmpty()) {
             item.append("<table><caption>Points per criterion</caption><tbody>");
-            criteria.forEach(score -> item.append("<tr><th scope=\"row\">")
-                    .append(escape(score.title()))
-                    .append("</th><td>")
-                    .append(score.points())
-                    .append(" of ")
-                    .append(score.maxPoints())
-                    .append("</td></tr>"));
+            criteria.forEach(criterion -> {
+                Verdict.CriterionScore score = criterion.score();
+                item.append("<tr><th scope=\"row\">")
+                        .append(escape(score.title()))
+                        .append("</th><td>")
+                        .append(score.points())
+                        .append(" of ")
+                        .append(score.maxPoints());
+                if (criterion.gradedBy() == GradedCriterion.GradedBy.TEACHER) {
+                    item.append(", your teacher's points");
+                    if (criterion.comment() != null) {
+                        item.append(": ").append(escape(criterion.comment()));
+                    }
+                }
+                item.append("</td></tr>");
+            });
             item.append("</tbody></table>");
         }
         String chatLink = handed.chatLink();

@@ -1,6 +1,7 @@
 package com.chatreview.submission.web;
 
 import com.chatreview.chatui.ChatUi;
+import com.chatreview.grading.Rubric;
 import com.chatreview.grading.Verdict.CriterionScore;
 import com.chatreview.grading.Verdict.Finding;
 import com.chatreview.grading.Verdict.Flag;
@@ -9,6 +10,8 @@ import com.chatreview.idempotency.IdempotentRequests;
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.Page;
 import com.chatreview.kernel.PageRequest;
+import com.chatreview.submission.Decision;
+import com.chatreview.submission.GradedCriterion;
 import com.chatreview.submission.IncomingFile;
 import com.chatreview.submission.PreparedUpload;
 import com.chatreview.submission.ReviewProgress;
@@ -17,6 +20,8 @@ import com.chatreview.submission.SubmissionId;
 import com.chatreview.submission.SubmissionManagement;
 import com.chatreview.submission.SubmissionStatus;
 import com.chatreview.submission.SubmittedFile;
+import com.chatreview.submission.TeacherDecision;
+import com.chatreview.submission.TeacherDecision.GivenPoints;
 import com.chatreview.tenancy.Tenant;
 import com.chatreview.testrun.TestRun;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -28,8 +33,10 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -85,11 +92,26 @@ class SubmissionController {
             Instant createdAt,
             String analysis,
 
-            @Schema(allowableValues = {"", "A", "B", "C", "D", "E", "F"})
+            @Schema(
+                    allowableValues = {"", "A", "B", "C", "D", "E", "F"},
+                    description = "The final letter: the review's until the teacher gives points, then the letter of"
+                            + " the final points")
             String grade,
 
-            @Schema(description = "Points per criterion of the homework's rubric; empty before the review")
-            List<CriterionScoreBody> criteria,
+            @Schema(
+                    allowableValues = {"", "A", "B", "C", "D", "E", "F"},
+                    description = "The review's letter, whatever the teacher decided")
+            String aiGrade,
+
+            @Schema(
+                    description = "The final points per criterion: the teacher's where given, else the review's;"
+                            + " empty before either")
+            List<GradedCriterionBody> criteria,
+
+            @Schema(
+                    description = "The review's points per criterion, never changed by the teacher; empty before the"
+                            + " review")
+            List<CriterionScoreBody> aiCriteria,
 
             @Schema(description = "What the review found, in the student's reading order; empty before the review")
             List<FindingBody> findings,
@@ -110,7 +132,42 @@ class SubmissionController {
             List<SubmissionFileBody> files,
             ReviewBody review,
             List<DecisionBody> decisions,
+
+            @Schema(description = "The teacher's comment on the whole submission", nullable = true)
+            @JsonInclude(JsonInclude.Include.ALWAYS)
+            @Nullable
+            String comment,
+
             MetadataBody metadata) {}
+
+    record GradedCriterionBody(
+            String criterionId,
+            String title,
+            int points,
+            int maxPoints,
+            String explanation,
+            List<String> findingIds,
+
+            @Schema(allowableValues = {"teacher", "ai"}) String gradedBy,
+
+            @Schema(description = "The teacher's comment on these points", nullable = true)
+            @JsonInclude(JsonInclude.Include.ALWAYS)
+            @Nullable
+            String comment) {
+
+        static GradedCriterionBody of(GradedCriterion criterion) {
+            CriterionScore score = criterion.score();
+            return new GradedCriterionBody(
+                    score.criterionId(),
+                    score.title(),
+                    score.points(),
+                    score.maxPoints(),
+                    score.explanation(),
+                    score.findingIds(),
+                    criterion.gradedBy().value(),
+                    criterion.comment());
+        }
+    }
 
     record CriterionScoreBody(
             String criterionId, String title, int points, int maxPoints, String explanation, List<String> findingIds) {
@@ -178,7 +235,7 @@ class SubmissionController {
         }
     }
 
-    /** Where the AI review stands; {@code grade} above is the AI's, whatever the teacher decided. */
+    /** Where the AI review stands. */
     record ReviewBody(
             @Schema(allowableValues = {"pending", "waiting_for_budget", "done", "failed"})
             String state,
@@ -191,8 +248,50 @@ class SubmissionController {
 
             @Schema(nullable = true) @Nullable Instant reviewedAt) {}
 
-    /** The audit trail of the teacher's decisions, oldest first. */
-    record DecisionBody(String fromStatus, String toStatus, String decidedBy, Instant decidedAt) {}
+    /** The audit trail of the teacher's decisions, oldest first, each with what it changed. */
+    record DecisionBody(
+            String fromStatus,
+            String toStatus,
+            @Nullable String decidedBy,
+            Instant decidedAt,
+
+            @Schema(description = "The criteria whose points (or their comment) this decision changed")
+            List<PointsChangeBody> criteria,
+
+            @Schema(
+                    description = "The comment on the whole this decision set (empty: removed it); null when it left"
+                            + " the comment as it was",
+                    nullable = true)
+            @JsonInclude(JsonInclude.Include.ALWAYS)
+            @Nullable
+            String comment) {
+
+        static DecisionBody of(Decision decision) {
+            return new DecisionBody(
+                    decision.from().value(),
+                    decision.to().value(),
+                    decision.decidedBy(),
+                    decision.decidedAt(),
+                    decision.changedPoints().stream()
+                            .map(change -> new PointsChangeBody(
+                                    change.criterionId(), change.fromPoints(), change.points(), change.comment()))
+                            .toList(),
+                    decision.comment());
+        }
+    }
+
+    record PointsChangeBody(
+            String criterionId,
+
+            @Schema(description = "The final points before; null when the criterion had none yet", nullable = true)
+            @JsonInclude(JsonInclude.Include.ALWAYS)
+            @Nullable
+            Integer fromPoints,
+
+            int points,
+
+            @Schema(nullable = true) @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable
+            String comment) {}
 
     record MetadataBody(
             @Schema(description = "The AI review failed for good; analysis says why")
@@ -205,7 +304,23 @@ class SubmissionController {
             String status,
 
             @Schema(description = "The teacher deciding, kept in the audit trail")
-            String teacherId) {}
+            String teacherId,
+
+            @Schema(description = "Points for some criteria, each replacing the review's for it")
+            List<GivenPointsRequest> criteria,
+
+            @Schema(description = "A comment on the whole submission (at most 4,000 characters); empty removes it")
+            String comment) {}
+
+    record GivenPointsRequest(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+            String criterionId,
+
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "A whole number, 0 to the maximum")
+            BigDecimal points,
+
+            @Schema(description = "Why, for the student (at most 4,000 characters)")
+            String comment) {}
 
     /** The form of the upload, as the OpenAPI document shows it: both are parts of the multipart body. */
     record UploadForm(
@@ -283,14 +398,16 @@ class SubmissionController {
 
     @PatchMapping(path = "/{submissionId}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(
-            summary = "The teacher's decision: approved or needs_revision",
-            description = "409 for 'submitted', 'reviewed', or the status the submission already has.")
+            summary = "The teacher's decision: approved or needs_revision, with points and comments if they give any",
+            description = "409 for 'submitted', 'reviewed', or the status the submission already has when nothing"
+                    + " else changes.")
     SubmissionBody decide(
             Tenant tenant,
             @PathVariable UUID homeworkId,
             @PathVariable UUID submissionId,
             @RequestBody DecisionRequest request) {
-        String fix = "Send {\"status\": \"approved\"} or {\"status\": \"needs_revision\"}.";
+        String fix = "Send {\"status\": \"approved\"} or {\"status\": \"needs_revision\"}, with \"criteria\":"
+                + " [{\"criterionId\", \"points\", \"comment\"?}] and \"comment\" if you give points.";
         if (request == null || request.status() == null) {
             throw InvalidInput.field("status", "is required", fix);
         }
@@ -299,14 +416,54 @@ class SubmissionController {
         if (request.teacherId() != null && request.teacherId().length() > 255) {
             throw InvalidInput.field("teacherId", "must be at most 255 characters", fix);
         }
+        if (request.comment() != null && request.comment().length() > TeacherDecision.MAX_COMMENT) {
+            throw InvalidInput.field("comment", "must be at most 4,000 characters", fix);
+        }
+        List<GivenPoints> points = givenPoints(request.criteria());
         Submission decided = submissions.decide(
                 tenant.id(),
                 HomeworkId.of(homeworkId),
                 SubmissionId.of(submissionId),
-                to,
-                request.teacherId(),
+                new TeacherDecision(to, request.teacherId(), points, request.comment()),
                 tenant.apiKeyId());
         return body(decided, chatUiUrl());
+    }
+
+    private static List<GivenPoints> givenPoints(@Nullable List<GivenPointsRequest> criteria) {
+        if (criteria == null) {
+            return List.of();
+        }
+        String fix = "Give \"criteria\" as [{\"criterionId\": \"correctness\", \"points\": 40, \"comment\":"
+                + " \"...\"}], a criterion of the homework's rubric each.";
+        if (criteria.size() > Rubric.MAX_CRITERIA) {
+            throw InvalidInput.field("criteria", "must have at most " + Rubric.MAX_CRITERIA + " items", fix);
+        }
+        List<GivenPoints> given = new ArrayList<>();
+        for (int i = 0; i < criteria.size(); i++) {
+            GivenPointsRequest item = criteria.get(i);
+            String field = "criteria[" + i + "]";
+            if (item == null) {
+                throw InvalidInput.field(field, "must be an object", fix);
+            }
+            if (item.criterionId() == null || item.criterionId().isBlank()) {
+                throw InvalidInput.field(field + ".criterionId", "is required", fix);
+            }
+            if (item.points() == null) {
+                throw InvalidInput.field(field + ".points", "is required", fix);
+            }
+            BigDecimal points = item.points().stripTrailingZeros();
+            if (points.scale() > 0
+                    || points.compareTo(BigDecimal.valueOf(Rubric.MAX_POINTS)) > 0
+                    || points.signum() < 0) {
+                throw InvalidInput.field(
+                        field + ".points", "must be a whole number from 0 to the criterion's maximum", fix);
+            }
+            if (item.comment() != null && item.comment().length() > TeacherDecision.MAX_COMMENT) {
+                throw InvalidInput.field(field + ".comment", "must be at most 4,000 characters", fix);
+            }
+            given.add(new GivenPoints(item.criterionId(), points.intValueExact(), item.comment()));
+        }
+        return given;
     }
 
     private String chatUiUrl() {
@@ -328,6 +485,8 @@ class SubmissionController {
                 submission.createdAt(),
                 submission.analysis(),
                 submission.grade(),
+                submission.aiGrade(),
+                submission.criteria().stream().map(GradedCriterionBody::of).toList(),
                 submission.outcome().criteria().stream()
                         .map(CriterionScoreBody::of)
                         .toList(),
@@ -342,13 +501,8 @@ class SubmissionController {
                         submission.review().failedAttempts(),
                         submission.review().error(),
                         submission.review().reviewedAt()),
-                submission.decisions().stream()
-                        .map(decision -> new DecisionBody(
-                                decision.from().value(),
-                                decision.to().value(),
-                                decision.decidedBy(),
-                                decision.decidedAt()))
-                        .toList(),
+                submission.decisions().stream().map(DecisionBody::of).toList(),
+                submission.comment(),
                 new MetadataBody(submission.review().state() == ReviewProgress.State.FAILED));
     }
 }
