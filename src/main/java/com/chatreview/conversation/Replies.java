@@ -301,9 +301,11 @@ class Replies {
         private final UUID questionId;
         private final String userId;
         private final UUID replyId;
-        private final UsageKind kind;
+        /** What the answer counts as; {@code null} when it is not the AI's work (a teacher's answer). */
+        private final @Nullable UsageKind kind;
+
         private final BooleanSupplier takenOver;
-        private final ConversationMetrics.Reply measured;
+        private final ConversationMetrics.@Nullable Reply measured;
         private long endSeq;
         private boolean over;
 
@@ -313,7 +315,7 @@ class Replies {
                 UUID questionId,
                 String userId,
                 UUID replyId,
-                UsageKind kind,
+                @Nullable UsageKind kind,
                 BooleanSupplier takenOver) {
             this.tenantId = tenantId;
             this.chatId = chatId;
@@ -326,14 +328,16 @@ class Replies {
                     new ServerEvent.StreamStarted(Instant.now(), chatId, userId, replyId, sequence.next(chatId)));
             streams.started(chatId, startedEvent);
             publish(chatId, startedEvent);
-            this.measured = metrics.replyStarted(tenantId, kind);
+            this.measured = kind == null ? null : metrics.replyStarted(tenantId, kind);
         }
 
         void token(String token) {
             if (takenOver.getAsBoolean()) {
                 throw new ReplyTakenOver();
             }
-            measured.token();
+            if (measured != null) {
+                measured.token();
+            }
             ChatEvent tokenEvent = json.sequenced(
                     new ServerEvent.StreamToken(Instant.now(), chatId, replyId, token, sequence.next(chatId)));
             streams.token(chatId, tokenEvent);
@@ -359,6 +363,9 @@ class Replies {
                     .withId(replyId)
                     .withEventSeq(endSeq);
             ChatMessage appended = chats.append(tenantId, chatId, message).message();
+            if (kind == null) {
+                return appended;
+            }
             AssistantReply.Usage used = reply.usage();
             usage.record(
                     tenantId,
@@ -377,7 +384,9 @@ class Replies {
         void ended(ChatMessage stored, AssistantReply reply) {
             over = true;
             streams.ended(chatId);
-            measured.finished(reply.usage().completionTokens());
+            if (measured != null) {
+                measured.finished(reply.usage().completionTokens());
+            }
             publish(chatId, streamEnded(stored, userId, Instant.now(), endSeq));
         }
 
@@ -385,6 +394,12 @@ class Replies {
          * The answer will not be stored: the stream is no longer in progress, and the chat learns why (unless it
          * was deleted, or another node took the reply over and tells it). Only the first failure counts.
          */
+        private void failedAs(String reason) {
+            if (measured != null) {
+                measured.failed(reason);
+            }
+        }
+
         void failed(RuntimeException cause) {
             if (over) {
                 return;
@@ -393,7 +408,7 @@ class Replies {
             switch (cause) {
                 case AssistantFailure failure -> {
                     streams.ended(chatId);
-                    measured.failed("ai_error");
+                    failedAs("ai_error");
                     metrics.providerFailed(failure);
                     log.warn("The assistant failed to answer in chat {}: {}", chatId, failure.getMessage());
                     publish(
@@ -406,16 +421,16 @@ class Replies {
                 }
                 case ReplyTakenOver another ->
                     // the node that took it over tells the chat, and ends what this one streamed
-                    measured.failed("taken_over");
+                    failedAs("taken_over");
                 case ChatNotFound gone -> {
                     streams.ended(chatId);
-                    measured.failed("chat_deleted");
+                    failedAs("chat_deleted");
                 }
                 default -> {
                     // storing the answer failed (the database, say): the stream must not stay "in progress"
                     streams.ended(chatId);
                     boolean outage = DatabaseReachability.isOutage(cause);
-                    measured.failed(outage ? "database" : "internal");
+                    failedAs(outage ? "database" : "internal");
                     if (outage) {
                         log.warn("The reply in chat {} could not be stored: {}", chatId, cause.toString());
                     } else {

@@ -1,8 +1,11 @@
 package com.chatreview.review;
 
+import com.chatreview.conversation.ServiceTurns;
 import com.chatreview.database.DatabaseSettings;
 import com.chatreview.database.JobSchedulers;
+import com.chatreview.submission.Regrades;
 import com.chatreview.submission.SubmissionId;
+import com.chatreview.submission.SubmissionsForReview;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.logging.LogLevel;
@@ -19,6 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -54,10 +58,30 @@ class ReviewJobs {
                 });
     }
 
+    /**
+     * The job that posts a teacher's answer to a regrade request into the review chat ({@link RegradeAnswers}):
+     * retried with the scheduler's default waits (five minutes) when it fails.
+     */
+    @Bean
+    OneTimeTask<Void> regradeAnswerTask(@Lazy RegradeAnswers answers) {
+        return Tasks.oneTime(RegradeAnswers.TASK).execute((instance, context) -> answers.post(instance.getId()));
+    }
+
+    @Bean
+    RegradeAnswers regradeAnswers(
+            SubmissionsForReview submissions,
+            Regrades regrades,
+            ServiceTurns turns,
+            PlatformTransactionManager transactions,
+            ReviewScheduler scheduler) {
+        return new RegradeAnswers(submissions, regrades, turns, transactions, scheduler);
+    }
+
     @Bean
     ReviewScheduler reviewScheduler(
             DataSource dataSource,
             OneTimeTask<Void> reviewTask,
+            OneTimeTask<Void> regradeAnswerTask,
             FairReviewOrder order,
             ReviewSettings settings,
             DatabaseSettings database,
@@ -74,7 +98,7 @@ class ReviewJobs {
         }
         // a job scheduled inside the upload's transaction commits with it or not at all; a worker set free looks for
         // the next job at once (not only once half of them are free)
-        Scheduler scheduler = JobSchedulers.create(dataSource, List.of(reviewTask), 0.99)
+        Scheduler scheduler = JobSchedulers.create(dataSource, List.of(reviewTask, regradeAnswerTask), 0.99)
                 .schedulerName(new SchedulerName.Fixed(new SchedulerName.Hostname().getName() + "-"
                         + ProcessHandle.current().pid()))
                 .threads(workers)
@@ -88,7 +112,7 @@ class ReviewJobs {
                 .shutdownMaxWait(settings.shutdownWait())
                 // a failed attempt is logged once, by the reviewer, with the submission it concerns
                 .failureLogging(LogLevel.DEBUG, false)
-                .statsRegistry(new MicrometerStatsRegistry(meters, List.of(reviewTask)))
+                .statsRegistry(new MicrometerStatsRegistry(meters, List.of(reviewTask, regradeAnswerTask)))
                 .build();
         return new ReviewScheduler(scheduler, reviewTask, order, clock);
     }

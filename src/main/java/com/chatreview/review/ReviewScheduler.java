@@ -4,6 +4,7 @@ import com.chatreview.database.AfterCommit;
 import com.chatreview.submission.SubmissionId;
 import com.chatreview.tenancy.TenantId;
 import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import java.time.Clock;
 import org.springframework.context.SmartLifecycle;
@@ -28,6 +29,12 @@ class ReviewScheduler implements SmartLifecycle {
     void schedule(TenantId tenant, SubmissionId submissionId) {
         scheduler.scheduleIfNotExists(task.instance(submissionId.toString()), clock.instant());
         order.joinLine(tenant, submissionId);
+        AfterCommit.run(scheduler::triggerCheckForDueExecutions);
+    }
+
+    /** Schedules a job of another of the scheduler's tasks, due now, in the transaction under way. */
+    void scheduleNow(String task, String id) {
+        scheduler.scheduleIfNotExists(new TaskInstance<>(task, id), clock.instant());
         AfterCommit.run(scheduler::triggerCheckForDueExecutions);
     }
 

@@ -26,6 +26,7 @@ import org.jspecify.annotations.Nullable;
  * @param teacherPoints the points the teacher gave, a criterion each, in the rubric's order
  * @param comment the teacher's comment on the whole, or {@code null}
  * @param decisions the teacher's decisions, oldest first
+ * @param regradeRequests the student's regrade requests, oldest first
  */
 public record Submission(
         SubmissionId id,
@@ -44,12 +45,14 @@ public record Submission(
         ReviewProgress review,
         List<TeacherPoints> teacherPoints,
         @Nullable String comment,
-        List<Decision> decisions) {
+        List<Decision> decisions,
+        List<RegradeRequest> regradeRequests) {
 
     public Submission {
         files = List.copyOf(files);
         teacherPoints = List.copyOf(teacherPoints);
         decisions = List.copyOf(decisions);
+        regradeRequests = List.copyOf(regradeRequests);
     }
 
     /**
@@ -133,7 +136,8 @@ public record Submission(
                 review,
                 teacherPoints,
                 comment,
-                decisions);
+                decisions,
+                regradeRequests);
     }
 
     /** The same submission with this audit trail. */
@@ -155,6 +159,30 @@ public record Submission(
                 review,
                 teacherPoints,
                 comment,
-                trail);
+                trail,
+                regradeRequests);
+    }
+
+    /** The same submission with these regrade requests. */
+    public Submission withRegradeRequests(List<RegradeRequest> requests) {
+        return new Submission(
+                id,
+                tenantId,
+                homeworkId,
+                studentId,
+                chatId,
+                status,
+                analysis,
+                aiGrade,
+                outcome,
+                tests,
+                createdAt,
+                updatedAt,
+                files,
+                review,
+                teacherPoints,
+                comment,
+                decisions,
+                requests);
     }
 }

@@ -1,5 +1,7 @@
 package com.chatreview.submission;
 
+import java.util.UUID;
+
 /**
  * What happened to a submission, published in the transaction that did it (its listeners write in that
  * transaction).
@@ -19,4 +21,10 @@ public sealed interface SubmissionChanged {
 
     /** The teacher decided (accepted, rejected, ...). */
     record Decided(SubmissionId submissionId) implements SubmissionChanged {}
+
+    /** The student asked for a regrade. */
+    record RegradeRequested(SubmissionId submissionId, UUID requestId) implements SubmissionChanged {}
+
+    /** The teacher answered a regrade request. */
+    record RegradeAnswered(SubmissionId submissionId, UUID requestId) implements SubmissionChanged {}
 }

@@ -26,6 +26,43 @@ public final class SubmissionErrors {
         }
     }
 
+    public static final class RegradeRequestNotFound extends ServiceError {
+        RegradeRequestNotFound(Object requestId) {
+            super(
+                    Code.NOT_FOUND,
+                    "No regrade request with id '" + requestId + "' for this submission",
+                    "Use the id of one of the submission's regradeRequests.");
+        }
+    }
+
+    public static final class NotGradedYet extends ServiceError {
+        NotGradedYet() {
+            super(
+                    Code.CONFLICT,
+                    "The submission has no grade yet to look at again",
+                    "Ask once the review has graded it (its review.state is 'done') or the teacher has given points.");
+        }
+    }
+
+    public static final class TooManyOpenRegradeRequests extends ServiceError {
+        TooManyOpenRegradeRequests() {
+            super(
+                    Code.CONFLICT,
+                    "The submission has " + RegradeRequest.MAX_OPEN + " regrade requests the teacher has not answered",
+                    "Wait for the teacher's answer to one of them before asking again.");
+        }
+    }
+
+    public static final class RegradeRequestAnswered extends ServiceError {
+        RegradeRequestAnswered() {
+            super(
+                    Code.CONFLICT,
+                    "The regrade request has an answer already",
+                    "An answer is given once; to change the points, decide on the submission again (PATCH"
+                            + " /v1/homeworks/{homeworkId}/submissions/{submissionId}).");
+        }
+    }
+
     public static final class ReviewNotFailed extends ServiceError {
         ReviewNotFailed(ReviewProgress.State state) {
             super(

@@ -119,6 +119,7 @@ public class SubmissionManagement {
                 ReviewProgress.PENDING,
                 List.of(),
                 null,
+                List.of(),
                 List.of());
         submissions.insert(submission);
         List<SubmittedFile> stored = new ArrayList<>();

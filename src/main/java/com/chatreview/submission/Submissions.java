@@ -46,11 +46,13 @@ class Submissions {
     private final JdbcClient jdbc;
     private final JdbcTemplate streaming;
     private final JsonMapper json;
+    private final RegradeRequests regrades;
 
-    Submissions(JdbcClient jdbc, JdbcTemplate streaming, JsonMapper json) {
+    Submissions(JdbcClient jdbc, JdbcTemplate streaming, JsonMapper json, RegradeRequests regrades) {
         this.jdbc = jdbc;
         this.streaming = streaming;
         this.json = json;
+        this.regrades = regrades;
     }
 
     void insert(Submission submission) {
@@ -378,7 +380,7 @@ class Submissions {
                 HexFormat.of().formatHex(rs.getBytes("sha256")));
     }
 
-    /** The submissions with their files and decisions, two queries whatever their number. */
+    /** The submissions with their files, decisions and regrade requests, three queries whatever their number. */
     private List<Submission> complete(List<Submission> submissions) {
         if (submissions.isEmpty()) {
             return submissions;
@@ -419,10 +421,13 @@ class Submissions {
                         Map.Entry::getKey,
                         LinkedHashMap::new,
                         Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
+        Map<UUID, List<RegradeRequest>> requests = regrades.of(ids);
         return submissions.stream()
                 .map(submission -> submission
                         .withFiles(files.getOrDefault(submission.id().value(), List.of()))
-                        .withDecisions(decisions.getOrDefault(submission.id().value(), List.of())))
+                        .withDecisions(decisions.getOrDefault(submission.id().value(), List.of()))
+                        .withRegradeRequests(
+                                requests.getOrDefault(submission.id().value(), List.of())))
                 .toList();
     }
 
@@ -471,6 +476,7 @@ class Submissions {
                         Sql.instant(rs, "reviewed_at")),
                 json.readValue(rs.getString("teacher_points"), TEACHER_POINTS),
                 rs.getString("teacher_comment"),
+                List.of(),
                 List.of());
     }
 }

@@ -9,6 +9,8 @@ public enum EventType {
     SUBMISSION_REVIEWED("submission.reviewed"),
     SUBMISSION_REVIEW_FAILED("submission.review_failed"),
     SUBMISSION_DECIDED("submission.decided"),
+    SUBMISSION_REGRADE_REQUESTED("submission.regrade_requested"),
+    SUBMISSION_REGRADE_ANSWERED("submission.regrade_answered"),
     CHAT_MESSAGE_CREATED("chat.message.created"),
     CHAT_DELETED("chat.deleted"),
     USAGE_BUDGET_THRESHOLD("usage.budget_threshold");

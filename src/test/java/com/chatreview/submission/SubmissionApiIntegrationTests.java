@@ -122,6 +122,7 @@ class SubmissionApiIntegrationTests {
                         "review",
                         "decisions",
                         "comment",
+                        "regradeRequests",
                         "metadata");
         JsonNode submission = reply.json();
         String chatId = submission.get("chatId").asString();

@@ -138,6 +138,9 @@ class SubmissionController {
             @Nullable
             String comment,
 
+            @Schema(description = "The student's regrade requests, oldest first")
+            List<RegradeRequestController.RegradeRequestBody> regradeRequests,
+
             MetadataBody metadata) {}
 
     record GradedCriterionBody(
@@ -503,6 +506,9 @@ class SubmissionController {
                         submission.review().reviewedAt()),
                 submission.decisions().stream().map(DecisionBody::of).toList(),
                 submission.comment(),
+                submission.regradeRequests().stream()
+                        .map(RegradeRequestController.RegradeRequestBody::of)
+                        .toList(),
                 new MetadataBody(submission.review().state() == ReviewProgress.State.FAILED));
     }
 }

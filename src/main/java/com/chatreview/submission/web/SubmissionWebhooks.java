@@ -4,8 +4,10 @@ import com.chatreview.chatui.ChatUi;
 import com.chatreview.submission.SubmissionChanged;
 import com.chatreview.submission.SubmissionId;
 import com.chatreview.submission.SubmissionsForReview;
+import com.chatreview.submission.web.SubmissionController.SubmissionBody;
 import com.chatreview.webhook.EventType;
 import com.chatreview.webhook.WebhookEvents;
+import java.util.UUID;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
@@ -34,6 +36,9 @@ class SubmissionWebhooks {
         return "submission:" + submission;
     }
 
+    /** The regrade events' data: the request, and the submission as GET returns it. */
+    record RegradeEvent(RegradeRequestController.RegradeRequestBody regradeRequest, SubmissionBody submission) {}
+
     @EventListener
     void changed(SubmissionChanged changed) {
         EventType type = switch (changed) {
@@ -41,15 +46,28 @@ class SubmissionWebhooks {
             case SubmissionChanged.Reviewed reviewed -> EventType.SUBMISSION_REVIEWED;
             case SubmissionChanged.ReviewFailed failed -> EventType.SUBMISSION_REVIEW_FAILED;
             case SubmissionChanged.Decided decided -> EventType.SUBMISSION_DECIDED;
+            case SubmissionChanged.RegradeRequested requested -> EventType.SUBMISSION_REGRADE_REQUESTED;
+            case SubmissionChanged.RegradeAnswered answered -> EventType.SUBMISSION_REGRADE_ANSWERED;
+        };
+        UUID requestId = switch (changed) {
+            case SubmissionChanged.RegradeRequested requested -> requested.requestId();
+            case SubmissionChanged.RegradeAnswered answered -> answered.requestId();
+            default -> null;
         };
         submissions.find(changed.submissionId()).ifPresent(submission -> {
-            if (webhooks.wanted(submission.tenantId(), type)) {
-                webhooks.record(
-                        submission.tenantId(),
-                        type,
-                        orderingKey(submission.id()),
-                        SubmissionController.body(submission, SubmissionController.chatUiUrl(chatUi)));
+            if (!webhooks.wanted(submission.tenantId(), type)) {
+                return;
             }
+            SubmissionBody body = SubmissionController.body(submission, SubmissionController.chatUiUrl(chatUi));
+            Object data = requestId == null
+                    ? body
+                    : submission.regradeRequests().stream()
+                            .filter(request -> request.id().equals(requestId))
+                            .findFirst()
+                            .map(request -> (Object)
+                                    new RegradeEvent(RegradeRequestController.RegradeRequestBody.of(request), body))
+                            .orElse(body);
+            webhooks.record(submission.tenantId(), type, orderingKey(submission.id()), data);
         });
     }
 }
