@@ -60,22 +60,27 @@ public record Submission(
      * (criteria the teacher graded before the review came, in the rubric's).
      */
     public List<GradedCriterion> criteria() {
+        return criteria(outcome.criteria(), teacherPoints);
+    }
+
+    /** The final points of these criteria: the teacher's where they gave some, else the review's. */
+    static List<GradedCriterion> criteria(List<CriterionScore> reviewed, List<TeacherPoints> teacherPoints) {
         Map<String, TeacherPoints> given = new LinkedHashMap<>();
         teacherPoints.forEach(points -> given.put(points.criterionId(), points));
         List<GradedCriterion> criteria = new ArrayList<>();
-        for (CriterionScore reviewed : outcome.criteria()) {
-            TeacherPoints teacher = given.remove(reviewed.criterionId());
+        for (CriterionScore score : reviewed) {
+            TeacherPoints teacher = given.remove(score.criterionId());
             criteria.add(
                     teacher == null
-                            ? new GradedCriterion(reviewed, GradedCriterion.GradedBy.AI, null)
+                            ? new GradedCriterion(score, GradedCriterion.GradedBy.AI, null)
                             : new GradedCriterion(
                                     new CriterionScore(
-                                            reviewed.criterionId(),
-                                            reviewed.title(),
+                                            score.criterionId(),
+                                            score.title(),
                                             teacher.points(),
-                                            reviewed.maxPoints(),
-                                            reviewed.explanation(),
-                                            reviewed.findingIds()),
+                                            score.maxPoints(),
+                                            score.explanation(),
+                                            score.findingIds()),
                                     GradedCriterion.GradedBy.TEACHER,
                                     teacher.comment()));
         }
@@ -99,12 +104,16 @@ public record Submission(
      * caps the review puts on its own letter, a failing test's: the teacher's points are the teacher's word).
      */
     public String grade() {
-        if (teacherPoints.isEmpty()) {
+        return grade(aiGrade, criteria(), !teacherPoints.isEmpty());
+    }
+
+    static String grade(String aiGrade, List<GradedCriterion> criteria, boolean teacherGaveAny) {
+        if (!teacherGaveAny) {
             return aiGrade;
         }
-        List<GradedCriterion> criteria = criteria();
         int total = criteria.stream().mapToInt(c -> c.score().maxPoints()).sum();
-        return total <= 0 ? aiGrade : Grades.letter(points(), total);
+        int points = criteria.stream().mapToInt(c -> c.score().points()).sum();
+        return total <= 0 ? aiGrade : Grades.letter(points, total);
     }
 
     /** The final points, all criteria together. */

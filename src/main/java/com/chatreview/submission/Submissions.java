@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -235,6 +236,35 @@ class Submissions {
                 .param("changed", json.writeValueAsString(decision.changedPoints()))
                 .param("comment", decision.comment())
                 .update();
+    }
+
+    /**
+     * Hands over the homework's submissions the teacher decided on after the review graded them, 500 read at a time
+     * (by id, so that none is missed or met twice while decisions are made).
+     */
+    void forEachDecidedAfterReview(UUID tenantId, HomeworkId homeworkId, Consumer<Agreements.DecidedSubmission> each) {
+        UUID after = null;
+        List<Agreements.DecidedSubmission> page;
+        do {
+            page = jdbc.sql("""
+                            SELECT id, student_id, grade, criteria::text, teacher_points::text FROM submissions
+                            WHERE tenant_id = :tenant AND homework_id = :homework
+                              AND status IN ('approved', 'needs_revision') AND review_state = 'done'
+                              AND (CAST(:after AS uuid) IS NULL OR id > :after)
+                            ORDER BY id LIMIT 500""")
+                    .param("tenant", tenantId)
+                    .param("homework", homeworkId.value())
+                    .param("after", after)
+                    .query((rs, n) -> new Agreements.DecidedSubmission(
+                            SubmissionId.of(rs.getObject("id", UUID.class)),
+                            rs.getString("student_id"),
+                            rs.getString("grade"),
+                            json.readValue(rs.getString("criteria"), CRITERIA),
+                            json.readValue(rs.getString("teacher_points"), TEACHER_POINTS)))
+                    .list();
+            page.forEach(each);
+            after = page.isEmpty() ? null : page.getLast().submissionId().value();
+        } while (page.size() == 500);
     }
 
     /** The submission's files with the text extracted from them so far ({@code null} where none was yet). */
