@@ -204,6 +204,24 @@ public class ChatUi {
         return Optional.ofNullable(reviewOf(chat));
     }
 
+    /**
+     * The chat's student asks for a regrade from the page, its link checked and counted as its history is.
+     *
+     * @throws ChatNotFound when the link's chat is about no review
+     */
+    public ChatReviews.Regrade requestRegrade(
+            String chatId, @Nullable String token, String clientAddress, @Nullable String criterionId, String message) {
+        Chat chat = openByLink(chatId, token, clientAddress);
+        spendPageRequest(chat.id());
+        for (ChatReviews source : reviews) {
+            Optional<ChatReviews.Regrade> asked = source.requestRegrade(chat, criterionId, message);
+            if (asked.isPresent()) {
+                return asked.get();
+            }
+        }
+        throw new ChatNotFound(chatId);
+    }
+
     private ChatReviews.@Nullable ChatReview reviewOf(Chat chat) {
         for (ChatReviews source : reviews) {
             Optional<ChatReviews.ChatReview> review = source.reviewOf(chat);

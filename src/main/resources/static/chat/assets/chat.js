@@ -22,7 +22,9 @@
     input: document.getElementById('input'),
     send: document.getElementById('send'),
     review: document.getElementById('review'),
+    reviewDetails: document.getElementById('review-details'),
     reviewScore: document.getElementById('review-score'),
+    reviewComment: document.getElementById('review-comment'),
     reviewCriteria: document.getElementById('review-criteria'),
     reviewFindings: document.getElementById('review-findings')
   };
@@ -392,7 +394,8 @@
           announce(replyAnnouncement(entry));
         }
         scrollDown(false);
-        if (reviewPending) {
+        // the review, or a teacher's answer to a regrade request (which comes as a message), may have changed it
+        if (reviewPending || regradeOpen) {
           refreshReview();
         }
         break;
@@ -660,7 +663,154 @@
     return node;
   }
 
-  /** Shows the review of the page's answer ({review, review_pending}); everything goes in as text. */
+  /** Whether a regrade request waits for the teacher's answer: the review is read again when a reply ends. */
+  let regradeOpen = false;
+  /** Whether the review was shown yet: on a small screen it starts folded to its summary line. */
+  let reviewShown = false;
+  /** criterion id ('' for the whole grade) -> the text of a regrade form being written, kept across re-renders */
+  const regradeDrafts = new Map();
+
+  function gradedText(criterion) {
+    const points = criterion.points + ' / ' + criterion.max_points;
+    return criterion.graded_by === 'teacher'
+      ? points + ', your teacher\'s (the review: ' + criterion.ai_points + ')'
+      : points;
+  }
+
+  /** The requests about one criterion ('' for the whole grade), each with its state and the teacher's answer. */
+  function regradeList(requests) {
+    const list = part('ul', 'regrades');
+    requests.forEach(function (request) {
+      const item = part('li', 'regrade');
+      item.id = 'regrade-' + request.id;
+      item.tabIndex = -1;
+      item.dataset.state = request.state;
+      item.append(part('p', 'regrade-head', request.state === 'open'
+        ? 'Your regrade request, waiting for your teacher:'
+        : 'Your regrade request, answered:'));
+      item.append(part('p', 'regrade-message', request.message));
+      if (request.answer) {
+        const answer = part('div', 'regrade-answer');
+        answer.append(part('p', 'regrade-answer-head', 'Your teacher\'s answer:'));
+        const body = part('div', 'regrade-answer-body');
+        renderMarkdown(body, request.answer);
+        answer.append(body);
+        item.append(answer);
+      }
+      list.append(item);
+    });
+    return list;
+  }
+
+  /**
+   * A button that opens a small form under the criterion: what the student thinks was missed. Its text survives the
+   * review being shown again (a reply ending re-renders it), and so does the focus in it.
+   */
+  function regradeForm(key, title) {
+    const wrap = part('div', 'regrade-ask');
+    const formId = 'regrade-form-' + (key || 'grade');
+    const toggle = part('button', 'regrade-toggle', 'Ask for a regrade');
+    toggle.type = 'button';
+    toggle.id = formId + '-toggle';
+    toggle.setAttribute('aria-label', 'Ask for a regrade of ' + title);
+    toggle.setAttribute('aria-expanded', 'false');
+    toggle.setAttribute('aria-controls', formId);
+    const form = part('form', 'regrade-form');
+    form.id = formId;
+    form.hidden = true;
+    form.noValidate = true;
+    form.setAttribute('aria-label', 'Regrade request about ' + title);
+    const label = part('label', null, 'What do you think the review missed?');
+    label.htmlFor = formId + '-text';
+    const text = document.createElement('textarea');
+    text.id = formId + '-text';
+    text.rows = 3;
+    text.maxLength = 2000;
+    const error = part('p', 'regrade-error');
+    error.id = formId + '-error';
+    error.setAttribute('role', 'alert');
+    text.setAttribute('aria-describedby', error.id);
+    const actions = part('p', 'regrade-actions');
+    const send = part('button', null, 'Send to your teacher');
+    send.type = 'submit';
+    const cancel = part('button', 'secondary', 'Cancel');
+    cancel.type = 'button';
+    actions.append(send, cancel);
+    form.append(label, text, error, actions);
+    wrap.append(toggle, form);
+
+    function open(focus) {
+      form.hidden = false;
+      toggle.setAttribute('aria-expanded', 'true');
+      if (focus) {
+        text.focus();
+      }
+    }
+    function close() {
+      form.hidden = true;
+      toggle.setAttribute('aria-expanded', 'false');
+      regradeDrafts.delete(key);
+      text.value = '';
+      error.textContent = '';
+      toggle.focus();
+    }
+    toggle.addEventListener('click', function () {
+      if (form.hidden) {
+        regradeDrafts.set(key, text.value);
+        open(true);
+      } else {
+        close();
+      }
+    });
+    cancel.addEventListener('click', close);
+    text.addEventListener('input', function () { regradeDrafts.set(key, text.value); });
+    form.addEventListener('submit', async function (event) {
+      event.preventDefault();
+      const message = text.value.trim();
+      if (!message) {
+        error.textContent = 'Write what you think was missed first.';
+        text.focus();
+        return;
+      }
+      send.disabled = true;
+      error.textContent = '';
+      try {
+        const response = await fetch('/chat-ui/api/chats/' + encodeURIComponent(chatId) + '/regrade-requests'
+          + (token ? '?token=' + encodeURIComponent(token) : ''), {
+          method: 'POST',
+          headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+          body: JSON.stringify({ criterion_id: key || null, message: message }),
+          cache: 'no-store',
+          credentials: 'omit'
+        });
+        if (!response.ok) {
+          const problem = await response.json().catch(function () { return {}; });
+          error.textContent = (problem.detail || 'The request was not sent.') + ' ' + (problem.fix || '');
+          send.disabled = false;
+          text.focus();
+          return;
+        }
+        const request = await response.json();
+        regradeDrafts.delete(key);
+        announce('Your regrade request about ' + title + ' was sent to your teacher.');
+        await refreshReview();
+        const shown = document.getElementById('regrade-' + request.id);
+        if (shown) {
+          shown.focus();
+        }
+      } catch (e) {
+        error.textContent = 'The request was not sent: the connection failed. Try again.';
+        send.disabled = false;
+      }
+    });
+    if (regradeDrafts.has(key)) {
+      text.value = regradeDrafts.get(key);
+      open(false);
+    }
+    return wrap;
+  }
+
+  /** Shows the review of the page's answer ({review, review_pending}); everything goes in as text or clean HTML. */
   function showReview(state) {
     reviewPending = Boolean(state.review_pending);
     const review = state.review;
@@ -668,29 +818,65 @@
       el.review.hidden = true;
       return;
     }
+    const focused = document.activeElement && el.review.contains(document.activeElement)
+      ? { id: document.activeElement.id, start: document.activeElement.selectionStart,
+        end: document.activeElement.selectionEnd }
+      : null;
+    const requests = review.regrade_requests || [];
+    regradeOpen = requests.some(function (request) { return request.state === 'open'; });
     el.reviewScore.textContent = 'Grade ' + review.grade + ', ' + review.points + ' of ' + review.max_points
-      + ' points';
+      + ' points' + (review.grade !== review.ai_grade ? ' (your teacher\'s; the review gave ' + review.ai_grade + ')' : '');
+    el.reviewComment.replaceChildren();
+    if (review.comment) {
+      el.reviewComment.append(part('p', 'teacher-comment', 'Your teacher: ' + review.comment));
+    }
     el.reviewCriteria.replaceChildren();
+    function about(key) {
+      return requests.filter(function (request) { return (request.criterion_id || '') === key; });
+    }
     review.criteria.forEach(function (criterion) {
       const item = part('li', 'criterion');
+      item.dataset.gradedBy = criterion.graded_by;
       const head = part('p', 'criterion-head');
       head.append(part('span', 'criterion-title', criterion.title),
-        part('span', 'criterion-points', criterion.points + ' / ' + criterion.max_points));
-      item.append(head, part('p', 'criterion-explanation', criterion.explanation));
+        part('span', 'criterion-points', gradedText(criterion)));
+      const explanation = part('div', 'criterion-explanation');
+      renderMarkdown(explanation, criterion.explanation);
+      item.append(head, explanation);
+      if (criterion.comment) {
+        item.append(part('p', 'teacher-comment', 'Your teacher: ' + criterion.comment));
+      }
+      const asked = about(criterion.criterion_id);
+      if (asked.length > 0) {
+        item.append(regradeList(asked));
+      }
+      const waiting = asked.some(function (request) { return request.state === 'open'; });
+      if (review.may_ask_for_regrade && !waiting) {
+        item.append(regradeForm(criterion.criterion_id, '“' + criterion.title + '”'));
+      }
       el.reviewCriteria.append(item);
     });
+    const whole = about('');
+    if (whole.length > 0) {
+      const item = part('li', 'criterion');
+      item.append(part('p', 'criterion-head', 'The whole grade'), regradeList(whole));
+      el.reviewCriteria.append(item);
+    }
     el.reviewFindings.replaceChildren();
     review.findings.forEach(function (finding) {
       const item = part('li', 'finding');
       item.dataset.severity = finding.severity;
-      const head = part('p', 'finding-head');
+      const head = part('div', 'finding-head');
       head.append(part('span', 'severity', finding.severity));
       if (finding.file) {
         const where = finding.file + (finding.line ? ':' + finding.line
           + (finding.end_line && finding.end_line !== finding.line ? '-' + finding.end_line : '') : '');
         head.append(' ', part('code', 'where', where));
       }
-      head.append(' ', part('span', 'finding-message', finding.message));
+      // a finding's message is written as the messages are (`code`, **emphasis**): rendered as they are
+      const message = part('div', 'finding-message');
+      renderMarkdown(message, finding.message);
+      head.append(message);
       item.append(head);
       if (finding.quote) {
         const quote = part('pre', 'quote');
@@ -704,6 +890,22 @@
       el.reviewFindings.append(part('li', 'finding none', 'The review found nothing to point to.'));
     }
     el.review.hidden = false;
+    if (!reviewShown) {
+      reviewShown = true;
+      // on a phone the panel would push the messages down: it starts as its summary line, a tap opens it
+      if (window.matchMedia('(max-width: 480px)').matches && el.review.offsetHeight > window.innerHeight / 3) {
+        el.reviewDetails.open = false;
+      }
+    }
+    if (focused && focused.id) {
+      const again = document.getElementById(focused.id);
+      if (again) {
+        again.focus();
+        if (typeof focused.start === 'number' && again.setSelectionRange) {
+          again.setSelectionRange(focused.start, focused.end);
+        }
+      }
+    }
   }
 
   async function refreshReview() {

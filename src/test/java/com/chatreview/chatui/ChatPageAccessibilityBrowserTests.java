@@ -137,6 +137,52 @@ class ChatPageAccessibilityBrowserTests {
     }
 
     @Test
+    void aReviewWithTheTeachersPointsARegradeAnswerAndAnOpenRegradeFormHasNoViolations() {
+        String chatUrl = uploadedSubmissionsChat();
+        Api homework = tenant.homework();
+        String chatId = chatUrl.substring(chatUrl.indexOf("chat_id=") + "chat_id=".length());
+        String submission = Api.JSON
+                .readTree(tenant.chats()
+                        .get("/api/v1/chats/" + chatId)
+                        .json()
+                        .get("config")
+                        .toString())
+                .get("submission_id")
+                .asString();
+        String homeworkId = tenant.chats()
+                .get("/api/v1/chats/" + chatId)
+                .json()
+                .get("config")
+                .get("homework_id")
+                .asString();
+        String path = "/v1/homeworks/" + homeworkId + "/submissions/" + submission;
+        browser.open(chatUrl);
+        browser.awaitState("connected");
+        browser.awaitReplyDone(1);
+        Api.Reply decided = homework.patch(path, """
+                {"status": "approved", "comment": "Good start.",
+                 "criteria": [{"criterionId": "correctness", "points": 20, "comment": "See the rule."}]}""");
+        assertThat(decided.status()).as(decided.toString()).isEqualTo(200);
+        Api.Reply asked = homework.post(
+                path + "/regrade-requests", "{\"studentId\": \"student-a11y\", \"message\": \"Look again.\"}");
+        assertThat(asked.status()).as(asked.toString()).isEqualTo(201);
+        assertThat(homework.patch(
+                                path + "/regrade-requests/"
+                                        + asked.json().get("id").asString(),
+                                "{\"answer\": \"I did: `eval` stays.\"}")
+                        .status())
+                .isEqualTo(200);
+        browser.awaitReplyDone(2);
+        browser.driver().navigate().refresh();
+        browser.awaitState("connected");
+        browser.await(d -> browser.find(".regrade[data-state='answered']").isDisplayed());
+        browser.find("#regrade-form-restrictions-toggle").click();
+        browser.find("#regrade-form-restrictions-text").sendKeys("A draft.");
+
+        assertNoViolations("a review with the teacher's points, an answered request and an open form");
+    }
+
+    @Test
     void theNotFoundPageHasNoViolations() {
         browser.open(Browser.chatPage(service.port(), UUID.randomUUID().toString()));
         browser.awaitState("not-found");

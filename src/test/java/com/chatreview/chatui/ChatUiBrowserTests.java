@@ -165,6 +165,122 @@ class ChatUiBrowserTests {
         browser.screenshot("review-320px");
     }
 
+    @Test
+    void theStudentAsksForARegradeOnThePageAndReadsTheTeachersPointsAndAnswer() throws Exception {
+        Api homework = tenant.homework();
+        String courseId = homework.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Python\"}")
+                .json()
+                .get("id")
+                .asString();
+        String homeworkId = homework.post("/v1/homeworks", """
+                        {"teacherId": "t-1", "courseId": "%s", "assignmentId": "add-2",
+                         "files": [{"fileType": "task", "fileName": "task.md", "content": "Write add(a, b)."},
+                                   {"fileType": "restriction", "fileName": "rules.txt",
+                                    "content": "Do not use `eval`."}]}""".formatted(courseId))
+                .json()
+                .get("id")
+                .asString();
+        Api.Reply uploaded = homework.upload(
+                "/v1/homeworks/" + homeworkId + "/submissions",
+                new Api.Multipart()
+                        .field("studentId", "student-6")
+                        .file(
+                                "files",
+                                "main.py",
+                                "text/x-python",
+                                "def add(a, b):\n    return eval('a + b')\n".getBytes(StandardCharsets.UTF_8)));
+        assertThat(uploaded.status()).as(uploaded.toString()).isEqualTo(201);
+        String submission = "/v1/homeworks/" + homeworkId + "/submissions/"
+                + uploaded.json().get("id").asString();
+        browser.open(uploaded.json().get("chatIframeUrl").asString());
+        browser.awaitState("connected");
+        browser.awaitReplyDone(1);
+        browser.await(d -> browser.find("#review").isDisplayed());
+        Api.Reply decided = homework.patch(submission, """
+                {"status": "approved", "comment": "Good start.",
+                 "criteria": [{"criterionId": "correctness", "points": 20, "comment": "It adds, but see the rule."}]}""");
+        assertThat(decided.status()).as(decided.toString()).isEqualTo(200);
+
+        browser.driver().navigate().refresh();
+        browser.awaitState("connected");
+        browser.await(d -> browser.find("#review").isDisplayed());
+        assertThat(browser.find("#review-score").getText())
+                .isEqualTo("Grade " + decided.json().get("grade").asString() + ", "
+                        + decided.json()
+                                .get("criteria")
+                                .valueStream()
+                                .mapToInt(c -> c.get("points").asInt())
+                                .sum()
+                        + " of 100 points"
+                        + (decided.json()
+                                        .get("grade")
+                                        .asString()
+                                        .equals(decided.json().get("aiGrade").asString())
+                                ? ""
+                                : " (your teacher's; the review gave "
+                                        + decided.json().get("aiGrade").asString() + ")"));
+        WebElement correctness = browser.find("#review-criteria .criterion[data-graded-by='teacher']");
+        assertThat(correctness.findElement(By.cssSelector(".criterion-points")).getText())
+                .startsWith("20 / 60, your teacher's (the review: ");
+        assertThat(correctness.findElement(By.cssSelector(".teacher-comment")).getText())
+                .isEqualTo("Your teacher: It adds, but see the rule.");
+        assertThat(browser.find("#review-comment").getText()).isEqualTo("Your teacher: Good start.");
+
+        browser.find("#regrade-form-restrictions-toggle").click();
+        WebElement text = browser.find("#regrade-form-restrictions-text");
+        assertThat(browser.script("return document.activeElement.id;")).isEqualTo(text.getAttribute("id"));
+        text.sendKeys("I never call eval myself.");
+        browser.find("#regrade-form-restrictions button[type='submit']").click();
+
+        WebElement open = browser.await(d -> d.findElements(By.cssSelector(".regrade[data-state='open']")).stream()
+                .findFirst()
+                .orElse(null));
+        assertThat(open.getText()).contains("waiting for your teacher").contains("I never call eval myself.");
+        assertThat(browser.script("return document.activeElement.className;"))
+                .as("the focus moves to the request it sent")
+                .isEqualTo("regrade");
+        assertThat(browser.driver().findElements(By.id("regrade-form-restrictions-toggle")))
+                .as("one open request per criterion")
+                .isEmpty();
+        String requestId = homework.get(submission)
+                .json()
+                .get("regradeRequests")
+                .get(0)
+                .get("id")
+                .asString();
+        assertThat(homework.patch(
+                                submission + "/regrade-requests/" + requestId,
+                                "{\"answer\": \"`eval` is still called on line 2.\", \"teacherId\": \"t-1\"}")
+                        .status())
+                .isEqualTo(200);
+
+        WebElement answer = browser.awaitReplyDone(2);
+        assertThat(answer.getText()).contains("Your teacher answered your regrade request");
+        WebElement answered =
+                browser.await(d -> d.findElements(By.cssSelector(".regrade[data-state='answered']")).stream()
+                        .findFirst()
+                        .orElse(null));
+        assertThat(answered.findElement(By.cssSelector(".regrade-answer-body")).getText())
+                .isEqualTo("eval is still called on line 2.");
+
+        browser.size(360, 640);
+        browser.await(d -> ((Number) browser.script("return window.innerWidth;")).intValue() <= 360);
+        browser.driver().navigate().refresh();
+        browser.awaitState("connected");
+        browser.await(d -> browser.find("#review").isDisplayed());
+        assertThat(browser.script("return document.getElementById('review-details').open;"))
+                .as("on a phone the panel starts as its summary line")
+                .isEqualTo(false);
+        assertThat(((Number) browser.script("""
+                        const log = document.getElementById('log');
+                        log.scrollTop = 0;
+                        return log.firstElementChild.getBoundingClientRect().top
+                            - document.getElementById('review').getBoundingClientRect().bottom;""")).doubleValue())
+                .as("the first message starts below the panel, nothing under it")
+                .isGreaterThanOrEqualTo(0);
+        browser.screenshot("regrade-360px");
+    }
+
     /** The review's criteria and findings beside the messages, each finding with its file:line and quote. */
     private void assertReviewPanel() {
         assertThat(browser.find("#review").isDisplayed()).isTrue();
@@ -182,7 +298,9 @@ class ChatUiBrowserTests {
         assertThat(eval.findElement(By.cssSelector(".quote")).getText().strip()).isEqualTo("return eval('a + b')");
         assertThat(eval.findElement(By.cssSelector(".severity")).getText()).isEqualTo("major");
         assertThat(eval.findElement(By.cssSelector(".finding-message")).getText())
-                .contains("Do not use `eval`.");
+                .as("rendered as the messages are: no raw backticks")
+                .contains("Do not use eval.");
+        assertThat(eval.findElements(By.cssSelector(".finding-message code"))).isNotEmpty();
     }
 
     @Test

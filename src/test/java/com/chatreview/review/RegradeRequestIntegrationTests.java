@@ -233,6 +233,44 @@ class RegradeRequestIntegrationTests {
                         .single()));
     }
 
+    @Test
+    void theChatPageAsksAsTheChatsStudentWithTheSameRules(TestService service) {
+        JsonNode reviewed = awaitReview(upload("student-4", ReviewIntegrationTests.SOLUTION));
+        Api page = new Api(service.port());
+        String asks = "/chat-ui/api/chats/" + reviewed.get("chatId").asString() + "/regrade-requests";
+
+        Reply blank = page.post(asks, "{\"message\": \"\"}");
+        assertThat(blank.status()).as(blank.toString()).isEqualTo(400);
+        assertThat(blank.json().get("code").asString()).isEqualTo("VALIDATION_ERROR");
+        assertThat(page.post(asks, "{\"criterion_id\": \"style\", \"message\": \"Look.\"}")
+                        .status())
+                .isEqualTo(400);
+        Reply asked = page.post(asks, "{\"criterion_id\": \"completeness\", \"message\": \"I handed in all.\"}");
+        assertThat(asked.status()).as(asked.toString()).isEqualTo(201);
+        assertThat(names(asked.json()))
+                .containsExactly("id", "criterion_id", "message", "state", "answer", "created_at", "answered_at");
+        JsonNode listed =
+                homework.get(path(reviewed)).json().get("regradeRequests").get(0);
+        assertThat(listed.get("id").asString()).isEqualTo(asked.json().get("id").asString());
+        assertThat(listed.get("criterionId").asString()).isEqualTo("completeness");
+
+        JsonNode state = page.get("/chat-ui/api/chats/" + reviewed.get("chatId").asString() + "/review")
+                .json()
+                .get("review");
+        assertThat(state.get("regrade_requests").get(0).get("state").asString()).isEqualTo("open");
+        assertThat(state.get("may_ask_for_regrade").asBoolean()).isTrue();
+
+        String plainChat = tenant.chats()
+                .post("/api/v1/chats", "{\"user_id\": \"student-4\"}")
+                .json()
+                .get("id")
+                .asString();
+        assertThat(page.post("/chat-ui/api/chats/" + plainChat + "/regrade-requests", "{\"message\": \"Look.\"}")
+                        .status())
+                .as("a chat about no review")
+                .isEqualTo(404);
+    }
+
     private JsonNode upload(String studentId, String content) {
         Reply reply = homework.upload(
                 "/v1/homeworks/" + homeworkId + "/submissions",

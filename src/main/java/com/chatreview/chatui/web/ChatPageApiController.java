@@ -5,21 +5,30 @@ import com.chatreview.chat.ChatMessage;
 import com.chatreview.chatui.ChatReviews;
 import com.chatreview.chatui.ChatUi;
 import com.chatreview.grading.Verdict;
+import com.chatreview.kernel.InvalidInput;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.CacheControl;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -80,6 +89,35 @@ class ChatPageApiController {
                 .body(PageReviewState.of(review.orElse(null)));
     }
 
+    @PostMapping(path = "/chat-ui/api/chats/{chat_id}/regrade-requests", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseStatus(HttpStatus.CREATED)
+    @Operation(
+            summary = "The chat's student asks the teacher to look again at a criterion, from the chat page",
+            description = "No API key, as the history: the link (and embed token) is the credential. The rules of"
+                    + " POST /v1/homeworks/{homeworkId}/submissions/{submissionId}/regrade-requests; 404 for a chat"
+                    + " about no review.")
+    PageRegrade requestRegrade(
+            @PathVariable("chat_id") String chatId,
+            @RequestParam(name = "token", required = false) String token,
+            @RequestHeader(name = "X-Embed-Token", required = false) String tokenHeader,
+            @RequestBody NewPageRegrade body,
+            HttpServletRequest request) {
+        String fix = "Send {\"criterion_id\"?, \"message\"}: the message 1 to 2,000 characters.";
+        if (body == null || body.message() == null || body.message().isBlank()) {
+            throw InvalidInput.field("message", "is required", fix);
+        }
+        if (body.message().length() > 2_000) {
+            throw InvalidInput.field("message", "must be at most 2,000 characters", fix);
+        }
+        String criterion = body.criterionId() == null || body.criterionId().isBlank() ? null : body.criterionId();
+        return PageRegrade.of(ui.requestRegrade(
+                chatId,
+                tokenHeader != null && !tokenHeader.isBlank() ? tokenHeader : token,
+                request.getRemoteAddr(),
+                criterion,
+                body.message()));
+    }
+
     record PageBody(
             ChatSummary chat,
             List<MessageSummary> messages,
@@ -116,46 +154,119 @@ class ChatPageApiController {
             Verdict verdict = review.verdict();
             return verdict == null
                     ? new PageReviewState(null, true)
-                    : new PageReviewState(PageReview.of(verdict), false);
+                    : new PageReviewState(PageReview.of(verdict, review), false);
         }
     }
 
-    /** What the student sees of a review beside its message: the points by criterion and the findings. */
+    /**
+     * What the student sees of a review beside its message: the final grade and points by criterion (the teacher's
+     * where they gave some, the review's beside them), the findings, and their regrade requests.
+     */
     record PageReview(
-            String grade,
-            int points,
+            @Schema(description = "The final letter") String grade,
+            @Schema(description = "The final points") int points,
             @JsonProperty("max_points") int maxPoints,
+            @JsonProperty("ai_grade") String aiGrade,
             List<PageCriterion> criteria,
-            List<PageFinding> findings) {
+            List<PageFinding> findings,
 
-        static PageReview of(Verdict verdict) {
+            @Schema(description = "The teacher's comment on the whole", nullable = true)
+            @JsonInclude(JsonInclude.Include.ALWAYS)
+            @Nullable
+            String comment,
+
+            @JsonProperty("regrade_requests") List<PageRegrade> regradeRequests,
+
+            @Schema(description = "Whether a regrade request would be taken now (at most 3 wait for an answer)")
+            @JsonProperty("may_ask_for_regrade")
+            boolean mayAskForRegrade) {
+
+        static PageReview of(Verdict verdict, ChatReviews.ChatReview review) {
+            ChatReviews.Grade grade = review.grade();
+            Map<String, ChatReviews.CriterionGrade> finals = new HashMap<>();
+            if (grade != null) {
+                grade.criteria().forEach(criterion -> finals.put(criterion.criterionId(), criterion));
+            }
             return new PageReview(
+                    grade == null ? verdict.grade() : grade.letter(),
+                    grade == null ? verdict.points() : grade.points(),
+                    grade == null ? verdict.maxPoints() : grade.maxPoints(),
                     verdict.grade(),
-                    verdict.points(),
-                    verdict.maxPoints(),
-                    verdict.criteria().stream().map(PageCriterion::of).toList(),
-                    verdict.findings().stream().map(PageFinding::of).toList());
+                    verdict.criteria().stream()
+                            .map(score -> PageCriterion.of(score, finals.get(score.criterionId())))
+                            .toList(),
+                    verdict.findings().stream().map(PageFinding::of).toList(),
+                    grade == null ? null : grade.comment(),
+                    review.regrades().stream().map(PageRegrade::of).toList(),
+                    review.mayAskForRegrade());
         }
     }
 
     record PageCriterion(
             @JsonProperty("criterion_id") String criterionId,
             String title,
-            int points,
+            @Schema(description = "The final points") int points,
             @JsonProperty("max_points") int maxPoints,
+            @JsonProperty("ai_points") int aiPoints,
+
+            @Schema(allowableValues = {"ai", "teacher"}) @JsonProperty("graded_by")
+            String gradedBy,
+
+            @Schema(description = "The teacher's comment on these points", nullable = true)
+            @JsonInclude(JsonInclude.Include.ALWAYS)
+            @Nullable
+            String comment,
+
             String explanation,
             @JsonProperty("finding_ids") List<String> findingIds) {
 
-        static PageCriterion of(Verdict.CriterionScore score) {
+        static PageCriterion of(Verdict.CriterionScore score, ChatReviews.@Nullable CriterionGrade given) {
+            boolean byTeacher = given != null && given.byTeacher();
             return new PageCriterion(
                     score.criterionId(),
                     score.title(),
-                    score.points(),
+                    given == null ? score.points() : given.points(),
                     score.maxPoints(),
+                    score.points(),
+                    byTeacher ? "teacher" : "ai",
+                    given != null && byTeacher ? given.comment() : null,
                     score.explanation(),
                     score.findingIds());
         }
     }
+
+    record PageRegrade(
+            String id,
+
+            @JsonProperty("criterion_id") @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable
+            String criterionId,
+
+            String message,
+            @Schema(allowableValues = {"open", "answered"}) String state,
+
+            @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable
+            String answer,
+
+            @JsonProperty("created_at") Instant createdAt,
+
+            @JsonProperty("answered_at") @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable
+            Instant answeredAt) {
+
+        static PageRegrade of(ChatReviews.Regrade regrade) {
+            return new PageRegrade(
+                    regrade.id(),
+                    regrade.criterionId(),
+                    regrade.message(),
+                    regrade.state(),
+                    regrade.answer(),
+                    regrade.createdAt(),
+                    regrade.answeredAt());
+        }
+    }
+
+    record NewPageRegrade(
+            @JsonProperty("criterion_id") @Nullable String criterionId,
+            @Nullable String message) {}
 
     record PageFinding(
             String id,
