@@ -42,9 +42,9 @@ class AgreementController {
             @Nullable
             Double lettersKeptShare,
 
-            List<CriterionBody> criteria) {}
+            List<CriterionAgreementBody> criteria) {}
 
-    record CriterionBody(
+    record CriterionAgreementBody(
             String criterionId,
             String title,
             int maxPoints,
@@ -61,9 +61,9 @@ class AgreementController {
             Double meanAbsoluteDifference,
 
             @Schema(description = "The five submissions with the largest differences, largest first")
-            List<DifferenceBody> largestDifferences) {}
+            List<AgreementDifferenceBody> largestDifferences) {}
 
-    record DifferenceBody(
+    record AgreementDifferenceBody(
             String submissionId,
             String studentId,
             int aiPoints,
@@ -86,7 +86,7 @@ class AgreementController {
                 agreement.lettersKept(),
                 agreement.lettersKeptShare(),
                 agreement.criteria().stream()
-                        .map(criterion -> new CriterionBody(
+                        .map(criterion -> new CriterionAgreementBody(
                                 criterion.criterionId(),
                                 criterion.title(),
                                 criterion.maxPoints(),
@@ -94,7 +94,7 @@ class AgreementController {
                                 criterion.changedByTeacher(),
                                 criterion.meanAbsoluteDifference(),
                                 criterion.largestDifferences().stream()
-                                        .map(difference -> new DifferenceBody(
+                                        .map(difference -> new AgreementDifferenceBody(
                                                 difference.submissionId().toString(),
                                                 difference.studentId(),
                                                 difference.aiPoints(),
