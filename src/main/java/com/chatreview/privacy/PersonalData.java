@@ -48,6 +48,17 @@ enum PersonalData {
             "decided_by",
             Treatment.KEPT,
             "a decision is part of the student's submission record; decided_by names the teacher who made it"),
+    REGRADE_REQUESTS(
+            "regrade_requests",
+            "submission_id",
+            Treatment.EXPORTED_AND_ERASED,
+            "the user's regrade requests on their submissions and the teacher's answers, exported within each"
+                    + " submission"),
+    REGRADES_ANSWERED_BY_A_TEACHER(
+            "regrade_requests",
+            "answered_by",
+            Treatment.KEPT,
+            "an answer is part of the student's submission record; answered_by names the teacher who gave it"),
     COURSES(
             "courses",
             "teacher_id",

@@ -80,6 +80,12 @@ class EveryPersonalDataErasedIntegrationTests {
                                     "{\"status\": \"approved\", \"teacherId\": \"t-1\"}")
                             .status())
                     .isEqualTo(200);
+            assertThat(tenant.homework()
+                            .post(
+                                    "/v1/homeworks/" + homeworkId + "/submissions/" + submission + "/regrade-requests",
+                                    "{\"studentId\": \"" + user + "\", \"message\": \"Look again, " + words + ".\"}")
+                            .status())
+                    .isEqualTo(201);
             facts.chatIds = jdbc.sql("SELECT id::text FROM chats WHERE tenant_id = :tenant AND user_id = :user")
                     .param("tenant", tenant.uuid())
                     .param("user", user)
@@ -261,7 +267,7 @@ class EveryPersonalDataErasedIntegrationTests {
                         WHERE c.tenant_id = :tenant AND c.user_id <> :user
                           AND (coalesce(m.metadata ->> 'user_id', m.metadata ->> 'in_reply_to_user_id') = :user
                                OR m.content LIKE '%' || :words || '%')""";
-            case SUBMISSION_FILES, SUBMISSION_DECISIONS ->
+            case SUBMISSION_FILES, SUBMISSION_DECISIONS, REGRADE_REQUESTS ->
                 "SELECT count(*) FROM " + entry.table() + " WHERE submission_id::text = :submission";
             case WEBHOOK_DELIVERIES -> """
                         SELECT count(*) FROM webhook_deliveries
@@ -271,7 +277,7 @@ class EveryPersonalDataErasedIntegrationTests {
                         + " AND response_body LIKE '%' || :user || '%'";
             case ERASURE_JOBS ->
                 "SELECT count(*) FROM privacy_tasks WHERE position(convert_to(:user, 'UTF8') in task_data) > 0";
-            case DECISIONS_BY_A_TEACHER, COURSES, HOMEWORKS ->
+            case DECISIONS_BY_A_TEACHER, REGRADES_ANSWERED_BY_A_TEACHER, COURSES, HOMEWORKS ->
                 throw new AssertionError(entry + " is kept: not the user's data");
         };
         return jdbc.sql(sql)

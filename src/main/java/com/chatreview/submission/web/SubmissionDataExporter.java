@@ -64,7 +64,7 @@ class SubmissionDataExporter implements UserDataExporter {
 
     @Override
     public Set<String> tables() {
-        return Set.of("submissions", "submission_files", "submission_decisions");
+        return Set.of("submissions", "submission_files", "submission_decisions", "regrade_requests");
     }
 
     @Override
