@@ -10,6 +10,8 @@ import com.chatreview.redis.ConditionalOnRedis;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
 import com.chatreview.sealing.Sealer;
+import com.chatreview.submission.Agreements;
+import com.chatreview.submission.Regrades;
 import com.chatreview.submission.SubmissionManagement;
 import com.chatreview.submission.SubmissionsForReview;
 import java.time.Clock;
@@ -99,8 +101,24 @@ class LtiConfiguration {
             ChatUi chatUi,
             IdempotentRequests idempotent,
             GradePassback grades,
-            JsonMapper json) {
-        return new LtiHomework(homework, submissions, sessions, chatUi, idempotent, grades, json);
+            JsonMapper json,
+            LtiPeople people) {
+        return new LtiHomework(homework, submissions, sessions, chatUi, idempotent, grades, json, people);
+    }
+
+    @Bean
+    LtiPeople ltiPeople(JdbcClient jdbc, Clock clock) {
+        return new LtiPeople(jdbc, clock);
+    }
+
+    @Bean
+    LtiClass ltiClass(
+            LtiHomework homework,
+            SubmissionManagement submissions,
+            Regrades regrades,
+            Agreements agreements,
+            LtiPeople people) {
+        return new LtiClass(homework, submissions, regrades, agreements, people);
     }
 
     @Bean

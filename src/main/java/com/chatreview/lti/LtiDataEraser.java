@@ -11,7 +11,8 @@ import org.springframework.stereotype.Component;
 /**
  * The LTI module's part of a user's erasure: the sessions of their launches (who they are, from which course), early,
  * so that a page still open in the LMS can do nothing more for them while the rest is erased; then where their scores
- * go and the scores not yet sent (nothing more goes to the gradebook for them; what it holds is the LMS's).
+ * go and the scores not yet sent (nothing more goes to the gradebook for them; what it holds is the LMS's), and the
+ * name the LMS gave them.
  */
 @Component
 @Order(15)
@@ -29,7 +30,8 @@ class LtiDataEraser implements UserDataEraser {
         return jdbc.sql("""
                         SELECT EXISTS (SELECT 1 FROM lti_sessions WHERE tenant_id = :tenant AND user_id = :user)
                             OR EXISTS (SELECT 1 FROM lti_grade_targets WHERE tenant_id = :tenant AND user_id = :user)
-                            OR EXISTS (SELECT 1 FROM lti_scores WHERE tenant_id = :tenant AND user_id = :user)""")
+                            OR EXISTS (SELECT 1 FROM lti_scores WHERE tenant_id = :tenant AND user_id = :user)
+                            OR EXISTS (SELECT 1 FROM lti_people WHERE tenant_id = :tenant AND user_id = :user)""")
                 .param("tenant", tenantId.value())
                 .param("user", userId)
                 .query(Boolean.class)
@@ -38,7 +40,7 @@ class LtiDataEraser implements UserDataEraser {
 
     @Override
     public void erase(TenantId tenantId, String userId, ErasureTally tally) {
-        for (String table : List.of("lti_sessions", "lti_grade_targets", "lti_scores")) {
+        for (String table : List.of("lti_sessions", "lti_grade_targets", "lti_scores", "lti_people")) {
             jdbc.sql("DELETE FROM " + table + " WHERE tenant_id = :tenant AND user_id = :user")
                     .param("tenant", tenantId.value())
                     .param("user", userId)

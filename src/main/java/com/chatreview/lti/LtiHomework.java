@@ -45,6 +45,7 @@ public class LtiHomework {
     private final IdempotentRequests idempotent;
     private final GradePassback grades;
     private final JsonMapper json;
+    private final LtiPeople people;
 
     LtiHomework(
             HomeworkCatalog homework,
@@ -53,7 +54,9 @@ public class LtiHomework {
             ChatUi chatUi,
             IdempotentRequests idempotent,
             GradePassback grades,
-            JsonMapper json) {
+            JsonMapper json,
+            LtiPeople people) {
+        this.people = people;
         this.idempotent = idempotent;
         this.grades = grades;
         this.json = json;
@@ -88,6 +91,7 @@ public class LtiHomework {
      */
     public LtiSession open(LtiLaunch launch) {
         homeworkOf(launch).ifPresent(opened -> grades.launched(launch, opened));
+        people.remember(launch);
         return sessions.open(launch);
     }
 

@@ -96,6 +96,11 @@ enum PersonalData {
             "user_id",
             Treatment.ERASED,
             "the scores to send to the LMS gradebook, and those sent (their points and grade)"),
+    LTI_PEOPLE(
+            "lti_people",
+            "user_id",
+            Treatment.ERASED,
+            "the name the LMS gave the user at their latest launch, for their teacher's page of a homework"),
     ERASURE_JOBS(
             "privacy_tasks",
             "task_data",

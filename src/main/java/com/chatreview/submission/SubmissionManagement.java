@@ -226,11 +226,26 @@ public class SubmissionManagement {
     }
 
     /**
+     * The homework's submissions of students whose ids start with {@code prefix} (an LMS's learners: {@code
+     * lti:{platform}:}), newest first.
+     */
+    @Transactional(readOnly = true)
+    public Page<Submission> submissionsOfStudentsStartingWith(
+            TenantId tenantId, HomeworkId homeworkId, String prefix, PageRequest page) {
+        homeworks.homework(tenantId, homeworkId);
+        long total = submissions.countOfStudentsStartingWith(tenantId.value(), homeworkId, prefix);
+        List<Submission> found = total == 0
+                ? List.of()
+                : submissions.pageOfStudentsStartingWith(tenantId.value(), homeworkId, prefix, page);
+        return new Page<>(found, total);
+    }
+
+    /**
      * The teacher's decision (docs/api.md, The teacher's grade): {@code approved} or {@code needs_revision}, from any
      * status but the one it names unless it also changes points or the comment; points for criteria, which replace the
      * review's (and any earlier decision's) for them; recorded with who decided, from which status, and what changed.
      *
-     * @param apiKeyId the key that made the request
+     * @param apiKeyId the key that made the request; {@code null} for a teacher's page in the LMS
      * @throws TransitionNotAllowed for a status the service sets, or the status the submission has when nothing else
      *     changes
      * @throws InvalidInput for points of a criterion the homework does not grade, or outside its range; before the
@@ -242,7 +257,7 @@ public class SubmissionManagement {
             HomeworkId homeworkId,
             SubmissionId submissionId,
             TeacherDecision decision,
-            UUID apiKeyId) {
+            @Nullable UUID apiKeyId) {
         Submission current = submissions
                 .find(tenantId.value(), homeworkId, submissionId, true)
                 .orElseThrow(() -> new SubmissionNotFound(submissionId));

@@ -206,12 +206,38 @@ class Submissions {
      * Records the teacher's decision: the status, the points they gave (all of them, the earlier ones with the new),
      * their comment on the whole, and in the audit trail what this decision changed.
      */
+    /** How many of the homework's submissions are of students whose ids start with {@code prefix}. */
+    long countOfStudentsStartingWith(UUID tenantId, HomeworkId homeworkId, String prefix) {
+        return jdbc.sql("SELECT count(*) FROM submissions WHERE tenant_id = :tenant AND homework_id = :homework"
+                        + " AND left(student_id, length(:prefix)) = :prefix")
+                .param("tenant", tenantId)
+                .param("homework", homeworkId.value())
+                .param("prefix", prefix)
+                .query(Long.class)
+                .single();
+    }
+
+    /** A page of the homework's submissions of students whose ids start with {@code prefix}, newest first. */
+    List<Submission> pageOfStudentsStartingWith(UUID tenantId, HomeworkId homeworkId, String prefix, PageRequest page) {
+        return complete(jdbc.sql("SELECT " + COLUMNS + " FROM submissions"
+                        + " WHERE tenant_id = :tenant AND homework_id = :homework"
+                        + " AND left(student_id, length(:prefix)) = :prefix"
+                        + " ORDER BY created_at DESC, id DESC OFFSET :offset LIMIT :limit")
+                .param("tenant", tenantId)
+                .param("homework", homeworkId.value())
+                .param("prefix", prefix)
+                .param("offset", page.offset())
+                .param("limit", page.limit())
+                .query(this::submission)
+                .list());
+    }
+
     void decide(
             SubmissionId submissionId,
             Decision decision,
             List<TeacherPoints> teacherPoints,
             @Nullable String teacherComment,
-            UUID apiKeyId) {
+            @Nullable UUID apiKeyId) {
         jdbc.sql("""
                 UPDATE submissions SET status = :status, teacher_points = :points::jsonb, teacher_comment = :comment,
                                        updated_at = :now

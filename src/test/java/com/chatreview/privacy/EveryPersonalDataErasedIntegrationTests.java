@@ -230,6 +230,9 @@ class EveryPersonalDataErasedIntegrationTests {
         jdbc.sql("""
                         INSERT INTO usage_user_days (tenant_id, user_id, day, tokens) VALUES (:tenant, :user,
                         current_date, 42) ON CONFLICT (tenant_id, user_id, day) DO NOTHING""").param("tenant", tenant).param("user", user).update();
+        jdbc.sql("""
+                        INSERT INTO lti_people (tenant_id, user_id, name, seen_at)
+                        VALUES (:tenant, :user, 'Ada Lovelace', now())""").param("tenant", tenant).param("user", user).update();
     }
 
     /** What the test knows of the user, to find their rows by. */
@@ -258,7 +261,7 @@ class EveryPersonalDataErasedIntegrationTests {
 
     private int count(PersonalData entry, Facts facts) {
         String sql = switch (entry) {
-            case USERS, CHATS, AI_USAGE, USAGE_USER_DAYS, LTI_SESSIONS, LTI_GRADE_TARGETS, LTI_SCORES ->
+            case USERS, CHATS, AI_USAGE, USAGE_USER_DAYS, LTI_SESSIONS, LTI_GRADE_TARGETS, LTI_SCORES, LTI_PEOPLE ->
                 "SELECT count(*) FROM " + entry.table() + " WHERE tenant_id = :tenant AND user_id = :user";
             case SUBMISSIONS -> "SELECT count(*) FROM submissions WHERE tenant_id = :tenant AND student_id = :user";
             case MESSAGES -> "SELECT count(*) FROM messages WHERE chat_id::text IN (:chats)";

@@ -393,6 +393,27 @@ final class LtiPages {
             });
             item.append("</tbody></table>");
         }
+        if (!submission.regradeRequests().isEmpty()) {
+            item.append("<ul class=\"regrades\">");
+            submission.regradeRequests().forEach(request -> {
+                String about = criteria.stream()
+                        .filter(criterion -> criterion.score().criterionId().equals(request.criterionId()))
+                        .map(criterion -> "“" + criterion.score().title() + "”")
+                        .findFirst()
+                        .orElse("the whole grade");
+                item.append("<li><p>You asked for a regrade of ")
+                        .append(escape(about))
+                        .append(": ")
+                        .append(escape(request.message()))
+                        .append("</p>");
+                item.append(
+                        request.answer() == null
+                                ? "<p>Waiting for your teacher's answer.</p>"
+                                : "<p>Your teacher answered: " + escape(request.answer()) + "</p>");
+                item.append("</li>");
+            });
+            item.append("</ul>");
+        }
         String chatLink = handed.chatLink();
         if (chatLink == null) {
             item.append("<p>Its review chat was deleted.</p></li>");
@@ -415,6 +436,17 @@ final class LtiPages {
 
     private static String hidden(String name, String value) {
         return "<input type=\"hidden\" name=\"" + name + "\" value=\"" + escape(value) + "\">";
+    }
+
+    /** A page of a launch's session: framed by the launch's platform alone. */
+    static ResponseEntity<String> sessionPage(HttpStatus status, String title, String content, LtiLaunch launch) {
+        return page(status, title, content, null, launch.frameOrigins());
+    }
+
+    static String signedInAs(LtiLaunch launch, String role) {
+        return "<p>You are signed in as <strong>" + escape(launch.name() == null ? launch.sub() : launch.name())
+                + "</strong>" + role + (launch.context() == null ? "" : ", " + escape(courseOf(launch.context())))
+                + ".</p>";
     }
 
     /** A page that acts for no one: framed anywhere. */

@@ -3,6 +3,7 @@ package com.chatreview.lti.web;
 import com.chatreview.kernel.FieldProblem;
 import com.chatreview.kernel.ServiceError;
 import com.chatreview.lti.LaunchRefused;
+import com.chatreview.lti.LtiClass;
 import com.chatreview.lti.LtiDeepLinking;
 import com.chatreview.lti.LtiHomework;
 import com.chatreview.lti.LtiLaunch;
@@ -16,12 +17,16 @@ import com.chatreview.lti.web.LtiRequestAdmission.Admitted;
 import com.chatreview.lti.web.LtiRequestAdmission.By;
 import com.chatreview.submission.IncomingFile;
 import com.chatreview.submission.SubmissionId;
+import com.chatreview.submission.SubmissionStatus;
 import com.chatreview.web.ProblemStatus;
 import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -31,6 +36,7 @@ import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.util.MultiValueMap;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -63,6 +69,7 @@ class LtiToolController {
     private final LtiRegistrations registrations;
     private final LtiSettings settings;
     private final LtiSessions sessions;
+    private final LtiClass classPages;
 
     LtiToolController(
             LtiLaunches launches,
@@ -70,7 +77,9 @@ class LtiToolController {
             LtiHomework homeworkPages,
             LtiRegistrations registrations,
             LtiSettings settings,
-            LtiSessions sessions) {
+            LtiSessions sessions,
+            LtiClass classPages) {
+        this.classPages = classPages;
         this.sessions = sessions;
         this.launches = launches;
         this.deepLinking = deepLinking;
@@ -178,12 +187,116 @@ class LtiToolController {
 
     @Admitted(By.SESSION)
     @GetMapping("/homework")
-    @Operation(summary = "The learner's homework page: the task, the upload, their submissions")
+    @Operation(
+            summary = "The homework page: the learner's (the task, the upload, their submissions), or the teacher's"
+                    + " (the class's submissions, 50 a page)")
     ResponseEntity<String> homework(
             @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
-            @RequestParam(name = "uploaded", required = false) @Nullable String uploaded) {
+            @RequestParam(name = "uploaded", required = false) @Nullable String uploaded,
+            @RequestParam(name = "offset", required = false) @Nullable String offset) {
         LtiSession session = homeworkPages.checked(opened);
+        if (LtiClass.teaches(session)) {
+            return LtiClassPages.classView(session, classPages.view(session, parsedOffset(offset)));
+        }
         return LtiPages.homework(session, homeworkPages.view(session), uploaded, HttpStatus.OK, List.of());
+    }
+
+    @Admitted(By.SESSION)
+    @GetMapping("/homework/submission")
+    @Operation(summary = "The teacher's page of one submission: its review, the decision, its regrade requests")
+    ResponseEntity<String> classSubmission(
+            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
+            @RequestParam(name = "id", required = false) @Nullable String id,
+            @RequestParam(name = "done", required = false) @Nullable String done) {
+        LtiSession session = classPages.checked(opened);
+        return LtiClassPages.submission(session, classPages.submission(session, id), done, HttpStatus.OK, List.of());
+    }
+
+    @Admitted(By.SESSION)
+    @PostMapping(path = "/homework/decision", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
+    @Operation(summary = "The teacher's decision from the page, under the rules of the API's")
+    ResponseEntity<String> decide(
+            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
+            @RequestParam MultiValueMap<String, String> form) {
+        LtiSession session = classPages.checked(opened);
+        String submission = form.getFirst("submission");
+        List<String> problems = new ArrayList<>();
+        SubmissionStatus status = SubmissionStatus.of(Objects.requireNonNullElse(form.getFirst("status"), ""))
+                .filter(SubmissionStatus::teacherDecision)
+                .orElse(null);
+        if (status == null) {
+            problems.add("Choose Approved or Needs revision.");
+        }
+        Map<String, Integer> points = new LinkedHashMap<>();
+        Map<String, String> comments = new LinkedHashMap<>();
+        form.forEach((name, values) -> {
+            String value = values.isEmpty() ? "" : Objects.requireNonNullElse(values.getFirst(), "");
+            if (name.startsWith("points.")) {
+                try {
+                    points.put(name.substring("points.".length()), Integer.parseInt(value.strip()));
+                } catch (NumberFormatException notWhole) {
+                    problems.add("The points of " + name.substring("points.".length()) + " must be a whole number.");
+                }
+            } else if (name.startsWith("comment.")) {
+                comments.put(name.substring("comment.".length()), value);
+            }
+        });
+        if (problems.isEmpty() && status != null) {
+            try {
+                classPages.decide(
+                        session,
+                        Objects.requireNonNullElse(submission, ""),
+                        status,
+                        points,
+                        comments,
+                        form.getFirst("comment"));
+                return seeOther(
+                        LtiClassPages.submissionPage(session, Objects.requireNonNullElse(submission, ""), "decided"));
+            } catch (ServiceError refused) {
+                problems.addAll(problems(
+                        refused, "The decision was refused.", problem -> problem.field() + " " + problem.message()));
+                return LtiClassPages.submission(
+                        session,
+                        classPages.submission(session, submission),
+                        null,
+                        ProblemStatus.of(refused.code()),
+                        problems);
+            }
+        }
+        return LtiClassPages.submission(
+                session, classPages.submission(session, submission), null, HttpStatus.BAD_REQUEST, problems);
+    }
+
+    @Admitted(By.SESSION)
+    @PostMapping(path = "/homework/regrade-answer", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
+    @Operation(summary = "The teacher's answer to a regrade request from the page; it goes into the review chat")
+    ResponseEntity<String> answerRegrade(
+            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
+            @RequestParam(name = "submission", required = false) @Nullable String submission,
+            @RequestParam(name = "request", required = false) @Nullable String request,
+            @RequestParam(name = "answer", required = false) @Nullable String answer) {
+        LtiSession session = classPages.checked(opened);
+        String text = answer == null ? "" : answer.strip();
+        List<String> problems = new ArrayList<>();
+        if (text.isEmpty() || text.length() > 4_000) {
+            problems.add("Write an answer of 1 to 4,000 characters.");
+        } else {
+            try {
+                classPages.answer(session, Objects.requireNonNullElse(submission, ""), request, text);
+                return seeOther(
+                        LtiClassPages.submissionPage(session, Objects.requireNonNullElse(submission, ""), "answered"));
+            } catch (ServiceError refused) {
+                problems.addAll(problems(refused, "The answer was refused.", problem -> problem.message()));
+                return LtiClassPages.submission(
+                        session,
+                        classPages.submission(session, submission),
+                        null,
+                        ProblemStatus.of(refused.code()),
+                        problems);
+            }
+        }
+        return LtiClassPages.submission(
+                session, classPages.submission(session, submission), null, HttpStatus.BAD_REQUEST, problems);
     }
 
     @Admitted(By.HAND_IN)
