@@ -321,4 +321,66 @@ class AcrossNodesClusterTests {
         assertThat(second.get("/api/v1/users/student-1/export").status()).isEqualTo(404);
         assertThat(second.get("/api/v1/chats/" + otherChat).status()).isEqualTo(200);
     }
+
+    @Test
+    void aTeachersAnswerToARegradeRequestReachesTheReviewChatOnBothNodes() {
+        String apiKey = cluster.newTenant("regrade-across-nodes");
+        Api first = cluster.node(1).api().with("x-tenant-api-secret", apiKey);
+        Api second = cluster.node(2).api().with("x-tenant-api-secret", apiKey);
+        String courseId = first.post("/v1/courses", "{\"teacherId\": \"t-1\", \"name\": \"Course\"}")
+                .json()
+                .get("id")
+                .asString();
+        Api.Reply published = first.post(
+                "/v1/homeworks",
+                "{\"teacherId\": \"t-1\", \"courseId\": \"" + courseId + "\", \"assignmentId\": \"add\", \"files\": ["
+                        + "{\"fileType\": \"task\", \"fileName\": \"task.md\", \"content\": \"Write add(a, b).\"},"
+                        + "{\"fileType\": \"solution\", \"fileName\": \"add.py\","
+                        + " \"content\": \"def add(a, b):\\n    return a + b\\n\"}]}");
+        assertThat(published.status()).as(published.toString()).isEqualTo(201);
+        Api.Reply uploaded = first.upload(
+                "/v1/homeworks/" + published.json().get("id").asString() + "/submissions",
+                new Api.Multipart()
+                        .field("studentId", "student-1")
+                        .file("add.py", "def add(a, b):\n    return a - b\n"));
+        assertThat(uploaded.status()).as(uploaded.toString()).isEqualTo(201);
+        String path = "/v1/homeworks/" + published.json().get("id").asString() + "/submissions/"
+                + uploaded.json().get("id").asString();
+        String chatId = uploaded.json().get("chatId").asString();
+        Eventually.until(Duration.ofSeconds(60), () -> {
+            Api.Reply submission = second.get(path);
+            return submission.status() == 200
+                    && submission.json().get("review").get("state").asString().equals("done");
+        });
+
+        try (ChatSocket studentOnSecond = ChatSocket.connect(cluster.node(2).port(), apiKey, "student-1", chatId);
+                ChatSocket teacherOnFirst = ChatSocket.connect(cluster.node(1).port(), apiKey, "t-1", chatId)) {
+            studentOnSecond.awaitEvent("connection_established");
+            teacherOnFirst.awaitEvent("connection_established");
+            Api.Reply asked = second.post(
+                    path + "/regrade-requests", "{\"studentId\": \"student-1\", \"message\": \"It adds.\"}");
+            assertThat(asked.status()).as(asked.toString()).isEqualTo(201);
+            Api.Reply answered = first.patch(
+                    path + "/regrade-requests/" + asked.json().get("id").asString(),
+                    "{\"answer\": \"It subtracts.\", \"teacherId\": \"t-1\"}");
+            assertThat(answered.status()).as(answered.toString()).isEqualTo(200);
+
+            // the job that posts the answer runs on either node: each socket is on the other one for some run
+            for (ChatSocket socket : List.of(studentOnSecond, teacherOnFirst)) {
+                assertThat(socket.awaitEvent("message_received").get("content").asString())
+                        .endsWith("It adds.");
+                assertThat(socket.awaitEvent("message_stream_ended")
+                                .get("content")
+                                .asString())
+                        .contains("It subtracts.");
+            }
+        }
+        assertThat(first.get(path)
+                        .json()
+                        .get("regradeRequests")
+                        .get(0)
+                        .get("state")
+                        .asString())
+                .isEqualTo("answered");
+    }
 }
