@@ -23,6 +23,10 @@ public class ModerationCorpus {
     public static void main(String[] args) throws Exception {
         OfflineScreener screener = OfflineScreener.standard();
         boolean misses = "1".equals(System.getenv("MISSES"));
+        if (args[0].equals("plain")) {
+            plain(screener, Path.of(args[1]));
+            return;
+        }
         for (String file : args) {
             List<Item> items = read(Path.of(file));
             List<Screening> screened = items.stream().map(item -> screener.screen(item.text())).toList();
@@ -119,6 +123,35 @@ public class ModerationCorpus {
                         + "a 4,000-character message %.1f µs CPU [%d]%n",
                 cpu / 1e3 / screenedCount, wall / 1e3 / screenedCount, meanChars, longest, pageCpu / 1e3 / 1_000,
                 sink % 10);
+    }
+
+    /**
+     * Unlabelled writing of students, all of it harmless (Mohler et al.'s answers to an introductory computer-science
+     * course: a directory of files whose lines are "<question id> <answer>"): how many are flagged, and which.
+     */
+    static void plain(OfflineScreener screener, Path directory) throws Exception {
+        List<String> texts = new ArrayList<>();
+        try (var files = Files.list(directory)) {
+            for (Path file : files.sorted().toList()) {
+                for (String line : Files.readAllLines(file, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+                    String text = line.replaceFirst("^\\S+\\s+", "").replace("<br>", " ").strip();
+                    if (!text.isEmpty()) {
+                        texts.add(text);
+                    }
+                }
+            }
+        }
+        int flagged = 0;
+        for (String text : texts) {
+            Screening screening = screener.screen(text);
+            if (screening.flagged()) {
+                flagged++;
+                System.out.printf("FLAGGED %s %s%n", screening.categories(), text);
+            }
+        }
+        System.out.printf("plain: %d of %d harmless answers flagged (%s)%n", flagged, texts.size(),
+                ratio(flagged, texts.size()));
+        cost(screener, texts.stream().map(text -> new Item("en", Optional.empty(), "benign", text)).toList());
     }
 
     static String ratio(int part, int whole) {
