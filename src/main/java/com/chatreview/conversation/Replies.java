@@ -17,6 +17,10 @@ import com.chatreview.chat.NewMessage;
 import com.chatreview.chat.SenderRole;
 import com.chatreview.database.DatabaseReachability;
 import com.chatreview.grading.Verdict;
+import com.chatreview.moderation.SafetyCategory;
+import com.chatreview.moderation.SafetyFlags;
+import com.chatreview.moderation.SafetyScreener;
+import com.chatreview.moderation.Screening;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.usage.BudgetSpent;
 import com.chatreview.usage.UsageBudgets;
@@ -27,6 +31,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
@@ -63,6 +68,8 @@ class Replies {
     private final UsageMeter usage;
     private final UsageBudgets budgets;
     private final ConversationMetrics metrics;
+    private final SafetyScreener screener;
+    private final SafetyFlags flags;
 
     Replies(
             ChatManagement chats,
@@ -78,7 +85,11 @@ class Replies {
             EventJson json,
             UsageMeter usage,
             UsageBudgets budgets,
-            ConversationMetrics metrics) {
+            ConversationMetrics metrics,
+            SafetyScreener screener,
+            SafetyFlags flags) {
+        this.screener = screener;
+        this.flags = flags;
         this.chats = chats;
         this.byId = byId;
         this.assistant = assistant;
@@ -146,12 +157,34 @@ class Replies {
     private @Nullable OwedReply store(Asker sender, Question asked) {
         Map<String, Object> metadata = new LinkedHashMap<>(asked.metadata());
         metadata.put("user_id", sender.userId());
+        Screening screening = screener.screen(asked.content());
+        if (screening.flagged() && screening.severity() != null) {
+            metadata.put(
+                    "moderation",
+                    Map.of(
+                            "categories",
+                            screening.categories().stream()
+                                    .map(SafetyCategory::value)
+                                    .toList(),
+                            "severity",
+                            screening.severity().value()));
+        }
         long seq = sequence.next(sender.chatId());
-        AppendedMessage appended = chats.append(
-                sender.tenantId(),
-                sender.chatId(),
-                NewMessage.fromUser(asked.content(), metadata, asked.clientMessageId())
-                        .withEventSeq(seq));
+        NewMessage message = NewMessage.fromUser(asked.content(), metadata, asked.clientMessageId())
+                .withEventSeq(seq);
+        // the message and its flag are stored together: a flag never names a message that was not kept
+        AppendedMessage appended = Objects.requireNonNull(transaction.execute(status -> {
+            AppendedMessage stored = chats.append(sender.tenantId(), sender.chatId(), message);
+            if (!stored.duplicate()) {
+                flags.record(
+                        sender.tenantId(),
+                        sender.chatId(),
+                        sender.userId(),
+                        stored.message().id(),
+                        screening);
+            }
+            return stored;
+        }));
         if (appended.duplicate()) {
             ChatMessage original = appended.message();
             sender.tell(messageReceived(original, sender.userId(), Instant.now(), original.eventSeq()));

@@ -26,6 +26,11 @@ enum PersonalData {
             Treatment.EXPORTED_AND_ANONYMIZED,
             "the AI usage of the user's replies and reviews; on erasure the rows stay for the tenant's totals, the"
                     + " user id replaced by the erasure's hash"),
+    MODERATION_FLAGS(
+            "moderation_flags",
+            "user_id",
+            Treatment.EXPORTED_AND_ERASED,
+            "the flags the safety screening set on the user's messages: categories and severity, never the text"),
     USAGE_USER_DAYS(
             "usage_user_days", "user_id", Treatment.ERASED, "the tokens the user spent per day, for their daily cap"),
     SUBMISSIONS(

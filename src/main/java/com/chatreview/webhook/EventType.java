@@ -12,6 +12,7 @@ public enum EventType {
     SUBMISSION_REGRADE_REQUESTED("submission.regrade_requested"),
     SUBMISSION_REGRADE_ANSWERED("submission.regrade_answered"),
     CHAT_MESSAGE_CREATED("chat.message.created"),
+    CHAT_MESSAGE_FLAGGED("chat.message.flagged"),
     CHAT_DELETED("chat.deleted"),
     USAGE_BUDGET_THRESHOLD("usage.budget_threshold");
 

@@ -60,7 +60,12 @@ class EveryPersonalDataErasedIntegrationTests {
                     .get("id")
                     .asString();
             talk(tenant, "teacher-1", othersChat, "The teacher's own question.");
-            talk(tenant, user, othersChat, "Written in the teacher's chat, " + words + ".");
+            // flagged (contact details shared): a flag of the user's in another user's chat
+            talk(
+                    tenant,
+                    user,
+                    othersChat,
+                    "Written in the teacher's chat, " + words + ". Call me on +49 151 2345 6789.");
 
             String homeworkId = tenant.publishHomework("erase-everything");
             String submission = tenant.upload(homeworkId, user, "answer.txt", "My answer, " + words + ".\n")
@@ -261,7 +266,15 @@ class EveryPersonalDataErasedIntegrationTests {
 
     private int count(PersonalData entry, Facts facts) {
         String sql = switch (entry) {
-            case USERS, CHATS, AI_USAGE, USAGE_USER_DAYS, LTI_SESSIONS, LTI_GRADE_TARGETS, LTI_SCORES, LTI_PEOPLE ->
+            case USERS,
+                    CHATS,
+                    AI_USAGE,
+                    USAGE_USER_DAYS,
+                    LTI_SESSIONS,
+                    LTI_GRADE_TARGETS,
+                    LTI_SCORES,
+                    LTI_PEOPLE,
+                    MODERATION_FLAGS ->
                 "SELECT count(*) FROM " + entry.table() + " WHERE tenant_id = :tenant AND user_id = :user";
             case SUBMISSIONS -> "SELECT count(*) FROM submissions WHERE tenant_id = :tenant AND student_id = :user";
             case MESSAGES -> "SELECT count(*) FROM messages WHERE chat_id::text IN (:chats)";

@@ -1,0 +1,34 @@
+package com.chatreview.moderation;
+
+import com.chatreview.metrics.TenantTags;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ModerationSettings.class)
+class ModerationConfiguration {
+
+    @Bean
+    SafetyScreener safetyScreener(ModerationSettings settings) {
+        if (settings.provider().equals("off")) {
+            return text -> Screening.clear("off");
+        }
+        return OfflineScreener.standard();
+    }
+
+    @Bean
+    SafetyFlags safetyFlags(
+            JdbcClient jdbc, Clock clock, ApplicationEventPublisher events, MeterRegistry meters, TenantTags tenants) {
+        return new SafetyFlags(jdbc, clock, events, meters, tenants);
+    }
+
+    @Bean
+    SchoolAlerts schoolAlerts(JdbcClient jdbc, Clock clock) {
+        return new SchoolAlerts(jdbc, clock);
+    }
+}
