@@ -19,7 +19,10 @@ import com.chatreview.database.DatabaseReachability;
 import com.chatreview.grading.Verdict;
 import com.chatreview.moderation.SafetyCategory;
 import com.chatreview.moderation.SafetyFlags;
+import com.chatreview.moderation.SafetyPolicy;
+import com.chatreview.moderation.SafetyReply;
 import com.chatreview.moderation.SafetyScreener;
+import com.chatreview.moderation.SchoolAlerts;
 import com.chatreview.moderation.Screening;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.usage.BudgetSpent;
@@ -54,6 +57,9 @@ class Replies {
 
     private static final Logger log = LoggerFactory.getLogger(Replies.class);
 
+    /** A word with the spaces after it, or a run of spaces: the tokens of a fixed text. */
+    private static final java.util.regex.Pattern PIECE = java.util.regex.Pattern.compile("\\S+\\s*|\\s+");
+
     private final ChatManagement chats;
     private final ChatsById byId;
     private final Assistant assistant;
@@ -70,6 +76,8 @@ class Replies {
     private final ConversationMetrics metrics;
     private final SafetyScreener screener;
     private final SafetyFlags flags;
+    private final SafetyPolicy policy;
+    private final SchoolAlerts alerts;
 
     Replies(
             ChatManagement chats,
@@ -87,7 +95,11 @@ class Replies {
             UsageBudgets budgets,
             ConversationMetrics metrics,
             SafetyScreener screener,
-            SafetyFlags flags) {
+            SafetyFlags flags,
+            SafetyPolicy policy,
+            SchoolAlerts alerts) {
+        this.policy = policy;
+        this.alerts = alerts;
         this.screener = screener;
         this.flags = flags;
         this.chats = chats;
@@ -302,16 +314,29 @@ class Replies {
      * nothing of the answer is stored then.
      */
     private ChatMessage stream(Chat chat, OwedReply owed, BooleanSupplier takenOver) {
+        List<ChatMessage> history = byId.latestMessages(chat.id(), historyMessages);
+        SafetyReply safety = safetyReplyTo(owed, history).orElse(null);
+        boolean aiAnswers = safety == null || safety.answerFollows();
         Streaming streaming = new Streaming(
                 owed.tenantId(),
                 chat.id(),
                 owed.questionId(),
                 owed.userId(),
                 owed.replyId(),
-                UsageKind.CHAT,
+                aiAnswers ? UsageKind.CHAT : null,
                 takenOver);
         try {
-            AssistantReply reply = assistant.reply(conversation(chat), streaming::token);
+            AssistantReply reply;
+            if (safety == null) {
+                reply = assistant.reply(conversation(chat, history), streaming::token);
+            } else {
+                String policy = aiAnswers ? safety.text() + "\n\n" : safety.text();
+                words(policy, streaming::token);
+                reply = aiAnswers
+                        ? following(policy, assistant.reply(conversation(chat, history), streaming::token))
+                        : new AssistantReply(
+                                policy, "safety", "policy", "stop", AssistantReply.Usage.reported(0, 0, 0));
+            }
             streaming.beforeStoring();
             ChatMessage stored = transaction.execute(status -> streaming.store(reply));
             streaming.ended(stored, reply);
@@ -319,6 +344,33 @@ class Replies {
         } catch (RuntimeException failure) {
             streaming.failed(failure);
             throw failure;
+        }
+    }
+
+    /** The policy reply to the question being answered, when the screening flagged it (docs/safety.md). */
+    private Optional<SafetyReply> safetyReplyTo(OwedReply owed, List<ChatMessage> history) {
+        for (ChatMessage message : history) {
+            if (message.id().equals(owed.questionId())) {
+                return policy.replyTo(
+                        message.content(),
+                        message.metadata(),
+                        alerts.of(owed.tenantId()).helpText());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The AI's answer after the policy's text: one reply, its usage the AI's. */
+    private static AssistantReply following(String policy, AssistantReply answer) {
+        return new AssistantReply(
+                policy + answer.content(), answer.provider(), answer.model(), answer.finishReason(), answer.usage());
+    }
+
+    /** Streams a fixed text as a reply streams, a word (with its spaces) a token. */
+    private static void words(String text, java.util.function.Consumer<String> tokens) {
+        java.util.regex.Matcher pieces = PIECE.matcher(text);
+        while (pieces.find()) {
+            tokens.accept(pieces.group());
         }
     }
 
@@ -490,9 +542,9 @@ class Replies {
         }
     }
 
-    private Conversation conversation(Chat chat) {
+    private Conversation conversation(Chat chat, List<ChatMessage> history) {
         List<Turn> turns = new ArrayList<>();
-        for (ChatMessage message : byId.latestMessages(chat.id(), historyMessages)) {
+        for (ChatMessage message : history) {
             turns.add(new Turn(
                     message.senderRole() == SenderRole.USER ? Turn.Role.USER : Turn.Role.ASSISTANT, message.content()));
         }

@@ -8,6 +8,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.json.JsonMapper;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ModerationSettings.class)
@@ -25,6 +26,11 @@ class ModerationConfiguration {
     SafetyFlags safetyFlags(
             JdbcClient jdbc, Clock clock, ApplicationEventPublisher events, MeterRegistry meters, TenantTags tenants) {
         return new SafetyFlags(jdbc, clock, events, meters, tenants);
+    }
+
+    @Bean
+    SafetyPolicy safetyPolicy(JsonMapper json) {
+        return new SafetyPolicy(json);
     }
 
     @Bean

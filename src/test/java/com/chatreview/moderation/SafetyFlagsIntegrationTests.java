@@ -24,6 +24,9 @@ import tools.jackson.databind.JsonNode;
 @IntegrationTest
 class SafetyFlagsIntegrationTests {
 
+    @org.springframework.beans.factory.annotation.Autowired
+    org.springframework.jdbc.core.simple.JdbcClient jdbc;
+
     @Test
     void aFlaggedMessageIsAnsweredStoredWithItsScreeningListedAndSentToTheWebhook(TestService service)
             throws Exception {
@@ -55,6 +58,14 @@ class SafetyFlagsIntegrationTests {
             assertThat(replies)
                     .allSatisfy(ended ->
                             assertThat(ended.get("event_type").asString()).isEqualTo("message_stream_ended"));
+            assertThat(replies.get(0).get("content").asString())
+                    .as("the look-alike answered as any question")
+                    .doesNotContain("I'm really sorry");
+            assertThat(replies.get(1).get("content").asString())
+                    .as("care first, with the service's help text, then the answer")
+                    .startsWith("I'm really sorry you're feeling this way.")
+                    .contains("If you are in danger right now, call your local emergency number.")
+                    .contains("I'm here for your schoolwork whenever you want.\n\n");
             JsonNode messages =
                     api.get("/api/v1/chats/" + chatId + "/messages").json().get("messages");
             assertThat(messages).hasSize(4);
@@ -141,8 +152,21 @@ class SafetyFlagsIntegrationTests {
                 socket.sendContent("my number is +49 151 2345 6789");
                 socket.awaitReplyEnd();
                 socket.sendContent("i want to die");
-                socket.awaitReplyEnd();
+                assertThat(socket.awaitReplyEnd().getLast().get("content").asString())
+                        .contains("Talk to Ms Reed in room 12.");
+                socket.sendContent("I'm going to bring my dad's gun to school tomorrow");
+                List<JsonNode> threat = socket.awaitReplyEnd();
+                assertThat(threat.getLast().get("content").asString())
+                        .as("the policy alone: no help with hurting anyone")
+                        .isEqualTo(SafetyPolicy.reply(List.of(SafetyCategory.VIOLENCE), "en", null)
+                                .text());
             }
+            assertThat(jdbc.sql("SELECT count(*) FROM ai_usage WHERE chat_id = :chat")
+                            .param("chat", java.util.UUID.fromString(chatId))
+                            .query(Long.class)
+                            .single())
+                    .as("the two replies with an AI answer are counted; the policy alone is not")
+                    .isEqualTo(2);
 
             JsonNode delivered =
                     Api.JSON.readTree(receiver.next(Duration.ofSeconds(20)).body());
@@ -150,7 +174,11 @@ class SafetyFlagsIntegrationTests {
                     .as("the contact details were flagged, not sent")
                     .isEqualTo("[\"self_harm\"]");
             assertThat(api.get("/api/v1/moderation/flags").json().get("total").asInt())
-                    .isEqualTo(2);
+                    .as("every flag is listed, whatever reached the webhook")
+                    .isEqualTo(3);
+            assertThat(receiver.poll(Duration.ofSeconds(2)))
+                    .as("nothing but the self-harm flag was sent")
+                    .isNull();
         }
     }
 

@@ -101,7 +101,7 @@ public final class Receiver implements AutoCloseable {
     }
 
     /** The next delivery, or null when none comes in time. */
-    Received poll(Duration timeout) throws InterruptedException {
+    public @Nullable Received poll(Duration timeout) throws InterruptedException {
         return received.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
