@@ -169,6 +169,9 @@ class Replies {
     private @Nullable OwedReply store(Asker sender, Question asked) {
         Map<String, Object> metadata = new LinkedHashMap<>(asked.metadata());
         metadata.put("user_id", sender.userId());
+        // the screening's word alone: a client cannot flag its own message, nor hide a flag
+        metadata.remove("moderation");
+        metadata.remove("moderation_fallback");
         Screening screening = screener.screen(asked.content());
         if (screening.flagged() && screening.severity() != null) {
             metadata.put(
@@ -180,6 +183,11 @@ class Replies {
                                     .toList(),
                             "severity",
                             screening.severity().value()));
+        }
+        if (screening.unavailable() != null) {
+            metadata.put(
+                    "moderation_fallback",
+                    "the " + screening.unavailable() + " screening did not answer; screened offline alone");
         }
         long seq = sequence.next(sender.chatId());
         NewMessage message = NewMessage.fromUser(asked.content(), metadata, asked.clientMessageId())

@@ -1,5 +1,6 @@
 package com.chatreview.moderation;
 
+import com.chatreview.assistant.AssistantSettings;
 import com.chatreview.metrics.TenantTags;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -15,11 +16,24 @@ import tools.jackson.databind.json.JsonMapper;
 class ModerationConfiguration {
 
     @Bean
-    SafetyScreener safetyScreener(ModerationSettings settings) {
-        if (settings.provider().equals("off")) {
-            return text -> Screening.clear("off");
-        }
-        return OfflineScreener.standard();
+    SafetyScreener safetyScreener(ModerationSettings settings, AssistantSettings assistant, JsonMapper json) {
+        return switch (settings.provider()) {
+            case "off" -> text -> Screening.clear("off");
+            case "openai" -> {
+                if (assistant.baseUrl() == null || assistant.baseUrl().isBlank()) {
+                    throw new IllegalStateException(
+                            "MODERATION_PROVIDER=openai needs AI_BASE_URL: the endpoint whose /moderations screens");
+                }
+                yield new OpenAiScreener(
+                        OfflineScreener.standard(),
+                        assistant.baseUrl(),
+                        assistant.apiKey(),
+                        settings.model(),
+                        settings.timeout(),
+                        json);
+            }
+            default -> OfflineScreener.standard();
+        };
     }
 
     @Bean

@@ -7,11 +7,19 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What screening found in a text: the categories flagged (none: nothing found), the gravest severity among them, and
- * which screener said so ({@code offline}, or the provider's name).
+ * What screening found in a text: the categories flagged (none: nothing found), the gravest severity among them,
+ * which screener said so ({@code offline}, or the provider's name), and the provider that should have and did not
+ * answer ({@code unavailable}: null when none failed).
  */
 public record Screening(
-        Set<SafetyCategory> categories, @Nullable Severity severity, String screenedBy) {
+        Set<SafetyCategory> categories,
+        @Nullable Severity severity,
+        String screenedBy,
+        @Nullable String unavailable) {
+
+    public Screening(Set<SafetyCategory> categories, @Nullable Severity severity, String screenedBy) {
+        this(categories, severity, screenedBy, null);
+    }
 
     public Screening {
         categories = categories.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(categories));
@@ -34,6 +42,11 @@ public record Screening(
                         .max(Comparator.naturalOrder())
                         .orElse(null),
                 screenedBy);
+    }
+
+    /** The same screening, made by the offline screener alone because {@code provider} did not answer. */
+    public Screening fellBack(String provider) {
+        return new Screening(categories, severity, screenedBy, provider);
     }
 
     public boolean flagged() {

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * time it is needed. Without node and npm the tests that need it skip loudly, unless {@code CI=true}: then they
  * fail.
  */
-final class MockLlm implements AutoCloseable {
+public final class MockLlm implements AutoCloseable {
 
     private static final Path HOME = Path.of("src/test/mock-llm").toAbsolutePath();
     private static final Path MAIN = HOME.resolve("node_modules/@dwmkerr/mock-llm/dist/main.js");
@@ -33,7 +33,7 @@ final class MockLlm implements AutoCloseable {
     }
 
     /** Starts the server, installing it first if needed; skips (or fails under CI) without node. */
-    static MockLlm start() throws Exception {
+    public static MockLlm start() throws Exception {
         NpmPackage.install(HOME, MAIN, "mock-llm");
         int port = freePort();
         Path log = Files.createTempFile("mock-llm", ".log");
@@ -49,12 +49,12 @@ final class MockLlm implements AutoCloseable {
     }
 
     /** The base URL a client is configured with: {@code AI_BASE_URL}. */
-    String baseUrl() {
+    public String baseUrl() {
         return "http://127.0.0.1:" + port + "/v1";
     }
 
     /** Replaces the server's rules (mock-llm's YAML configuration, see its README). */
-    void configure(String yaml) throws Exception {
+    public void configure(String yaml) throws Exception {
         HttpResponse<String> response = http.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/config"))
                         .header("Content-Type", "application/x-yaml")

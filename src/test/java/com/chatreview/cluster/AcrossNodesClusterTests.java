@@ -383,4 +383,32 @@ class AcrossNodesClusterTests {
                         .asString())
                 .isEqualTo("answered");
     }
+
+    @Test
+    void aFlagRaisedOnOneNodeIsListedOnTheOtherWhoseSettingsTheReplyFollows() {
+        String apiKey = cluster.newTenant("safety-across-nodes");
+        Api first = cluster.node(1).api().with("X-API-Key", apiKey);
+        Api second = cluster.node(2).api().with("X-API-Key", apiKey);
+        Eventually.until(
+                Duration.ofSeconds(10),
+                () -> second.get("/api/v1/settings/moderation").status() == 200);
+        Api.Reply set = second.put(
+                "/api/v1/settings/moderation",
+                "{\"alert_categories\": [\"self_harm\"], \"help_text\": \"Ms Reed, room 12.\"}");
+        assertThat(set.status()).as(set.toString()).isEqualTo(200);
+        String chatId = Cluster.newChat(first, "student-1");
+
+        try (ChatSocket onFirst = ChatSocket.connect(cluster.node(1).port(), apiKey, "student-1", chatId)) {
+            onFirst.awaitEvent("connection_established");
+            onFirst.sendContent("i want to kill myself");
+            assertThat(onFirst.awaitReplyEnd().getLast().get("content").asString())
+                    .as("the help text set on the other node")
+                    .contains("Ms Reed, room 12.");
+        }
+
+        JsonNode flags = second.get("/api/v1/moderation/flags").json();
+        assertThat(flags.get("total").asInt()).isEqualTo(1);
+        assertThat(flags.get("flags").get(0).get("chat_id").asString()).isEqualTo(chatId);
+        assertThat(flags.get("flags").get(0).get("categories").toString()).isEqualTo("[\"self_harm\"]");
+    }
 }
