@@ -22,6 +22,11 @@ public final class OpenTurn implements AutoCloseable {
         this.streaming = streaming;
     }
 
+    /** The id of the turn's question, stored in the chat. */
+    public java.util.UUID questionId() {
+        return streaming.questionId();
+    }
+
     /** Sends the next piece of the answer to every connection on the chat. */
     public void token(String token) {
         streaming.token(token);

@@ -424,6 +424,10 @@ class Replies {
             this.measured = kind == null ? null : metrics.replyStarted(tenantId, kind);
         }
 
+        UUID questionId() {
+            return questionId;
+        }
+
         void token(String token) {
             if (takenOver.getAsBoolean()) {
                 throw new ReplyTakenOver();

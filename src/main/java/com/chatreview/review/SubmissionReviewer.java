@@ -13,6 +13,10 @@ import com.chatreview.conversation.ServiceTurns;
 import com.chatreview.grading.ReviewRequest;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkCatalog;
+import com.chatreview.moderation.SafetyCategory;
+import com.chatreview.moderation.SafetyFlags;
+import com.chatreview.moderation.SafetyScreener;
+import com.chatreview.moderation.Screening;
 import com.chatreview.submission.FileText;
 import com.chatreview.submission.ReviewOutcome;
 import com.chatreview.submission.ReviewProgress;
@@ -29,10 +33,12 @@ import com.chatreview.usage.UsageMeter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -69,6 +75,8 @@ class SubmissionReviewer {
     private final UsageMeter usage;
     private final UsageBudgets budgets;
     private final TransactionTemplate transaction;
+    private final SafetyScreener screener;
+    private final SafetyFlags flags;
 
     SubmissionReviewer(
             SubmissionsForReview submissions,
@@ -80,7 +88,11 @@ class SubmissionReviewer {
             MeterRegistry meters,
             UsageMeter usage,
             UsageBudgets budgets,
-            PlatformTransactionManager transactions) {
+            PlatformTransactionManager transactions,
+            SafetyScreener screener,
+            SafetyFlags flags) {
+        this.screener = screener;
+        this.flags = flags;
         this.submissions = submissions;
         this.testRunner = testRunner;
         this.homeworks = homeworks;
@@ -163,9 +175,17 @@ class SubmissionReviewer {
                 throw failure;
             }
             try {
+                Screening screened = screened(files);
                 transaction.executeWithoutResult(status -> {
                     chat.store(review.reply());
                     record(submission.id(), review);
+                    // to the school, never to the grade: the review above has not seen it
+                    flags.record(
+                            submission.tenantId(),
+                            submission.chatId(),
+                            submission.studentId(),
+                            chat.questionId(),
+                            screened);
                 });
             } catch (ChatNotFound deleted) {
                 recordWithoutChat(submission, review);
@@ -174,6 +194,24 @@ class SubmissionReviewer {
                 throw failure;
             }
         }
+    }
+
+    /** What the safety screening finds in the files' texts (docs/safety.md, Handed-in files). */
+    private Screening screened(List<FileText> files) {
+        Set<SafetyCategory> found = EnumSet.noneOf(SafetyCategory.class);
+        Screening any = null;
+        for (FileText file : files) {
+            if (file.text() != null) {
+                Screening screening = screener.screenDocument(file.text().text());
+                found.addAll(screening.categories());
+                any = any == null || screening.unavailable() != null ? screening : any;
+            }
+        }
+        if (any == null) {
+            return Screening.clear("none");
+        }
+        Screening all = Screening.of(found, any.screenedBy());
+        return any.unavailable() == null ? all : all.fellBack(any.unavailable());
     }
 
     /**

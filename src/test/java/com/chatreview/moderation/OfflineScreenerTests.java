@@ -95,6 +95,22 @@ class OfflineScreenerTests {
     }
 
     @Test
+    void aDocumentIsScreenedInPiecesWithoutItsContactDetails() {
+        String essay = "Lena Meyer, lena@example.org, +49 151 2345 6789\n\n" + "The water cycle. ".repeat(400) + "\n\n"
+                + "i want to kill myself";
+
+        Screening screening = SCREENER.screenDocument(essay);
+
+        assertThat(screening.categories()).containsExactly(SafetyCategory.SELF_HARM);
+        assertThat(SafetyScreener.pieces(essay))
+                .hasSizeGreaterThan(3)
+                .allSatisfy(piece -> assertThat(piece.length()).isLessThanOrEqualTo(SafetyScreener.PIECE + 1));
+        assertThat(String.join("", SafetyScreener.pieces(essay)).replace("\n", ""))
+                .isEqualTo(essay.replaceAll("\n\\s*\n", ""));
+        assertThat(SCREENER.screenDocument("").flagged()).isFalse();
+    }
+
+    @Test
     void anEmptyOrHugeTextIsScreenedWithoutFailing() {
         assertThat(SCREENER.screen("").flagged()).isFalse();
         String huge = "please help with my homework ".repeat(2_000) + "i want to kill myself";
