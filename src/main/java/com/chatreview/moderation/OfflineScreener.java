@@ -88,68 +88,113 @@ public final class OfflineScreener implements SafetyScreener {
         return screen(normalized, triggered(normalized));
     }
 
-    /** For the tests: the same screening with every rule run, whatever the text holds. */
+    /** For the tests: the same screening with every rule run over the whole text, whatever the text holds. */
     Screening screenWithoutTriggers(String text) {
         BitSet all = new BitSet();
         all.set(0, rules.size());
-        return screen(normalized(text), all);
+        return screen(normalized(text), new Candidates(all, Map.of()));
+    }
+
+    /**
+     * Where each rule may match: the rules that may, and for each gated one the positions its prefixes start at (a
+     * match can start nowhere else); a live rule without positions is sought in the whole text.
+     */
+    private record Candidates(BitSet live, Map<Integer, List<Integer>> starts) {
+
+        /** Runs the pattern where it may match, calling {@code each} with every match's start and end. */
+        void matches(int index, Pattern pattern, String text, boolean all, MatchFound each) {
+            Matcher matcher = pattern.matcher(text);
+            List<Integer> at = starts.get(index);
+            if (at == null) {
+                while (matcher.find()) {
+                    each.found(matcher.start(), matcher.end());
+                    if (!all) {
+                        return;
+                    }
+                }
+                return;
+            }
+            matcher.useTransparentBounds(true).useAnchoringBounds(false);
+            for (int start : at) {
+                if (matcher.region(start, text.length()).lookingAt()) {
+                    each.found(start, matcher.end());
+                    if (!all) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    private interface MatchFound {
+        void found(int start, int end);
     }
 
     /** The live rules run: each category's masks first, then its signals on what the masks left. */
-    private Screening screen(String normalized, BitSet live) {
-        Map<SafetyCategory, String> masked = new EnumMap<>(SafetyCategory.class);
+    private Screening screen(String normalized, Candidates candidates) {
+        BitSet live = candidates.live();
+        Map<SafetyCategory, StringBuilder> masked = new EnumMap<>(SafetyCategory.class);
         for (int index = live.nextSetBit(0); index >= 0; index = live.nextSetBit(index + 1)) {
             Rule rule = rules.get(index);
             if (rule.mask()) {
-                masked.put(rule.category(), blank(rule.pattern(), masked.getOrDefault(rule.category(), normalized)));
+                StringBuilder text = masked.computeIfAbsent(rule.category(), c -> new StringBuilder(normalized));
+                String before = text.toString();
+                candidates.matches(index, rule.pattern(), before, true, (start, end) -> {
+                    for (int i = start; i < end; i++) {
+                        text.setCharAt(i, ' ');
+                    }
+                });
             }
         }
         Set<SafetyCategory> found = EnumSet.noneOf(SafetyCategory.class);
+        Map<SafetyCategory, String> seen = new EnumMap<>(SafetyCategory.class);
+        masked.forEach((category, text) -> seen.put(category, text.toString()));
         for (int index = live.nextSetBit(0); index >= 0; index = live.nextSetBit(index + 1)) {
             Rule rule = rules.get(index);
-            if (!rule.mask()
-                    && !found.contains(rule.category())
-                    && rule.pattern()
-                            .matcher(masked.getOrDefault(rule.category(), normalized))
-                            .find()) {
-                found.add(rule.category());
+            if (!rule.mask() && !found.contains(rule.category())) {
+                boolean[] matched = {false};
+                candidates.matches(
+                        index,
+                        rule.pattern(),
+                        seen.getOrDefault(rule.category(), normalized),
+                        false,
+                        (start, end) -> matched[0] = true);
+                if (matched[0]) {
+                    found.add(rule.category());
+                }
             }
         }
         return Screening.of(found, "offline");
     }
 
-    /** The rules whose pattern may match the text: those it holds a prefix of, and those without prefixes. */
-    private BitSet triggered(String text) {
+    /** The rules whose pattern may match the text, and where: those it holds a prefix of, and the ungated. */
+    private Candidates triggered(String text) {
         BitSet live = (BitSet) ungated.clone();
+        Map<Integer, List<Integer>> starts = new HashMap<>();
         for (int i = 0; i + 1 < text.length(); i++) {
-            List<Trigger> candidates = triggersByStart.get(start(text, i));
-            if (candidates != null) {
-                for (Trigger trigger : candidates) {
-                    if (text.startsWith(trigger.literal(), i)) {
-                        live.or(trigger.rules());
+            List<Trigger> found = triggersByStart.get(start(text, i));
+            if (found == null) {
+                continue;
+            }
+            for (Trigger trigger : found) {
+                if (!text.startsWith(trigger.literal(), i)) {
+                    continue;
+                }
+                live.or(trigger.rules());
+                BitSet rulesOfIt = trigger.rules();
+                for (int index = rulesOfIt.nextSetBit(0); index >= 0; index = rulesOfIt.nextSetBit(index + 1)) {
+                    List<Integer> at = starts.computeIfAbsent(index, k -> new ArrayList<>());
+                    if (at.isEmpty() || at.getLast() != i) {
+                        at.add(i);
                     }
                 }
             }
         }
-        return live;
+        return new Candidates(live, starts);
     }
 
     private static int start(String text, int at) {
         return text.charAt(at) << 16 | text.charAt(at + 1);
-    }
-
-    private static String blank(Pattern mask, String text) {
-        Matcher matcher = mask.matcher(text);
-        if (!matcher.find()) {
-            return text;
-        }
-        StringBuilder blanked = new StringBuilder(text);
-        do {
-            for (int i = matcher.start(); i < matcher.end(); i++) {
-                blanked.setCharAt(i, ' ');
-            }
-        } while (matcher.find());
-        return blanked.toString();
     }
 
     /** The text as the rules read it: lower case, without accents, letters stretched past two shortened to two. */
