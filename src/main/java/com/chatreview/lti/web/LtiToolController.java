@@ -255,16 +255,10 @@ class LtiToolController {
             } catch (ServiceError refused) {
                 problems.addAll(problems(
                         refused, "The decision was refused.", problem -> problem.field() + " " + problem.message()));
-                return LtiClassPages.submission(
-                        session,
-                        classPages.submission(session, submission),
-                        null,
-                        ProblemStatus.of(refused.code()),
-                        problems);
+                return submissionWithProblems(session, submission, ProblemStatus.of(refused.code()), problems);
             }
         }
-        return LtiClassPages.submission(
-                session, classPages.submission(session, submission), null, HttpStatus.BAD_REQUEST, problems);
+        return submissionWithProblems(session, submission, HttpStatus.BAD_REQUEST, problems);
     }
 
     @Admitted(By.SESSION)
@@ -287,16 +281,10 @@ class LtiToolController {
                         LtiClassPages.submissionPage(session, Objects.requireNonNullElse(submission, ""), "answered"));
             } catch (ServiceError refused) {
                 problems.addAll(problems(refused, "The answer was refused.", problem -> problem.message()));
-                return LtiClassPages.submission(
-                        session,
-                        classPages.submission(session, submission),
-                        null,
-                        ProblemStatus.of(refused.code()),
-                        problems);
+                return submissionWithProblems(session, submission, ProblemStatus.of(refused.code()), problems);
             }
         }
-        return LtiClassPages.submission(
-                session, classPages.submission(session, submission), null, HttpStatus.BAD_REQUEST, problems);
+        return submissionWithProblems(session, submission, HttpStatus.BAD_REQUEST, problems);
     }
 
     @Admitted(By.HAND_IN)
@@ -413,6 +401,12 @@ class LtiToolController {
             case "files", "files[0].content" -> "The task";
             default -> field;
         };
+    }
+
+    /** The teacher's page of the submission again, saying why what was sent was not taken. */
+    private ResponseEntity<String> submissionWithProblems(
+            LtiSession session, @Nullable String submission, HttpStatus status, List<String> problems) {
+        return LtiClassPages.submission(session, classPages.submission(session, submission), null, status, problems);
     }
 
     private static int parsedOffset(@Nullable String offset) {
