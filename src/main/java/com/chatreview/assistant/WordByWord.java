@@ -7,9 +7,10 @@ import java.util.regex.Pattern;
 
 /**
  * Streams a text that is already whole as a model would stream it: a word (with the whitespace after it) at a
- * time. Both providers stream a review's analysis this way once the service has written it.
+ * time. Both providers stream a review's analysis this way once the service has written it, and the conversation a
+ * safety policy's reply.
  */
-final class WordByWord {
+public final class WordByWord {
 
     private static final Pattern PIECE = Pattern.compile("\\S+\\s*|\\s+");
 
@@ -31,6 +32,14 @@ final class WordByWord {
             pieces++;
         }
         return pieces;
+    }
+
+    /** Hands {@code content} to {@code tokens} piece by piece, at once: a fixed text the service answers with. */
+    public static void stream(String content, Consumer<String> tokens) {
+        Matcher matcher = PIECE.matcher(content);
+        while (matcher.find()) {
+            tokens.accept(matcher.group());
+        }
     }
 
     private static void pause(Duration delay) {

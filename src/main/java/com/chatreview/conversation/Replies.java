@@ -6,6 +6,7 @@ import com.chatreview.assistant.AssistantReply;
 import com.chatreview.assistant.Conversation;
 import com.chatreview.assistant.Conversation.ContextDocument;
 import com.chatreview.assistant.Conversation.Turn;
+import com.chatreview.assistant.WordByWord;
 import com.chatreview.chat.AppendedMessage;
 import com.chatreview.chat.Chat;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
@@ -56,9 +57,6 @@ class Replies {
     static final String ANSWERED_USER = "in_reply_to_user_id";
 
     private static final Logger log = LoggerFactory.getLogger(Replies.class);
-
-    /** A word with the spaces after it, or a run of spaces: the tokens of a fixed text. */
-    private static final java.util.regex.Pattern PIECE = java.util.regex.Pattern.compile("\\S+\\s*|\\s+");
 
     private final ChatManagement chats;
     private final ChatsById byId;
@@ -339,7 +337,7 @@ class Replies {
                 reply = assistant.reply(conversation(chat, history), streaming::token);
             } else {
                 String policy = aiAnswers ? safety.text() + "\n\n" : safety.text();
-                words(policy, streaming::token);
+                WordByWord.stream(policy, streaming::token);
                 reply = aiAnswers
                         ? following(policy, assistant.reply(conversation(chat, history), streaming::token))
                         : new AssistantReply(
@@ -362,7 +360,7 @@ class Replies {
                 return policy.replyTo(
                         message.content(),
                         message.metadata(),
-                        alerts.of(owed.tenantId()).helpText());
+                        () -> alerts.of(owed.tenantId()).helpText());
             }
         }
         return Optional.empty();
@@ -372,14 +370,6 @@ class Replies {
     private static AssistantReply following(String policy, AssistantReply answer) {
         return new AssistantReply(
                 policy + answer.content(), answer.provider(), answer.model(), answer.finishReason(), answer.usage());
-    }
-
-    /** Streams a fixed text as a reply streams, a word (with its spaces) a token. */
-    private static void words(String text, java.util.function.Consumer<String> tokens) {
-        java.util.regex.Matcher pieces = PIECE.matcher(text);
-        while (pieces.find()) {
-            tokens.accept(pieces.group());
-        }
     }
 
     /**

@@ -1,8 +1,12 @@
 package com.chatreview.moderation;
 
+import java.sql.Array;
+import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /** What a screened text may be about, with how grave a flag of it is unless a rule says otherwise. */
 public enum SafetyCategory {
@@ -30,6 +34,15 @@ public enum SafetyCategory {
     /** As the API writes it: {@code self_harm}. */
     public String value() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The categories a {@code text[]} column names; a name this version does not know is left out. */
+    static Set<SafetyCategory> of(Array names) throws SQLException {
+        Set<SafetyCategory> categories = EnumSet.noneOf(SafetyCategory.class);
+        for (Object name : (Object[]) names.getArray()) {
+            of((String) name).ifPresent(categories::add);
+        }
+        return categories;
     }
 
     public static Optional<SafetyCategory> of(String value) {

@@ -7,11 +7,11 @@ import com.chatreview.metrics.TenantTags;
 import com.chatreview.tenancy.TenantId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.util.EnumSet;
+import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -133,7 +133,7 @@ public class SafetyFlags {
     /** Every flag of the user's messages, oldest first, 500 read at a time. */
     public void forEachFlagOf(TenantId tenantId, String userId, Consumer<Flag> each) {
         UUID after = new UUID(0, 0);
-        java.time.Instant afterAt = java.time.Instant.EPOCH;
+        Instant afterAt = Instant.EPOCH;
         while (true) {
             var batch = jdbc.sql("""
                             SELECT * FROM moderation_flags
@@ -167,18 +167,13 @@ public class SafetyFlags {
     }
 
     private static Flag flag(ResultSet rs) throws SQLException {
-        Array array = rs.getArray("categories");
-        Set<SafetyCategory> categories = EnumSet.noneOf(SafetyCategory.class);
-        for (Object name : (Object[]) array.getArray()) {
-            SafetyCategory.of((String) name).ifPresent(categories::add);
-        }
         return new Flag(
                 rs.getObject("id", UUID.class),
                 ChatId.of(rs.getObject("chat_id", UUID.class)),
                 rs.getString("user_id"),
                 rs.getObject("message_id", UUID.class),
-                categories,
-                Severity.valueOf(rs.getString("severity").toUpperCase(java.util.Locale.ROOT)),
+                SafetyCategory.of(rs.getArray("categories")),
+                Severity.valueOf(rs.getString("severity").toUpperCase(Locale.ROOT)),
                 rs.getString("screened_by"),
                 Sql.instantNotNull(rs, "created_at"));
     }

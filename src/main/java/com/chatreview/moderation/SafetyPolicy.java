@@ -1,11 +1,14 @@
 package com.chatreview.moderation;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -48,11 +51,12 @@ public class SafetyPolicy {
     /**
      * The reply to a stored message by its metadata: empty when the screening flagged nothing in it.
      *
-     * @param helpText the tenant's help text, or null for the service's own
+     * @param helpText the tenant's help text, or null for the service's own: read only for a flagged message (every
+     *     reply asks, few are flagged)
      */
-    public java.util.Optional<SafetyReply> replyTo(String text, String metadata, @Nullable String helpText) {
+    public Optional<SafetyReply> replyTo(String text, String metadata, Supplier<@Nullable String> helpText) {
         if (!metadata.contains("\"moderation\"")) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         JsonNode categories = json.readTree(metadata).path("moderation").path("categories");
         List<SafetyCategory> flagged = new ArrayList<>();
@@ -64,9 +68,9 @@ public class SafetyPolicy {
             }
         }
         if (flagged.isEmpty()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(reply(flagged, languageOf(text), helpText));
+        return Optional.of(reply(flagged, languageOf(text), helpText.get()));
     }
 
     static SafetyReply reply(List<SafetyCategory> categories, String language, @Nullable String helpText) {
@@ -81,7 +85,7 @@ public class SafetyPolicy {
 
     /** The language most of the text's common words belong to; English when none stands out. */
     static String languageOf(String text) {
-        Map<String, Integer> hits = new java.util.HashMap<>();
+        Map<String, Integer> hits = new HashMap<>();
         var words = WORD.matcher(text.toLowerCase(Locale.ROOT));
         while (words.find()) {
             String word = words.group();

@@ -2,11 +2,7 @@ package com.chatreview.moderation;
 
 import com.chatreview.database.Sql;
 import com.chatreview.tenancy.TenantId;
-import java.sql.Array;
-import java.sql.SQLException;
 import java.time.Clock;
-import java.util.EnumSet;
-import java.util.Set;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** The tenants' {@link AlertSettings}, in {@code moderation_settings}. */
@@ -23,8 +19,8 @@ public class SchoolAlerts {
     public AlertSettings of(TenantId tenantId) {
         return jdbc.sql("SELECT alert_categories, help_text FROM moderation_settings WHERE tenant_id = :tenant")
                 .param("tenant", tenantId.value())
-                .query((rs, n) ->
-                        new AlertSettings(categories(rs.getArray("alert_categories")), rs.getString("help_text")))
+                .query((rs, n) -> new AlertSettings(
+                        SafetyCategory.of(rs.getArray("alert_categories")), rs.getString("help_text")))
                 .optional()
                 .orElseGet(AlertSettings::defaults);
     }
@@ -45,13 +41,5 @@ public class SchoolAlerts {
                 .param("at", Sql.at(Sql.now(clock)))
                 .update();
         return of(tenantId);
-    }
-
-    private static Set<SafetyCategory> categories(Array array) throws SQLException {
-        Set<SafetyCategory> categories = EnumSet.noneOf(SafetyCategory.class);
-        for (Object name : (Object[]) array.getArray()) {
-            SafetyCategory.of((String) name).ifPresent(categories::add);
-        }
-        return categories;
     }
 }
