@@ -1,3 +1,4 @@
+import com.chatreview.moderation.LearnedModel;
 import com.chatreview.moderation.OfflineScreener;
 import com.chatreview.moderation.SafetyCategory;
 import com.chatreview.moderation.Screening;
@@ -21,7 +22,7 @@ public class ModerationCorpus {
     record Item(String language, Optional<SafetyCategory> harm, String label, String text) {}
 
     public static void main(String[] args) throws Exception {
-        OfflineScreener screener = OfflineScreener.standard();
+        OfflineScreener screener = screener();
         boolean misses = "1".equals(System.getenv("MISSES"));
         if (args[0].equals("plain")) {
             plain(screener, Path.of(args[1]));
@@ -156,6 +157,23 @@ public class ModerationCorpus {
 
     static String ratio(int part, int whole) {
         return whole == 0 ? "-" : String.format(Locale.ROOT, "%.3f", (double) part / whole);
+    }
+
+    /**
+     * The shipped screener; with RULES_ONLY=1 its rules alone, with MODEL=FILE its rules and that learned model (one
+     * TrainScreener.java wrote).
+     */
+    static OfflineScreener screener() throws Exception {
+        if ("1".equals(System.getenv("RULES_ONLY"))) {
+            return OfflineScreener.withModel(null);
+        }
+        String model = System.getenv("MODEL");
+        if (model != null) {
+            try (var in = new java.io.BufferedInputStream(Files.newInputStream(Path.of(model)))) {
+                return OfflineScreener.withModel(LearnedModel.read(in));
+            }
+        }
+        return OfflineScreener.standard();
     }
 
     static List<Item> read(Path file) throws Exception {

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The screener that runs in the service's own JVM (docs/safety.md): rules and phrase lists per language, in
@@ -40,9 +41,11 @@ public final class OfflineScreener implements SafetyScreener {
     private final List<Rule> rules;
     private final Map<Integer, List<Trigger>> triggersByStart;
     private final BitSet ungated;
+    private final @Nullable LearnedModel model;
 
-    private OfflineScreener(List<Rule> rules) {
+    private OfflineScreener(List<Rule> rules, @Nullable LearnedModel model) {
         this.rules = List.copyOf(rules);
+        this.model = model;
         Map<String, BitSet> rulesByLiteral = new HashMap<>();
         BitSet always = new BitSet();
         for (int index = 0; index < rules.size(); index++) {
@@ -63,12 +66,21 @@ public final class OfflineScreener implements SafetyScreener {
         this.ungated = always;
     }
 
-    /** The screener with the shipped rules of every language. */
+    /** The screener with the shipped rules of every language and the shipped learned model. */
     public static OfflineScreener standard() {
-        return fromResources(LANGUAGES);
+        return new OfflineScreener(rulesOf(LANGUAGES), LearnedModel.shipped());
+    }
+
+    /** The shipped rules with another learned model, or none (for bench/moderation, which measures either). */
+    public static OfflineScreener withModel(@Nullable LearnedModel model) {
+        return new OfflineScreener(rulesOf(LANGUAGES), model);
     }
 
     static OfflineScreener fromResources(List<String> languages) {
+        return new OfflineScreener(rulesOf(languages), null);
+    }
+
+    private static List<Rule> rulesOf(List<String> languages) {
         List<Rule> rules = new ArrayList<>();
         for (String language : languages) {
             String resource = "moderation/" + language + ".rules";
@@ -79,20 +91,30 @@ public final class OfflineScreener implements SafetyScreener {
                 throw new UncheckedIOException(e);
             }
         }
-        return new OfflineScreener(rules);
+        return rules;
     }
 
     @Override
     public Screening screen(String text) {
         String normalized = normalized(text);
-        return screen(normalized, triggered(normalized));
+        Set<SafetyCategory> found = byRules(normalized, triggered(normalized));
+        if (model != null) {
+            found.addAll(model.categoriesOfNormalized(normalized));
+        }
+        return Screening.of(found, "offline");
     }
 
-    /** For the tests: the same screening with every rule run over the whole text, whatever the text holds. */
-    Screening screenWithoutTriggers(String text) {
+    /** For the tests: what the rules find when each runs over the whole text, whatever the text holds. */
+    Set<SafetyCategory> byRulesWithoutTriggers(String text) {
         BitSet all = new BitSet();
         all.set(0, rules.size());
-        return screen(normalized(text), new Candidates(all, Map.of()));
+        return byRules(normalized(text), new Candidates(all, Map.of()));
+    }
+
+    /** For the tests: what the rules find, each run where its literal prefixes stand. */
+    Set<SafetyCategory> byRules(String text) {
+        String normalized = normalized(text);
+        return byRules(normalized, triggered(normalized));
     }
 
     /**
@@ -131,7 +153,7 @@ public final class OfflineScreener implements SafetyScreener {
     }
 
     /** The live rules run: each category's masks first, then its signals on what the masks left. */
-    private Screening screen(String normalized, Candidates candidates) {
+    private Set<SafetyCategory> byRules(String normalized, Candidates candidates) {
         BitSet live = candidates.live();
         Map<SafetyCategory, StringBuilder> masked = new EnumMap<>(SafetyCategory.class);
         for (int index = live.nextSetBit(0); index >= 0; index = live.nextSetBit(index + 1)) {
@@ -164,7 +186,7 @@ public final class OfflineScreener implements SafetyScreener {
                 }
             }
         }
-        return Screening.of(found, "offline");
+        return found;
     }
 
     /** The rules whose pattern may match the text, and where: those it holds a prefix of, and the ungated. */
