@@ -28,6 +28,9 @@ class LtiRequestAdmission implements HandlerInterceptor {
     /** The request attribute of the page's session (a constant: handlers name it in an annotation). */
     static final String SESSION = "com.chatreview.lti.LtiSession";
 
+    /** The request attribute that says a refusal of the request is one of its address's failures, not yet counted. */
+    private static final String FAILURES_COUNT = "com.chatreview.lti.failuresCount";
+
     /** What a request of the handler is charged to ({@link LtiAdmission}). */
     @Target(ElementType.METHOD)
     @Retention(RetentionPolicy.RUNTIME)
@@ -61,6 +64,9 @@ class LtiRequestAdmission implements HandlerInterceptor {
             return true;
         }
         By by = admitted.value();
+        if (by == By.LOGIN || by == By.ADDRESS) {
+            request.setAttribute(FAILURES_COUNT, true);
+        }
         if (by == By.LOGIN) {
             admission.login(request.getRemoteAddr());
             return true;
@@ -79,17 +85,26 @@ class LtiRequestAdmission implements HandlerInterceptor {
     }
 
     /**
-     * A login or launch that was refused ({@code 400}: forged, replayed, unknown) is one of its address's failures.
+     * A login or launch refused ({@code 400}: forged, replayed, unknown) is one of its address's failures, counted
+     * before its page is written: a client that reads the refusal and tries again at once must find it counted (the
+     * page is sent as it is written, before {@link #afterCompletion} runs). The refusal's handler calls this.
+     */
+    static void refused(HttpServletRequest request, LtiAdmission admission) {
+        if (Boolean.TRUE.equals(request.getAttribute(FAILURES_COUNT))) {
+            request.setAttribute(FAILURES_COUNT, false);
+            admission.failed(request.getRemoteAddr());
+        }
+    }
+
+    /**
+     * A {@code 400} of a login or launch that no refusal's handler counted (a parameter missing, say) is counted here.
      * One the service could not finish ({@code 503}: a platform unreachable) is not the address's doing.
      */
     @Override
     public void afterCompletion(
             HttpServletRequest request, HttpServletResponse response, Object handler, @Nullable Exception failure) {
-        Admitted admitted = handler instanceof HandlerMethod method ? method.getMethodAnnotation(Admitted.class) : null;
-        if (admitted != null
-                && (admitted.value() == By.LOGIN || admitted.value() == By.ADDRESS)
-                && response.getStatus() == HttpServletResponse.SC_BAD_REQUEST) {
-            admission.failed(request.getRemoteAddr());
+        if (response.getStatus() == HttpServletResponse.SC_BAD_REQUEST) {
+            refused(request, admission);
         }
     }
 

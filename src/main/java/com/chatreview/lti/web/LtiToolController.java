@@ -3,6 +3,7 @@ package com.chatreview.lti.web;
 import com.chatreview.kernel.FieldProblem;
 import com.chatreview.kernel.ServiceError;
 import com.chatreview.lti.LaunchRefused;
+import com.chatreview.lti.LtiAdmission;
 import com.chatreview.lti.LtiClass;
 import com.chatreview.lti.LtiDeepLinking;
 import com.chatreview.lti.LtiHomework;
@@ -22,6 +23,7 @@ import com.chatreview.web.ProblemStatus;
 import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -70,6 +72,7 @@ class LtiToolController {
     private final LtiSettings settings;
     private final LtiSessions sessions;
     private final LtiClass classPages;
+    private final LtiAdmission admission;
 
     LtiToolController(
             LtiLaunches launches,
@@ -78,8 +81,10 @@ class LtiToolController {
             LtiRegistrations registrations,
             LtiSettings settings,
             LtiSessions sessions,
-            LtiClass classPages) {
+            LtiClass classPages,
+            LtiAdmission admission) {
         this.classPages = classPages;
+        this.admission = admission;
         this.sessions = sessions;
         this.launches = launches;
         this.deepLinking = deepLinking;
@@ -421,7 +426,10 @@ class LtiToolController {
     }
 
     @ExceptionHandler(LaunchRefused.class)
-    ResponseEntity<String> refused(LaunchRefused refused) {
+    ResponseEntity<String> refused(LaunchRefused refused, HttpServletRequest request) {
+        if (refused.kind() == LaunchRefused.Kind.REFUSED) {
+            LtiRequestAdmission.refused(request, admission);
+        }
         return LtiPages.refused(refused);
     }
 
