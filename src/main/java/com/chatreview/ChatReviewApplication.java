@@ -1,10 +1,13 @@
 package com.chatreview;
 
 import java.time.Clock;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
 @SpringBootApplication
@@ -19,6 +22,17 @@ public class ChatReviewApplication {
     @Bean
     Clock clock() {
         return Clock.systemUTC();
+    }
+
+    /**
+     * The one line that says the service is up, and where: a script waits for it (README). Nothing else prints it,
+     * bin/run's own messages included.
+     */
+    @EventListener
+    void ready(ApplicationReadyEvent event) {
+        String port = event.getApplicationContext().getEnvironment().getProperty("local.server.port", "8080");
+        LoggerFactory.getLogger(ChatReviewApplication.class)
+                .info("Chat review service ready at http://localhost:{}/", port);
     }
 
     public static void main(String[] args) {

@@ -6,6 +6,7 @@ import com.chatreview.ChatReviewApplication;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -106,12 +107,17 @@ public final class ServiceProcess implements AutoCloseable {
             if (!service.isAlive()) {
                 fail("The service (run " + run + ") exited with " + service.exitValue() + ":\n" + tail(log));
             }
-            if (healthy(api)) {
+            // the line README tells a script to wait for: once it is printed, the service answers
+            if (new String(Files.readAllBytes(log), StandardCharsets.UTF_8)
+                    .contains("Chat review service ready at http://localhost:" + port + "/")) {
+                if (!healthy(api)) {
+                    fail("The service (run " + run + ") said it was ready and is not UP:\n" + tail(log));
+                }
                 return;
             }
             Thread.sleep(100);
         }
-        fail("The service (run " + run + ") was not UP within " + STARTUP + ":\n" + tail(log));
+        fail("The service (run " + run + ") did not say it was ready within " + STARTUP + ":\n" + tail(log));
     }
 
     /** The service that records the {@link StartupCache}: it runs with that class path and writes the cache as it exits. */
