@@ -1,9 +1,5 @@
-package com.chatreview.chat.web;
+package com.chatreview.chat;
 
-import com.chatreview.chat.ChatErrors;
-import com.chatreview.chat.ChatId;
-import com.chatreview.chat.ChatManagement;
-import com.chatreview.chat.ErasedMessage;
 import com.chatreview.privacy.ErasureTally;
 import com.chatreview.privacy.ExpiredDataEraser;
 import com.chatreview.privacy.Retention;

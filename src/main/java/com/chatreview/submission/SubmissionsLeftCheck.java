@@ -1,8 +1,7 @@
-package com.chatreview.submission.web;
+package com.chatreview.submission;
 
 import com.chatreview.privacy.ErasureTally;
 import com.chatreview.privacy.UserDataEraser;
-import com.chatreview.submission.SubmissionManagement;
 import com.chatreview.tenancy.TenantId;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;

@@ -1,6 +1,5 @@
-package com.chatreview.usage.web;
+package com.chatreview.usage;
 
-import com.chatreview.usage.BudgetThresholdReached;
 import com.chatreview.webhook.EventType;
 import com.chatreview.webhook.WebhookEvents;
 import java.util.LinkedHashMap;
