@@ -70,7 +70,7 @@ public class TrainScreener {
             for (int i = 0; i < slots.length; i++) {
                 slots[i] = (float) weights[i];
             }
-            float logOdds = (float) Math.log(threshold / (1 - threshold));
+            float logOdds = (float) StrictMath.log(threshold / (1 - threshold));
             model.put(category, new LearnedModel.Weights(slots, (float) bias, logOdds));
             System.out.printf("%-14s %5d of %d messages%n", category.value(), of, examples.size());
         }

@@ -26,11 +26,17 @@ public final class LearnedModel {
 
     static final String RESOURCE = "moderation/model.bin";
 
-    /** The longest text read as one window, in normalized characters: the longest messages it was trained on. */
+    /** The longest text read as one window, in normalized characters: longer than any message it learned from. */
     static final int WINDOW = 600;
 
     /** The longest run of sentences read together in a longer text: two or three sentences. */
     static final int SPAN = 200;
+
+    /**
+     * The least distance between the starts of two runs: a text of many tiny sentences ("a. a. a.") costs a few times
+     * its length, not {@value #SPAN} times.
+     */
+    static final int STRIDE = SPAN / 4;
 
     private static final int MAGIC = 0x43525332;
 
@@ -151,6 +157,9 @@ public final class LearnedModel {
                     found.add(category);
                 }
             });
+            if (found.size() == categories.size()) {
+                break;
+            }
         }
         return found;
     }
@@ -163,8 +172,9 @@ public final class LearnedModel {
 
     /**
      * What of a text is read on its own: the whole text when it is no longer than a message ({@value #WINDOW}
-     * characters); else each run of sentences that starts at a sentence and fits in {@value #SPAN} characters (runs
-     * overlap, so two sentences that say it together are read together; a longer sentence is cut at spaces).
+     * characters); else runs of sentences of up to {@value #SPAN} characters, each starting at a sentence at least
+     * {@value #STRIDE} characters after the last run's start, or at one the last run did not hold whole (runs
+     * overlap, so two sentences that say it together are read together, and every sentence is read).
      */
     static List<String> windows(String normalized) {
         if (normalized.length() <= WINDOW) {
@@ -172,35 +182,49 @@ public final class LearnedModel {
         }
         List<String> sentences = sentences(normalized);
         List<String> windows = new ArrayList<>();
+        int offset = 0;
+        int lastStart = -STRIDE;
+        int lastEnd = 0;
         for (int first = 0; first < sentences.size(); first++) {
-            StringBuilder window = new StringBuilder(sentences.get(first));
-            for (int next = first + 1;
-                    next < sentences.size()
-                            && window.length() + sentences.get(next).length() <= SPAN;
-                    next++) {
-                window.append(sentences.get(next));
+            int end = offset + sentences.get(first).length();
+            if (offset - lastStart >= STRIDE || end > lastEnd) {
+                StringBuilder window = new StringBuilder(sentences.get(first));
+                for (int next = first + 1;
+                        next < sentences.size()
+                                && window.length() + sentences.get(next).length() <= SPAN;
+                        next++) {
+                    window.append(sentences.get(next));
+                }
+                windows.add(window.toString());
+                lastStart = offset;
+                lastEnd = offset + window.length();
             }
-            windows.add(window.toString());
+            offset = end;
         }
         return windows;
     }
 
-    /** The text cut after each sentence's end, and a sentence longer than {@value #SPAN} at a space within it. */
+    /**
+     * The text cut after each sentence's end; a sentence longer than {@value #SPAN} characters is cut at its last space
+     * before that, or at {@value #SPAN} when it has none there.
+     */
     static List<String> sentences(String normalized) {
         List<String> sentences = new ArrayList<>();
         int start = 0;
         int lastSpace = -1;
         for (int i = 0; i < normalized.length(); i++) {
-            char c = normalized.charAt(i);
-            if (c != ' ') {
+            if (i - start >= SPAN) {
+                int cut = lastSpace > start ? lastSpace + 1 : i;
+                sentences.add(normalized.substring(start, cut));
+                start = cut;
+            }
+            if (normalized.charAt(i) != ' ') {
                 continue;
             }
             char before = i > 0 ? normalized.charAt(i - 1) : ' ';
-            boolean end = before == '.' || before == '!' || before == '?' || before == ';';
-            if (end || i + 1 - start > SPAN) {
-                int cut = end || lastSpace <= start ? i + 1 : lastSpace + 1;
-                sentences.add(normalized.substring(start, cut));
-                start = cut;
+            if (before == '.' || before == '!' || before == '?' || before == ';') {
+                sentences.add(normalized.substring(start, i + 1));
+                start = i + 1;
             }
             lastSpace = i;
         }

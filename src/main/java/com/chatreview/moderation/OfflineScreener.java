@@ -76,10 +76,6 @@ public final class OfflineScreener implements SafetyScreener {
         return new OfflineScreener(rulesOf(LANGUAGES), model);
     }
 
-    static OfflineScreener fromResources(List<String> languages) {
-        return new OfflineScreener(rulesOf(languages), null);
-    }
-
     private static List<Rule> rulesOf(List<String> languages) {
         List<Rule> rules = new ArrayList<>();
         for (String language : languages) {

@@ -107,17 +107,16 @@ public final class ServiceProcess implements AutoCloseable {
             if (!service.isAlive()) {
                 fail("The service (run " + run + ") exited with " + service.exitValue() + ":\n" + tail(log));
             }
-            // the line README tells a script to wait for: once it is printed, the service answers
+            // the line README tells a script to wait for, then the health it promises
             if (new String(Files.readAllBytes(log), StandardCharsets.UTF_8)
-                    .contains("Chat review service ready at http://localhost:" + port + "/")) {
-                if (!healthy(api)) {
-                    fail("The service (run " + run + ") said it was ready and is not UP:\n" + tail(log));
-                }
+                            .contains("Chat review service ready at http://localhost:" + port + "/")
+                    && healthy(api)) {
                 return;
             }
             Thread.sleep(100);
         }
-        fail("The service (run " + run + ") did not say it was ready within " + STARTUP + ":\n" + tail(log));
+        fail("The service (run " + run + ") did not say it was ready and answer UP within " + STARTUP + ":\n"
+                + tail(log));
     }
 
     /** The service that records the {@link StartupCache}: it runs with that class path and writes the cache as it exits. */
