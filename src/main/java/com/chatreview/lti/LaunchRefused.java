@@ -48,7 +48,7 @@ public final class LaunchRefused extends RuntimeException {
         return new LaunchRefused(Kind.TOO_LARGE, reason, Duration.ZERO);
     }
 
-    static LaunchRefused tooMany(String reason, Duration retryAfter) {
+    public static LaunchRefused tooMany(String reason, Duration retryAfter) {
         return new LaunchRefused(Kind.TOO_MANY, reason, retryAfter);
     }
 

@@ -16,7 +16,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @Order(15)
-class LtiDataEraser implements UserDataEraser {
+public class LtiDataEraser implements UserDataEraser {
 
     private final JdbcClient jdbc;
 

@@ -11,7 +11,7 @@ public final class LtiErrors {
 
     /** No such platform for this tenant (it may exist for another: that is not told). */
     public static final class PlatformNotFound extends ServiceError {
-        PlatformNotFound(Object id) {
+        public PlatformNotFound(Object id) {
             super(
                     Code.NOT_FOUND,
                     "No LTI platform with id '" + id + "'",
@@ -25,7 +25,7 @@ public final class LtiErrors {
      * to one registration alone.
      */
     public static final class PlatformAlreadyRegistered extends ServiceError {
-        PlatformAlreadyRegistered(String issuer, String clientId, String deploymentId) {
+        public PlatformAlreadyRegistered(String issuer, String clientId, String deploymentId) {
             super(
                     Code.CONFLICT,
                     "The deployment '" + deploymentId + "' of the platform '" + issuer + "' with client_id '" + clientId
@@ -41,7 +41,7 @@ public final class LtiErrors {
      * client are the other school's, so no second tenant may ask for them.
      */
     public static final class ClientHeldByAnotherTenant extends ServiceError {
-        ClientHeldByAnotherTenant(String clientId, String tokenUrl) {
+        public ClientHeldByAnotherTenant(String clientId, String tokenUrl) {
             super(
                     Code.CONFLICT,
                     "Another tenant registered a platform with client_id '" + clientId + "' and auth_token_url '"
@@ -55,7 +55,7 @@ public final class LtiErrors {
 
     /** The tenant has as many platforms as the operator allows. */
     public static final class TooManyPlatforms extends ServiceError {
-        TooManyPlatforms(int limit) {
+        public TooManyPlatforms(int limit) {
             super(
                     Code.VALIDATION_ERROR,
                     "The tenant has " + limit + " LTI platforms registered, the most allowed",

@@ -93,7 +93,7 @@ public record LtiSettings(
     }
 
     /** Where a platform's URLs may point, as these settings allow. */
-    Destinations.Policy destinationPolicy() {
+    public Destinations.Policy destinationPolicy() {
         return new Destinations.Policy(
                 allowHttp,
                 allowPrivateNetworks,

@@ -7,6 +7,7 @@ import com.chatreview.lti.platform.EmulatedPlatform;
 import com.chatreview.lti.platform.Fault;
 import com.chatreview.lti.platform.Launch;
 import com.chatreview.lti.platform.ResourceLink;
+import com.chatreview.lti.platforms.LtiRegistrations;
 import com.chatreview.support.Api;
 import com.chatreview.support.Eventually;
 import com.chatreview.support.IntegrationTest;

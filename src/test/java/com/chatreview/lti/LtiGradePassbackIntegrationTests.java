@@ -2,6 +2,9 @@ package com.chatreview.lti;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.chatreview.lti.grades.ScoreDelivery;
+import com.chatreview.lti.keys.PlatformHttp;
+import com.chatreview.lti.keys.PlatformTokens;
 import com.chatreview.lti.platform.Course;
 import com.chatreview.lti.platform.EmulatedPlatform;
 import com.chatreview.lti.platform.EmulatedPlatform.Endpoint;
@@ -10,6 +13,7 @@ import com.chatreview.lti.platform.LineItem;
 import com.chatreview.lti.platform.Member;
 import com.chatreview.lti.platform.ResourceLink;
 import com.chatreview.lti.platform.Score;
+import com.chatreview.lti.platforms.Platforms;
 import com.chatreview.support.Api;
 import com.chatreview.support.Eventually;
 import com.chatreview.support.IntegrationTest;

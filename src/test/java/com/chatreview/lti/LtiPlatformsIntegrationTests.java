@@ -2,6 +2,7 @@ package com.chatreview.lti;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.chatreview.lti.keys.ToolKeys;
 import com.chatreview.support.Api;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.IntegrationTest;

@@ -2,6 +2,7 @@ package com.chatreview.lti;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.chatreview.lti.course.LtiClass;
 import com.chatreview.lti.platform.Course;
 import com.chatreview.lti.platform.EmulatedPlatform;
 import com.chatreview.lti.platform.HtmlForm;

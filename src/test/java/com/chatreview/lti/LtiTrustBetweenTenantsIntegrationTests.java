@@ -3,6 +3,8 @@ package com.chatreview.lti;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.chatreview.lti.keys.PlatformTokens;
+import com.chatreview.lti.keys.ToolKeys;
 import com.chatreview.lti.platform.Course;
 import com.chatreview.lti.platform.EmulatedPlatform;
 import com.chatreview.lti.platform.EmulatedPlatform.Endpoint;

@@ -2,9 +2,9 @@ package com.chatreview.lti.web;
 
 import static com.chatreview.lti.web.LtiPages.escape;
 
-import com.chatreview.lti.LtiClass;
-import com.chatreview.lti.LtiDeepLinking;
-import com.chatreview.lti.LtiSession;
+import com.chatreview.lti.course.LtiClass;
+import com.chatreview.lti.deeplinking.LtiDeepLinking;
+import com.chatreview.lti.launch.LtiSession;
 import com.chatreview.submission.Agreement;
 import com.chatreview.submission.GradedCriterion;
 import com.chatreview.submission.RegradeRequest;

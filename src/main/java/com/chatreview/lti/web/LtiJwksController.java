@@ -1,7 +1,7 @@
 package com.chatreview.lti.web;
 
 import com.chatreview.lti.LtiErrors.PlatformNotFound;
-import com.chatreview.lti.ToolKeys;
+import com.chatreview.lti.keys.ToolKeys;
 import com.chatreview.ratelimit.RateLimited;
 import com.chatreview.tenancy.Authenticator;
 import io.swagger.v3.oas.annotations.Hidden;

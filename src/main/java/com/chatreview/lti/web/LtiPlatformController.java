@@ -2,11 +2,11 @@ package com.chatreview.lti.web;
 
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.lti.LtiPlatform;
-import com.chatreview.lti.LtiPlatforms;
-import com.chatreview.lti.LtiRegistrations;
-import com.chatreview.lti.LtiScores;
 import com.chatreview.lti.LtiSettings;
-import com.chatreview.lti.NewPlatform;
+import com.chatreview.lti.grades.LtiScores;
+import com.chatreview.lti.platforms.LtiPlatforms;
+import com.chatreview.lti.platforms.LtiRegistrations;
+import com.chatreview.lti.platforms.NewPlatform;
 import com.chatreview.tenancy.Tenant;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.Operation;

@@ -1,8 +1,8 @@
 package com.chatreview.lti.web;
 
-import com.chatreview.lti.LtiAdmission;
-import com.chatreview.lti.LtiSession;
-import com.chatreview.lti.LtiSessions;
+import com.chatreview.lti.launch.LtiAdmission;
+import com.chatreview.lti.launch.LtiSession;
+import com.chatreview.lti.launch.LtiSessions;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.lang.annotation.ElementType;

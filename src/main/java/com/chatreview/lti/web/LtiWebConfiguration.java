@@ -1,7 +1,7 @@
 package com.chatreview.lti.web;
 
-import com.chatreview.lti.LtiAdmission;
-import com.chatreview.lti.LtiSessions;
+import com.chatreview.lti.launch.LtiAdmission;
+import com.chatreview.lti.launch.LtiSessions;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;

@@ -1,0 +1,45 @@
+package com.chatreview.lti.grades;
+
+import com.chatreview.homework.HomeworkCatalog;
+import com.chatreview.lti.LtiSettings;
+import com.chatreview.lti.keys.PlatformHttp;
+import com.chatreview.lti.keys.PlatformTokens;
+import com.chatreview.lti.platforms.Platforms;
+import com.chatreview.submission.SubmissionsForReview;
+import java.time.Clock;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.json.JsonMapper;
+
+@Configuration(proxyBeanMethods = false)
+class GradesConfiguration {
+
+    @Bean
+    ScoreDelivery ltiScoreDelivery(
+            JdbcClient jdbc, Platforms platforms, PlatformTokens tokens, PlatformHttp http, LtiSettings settings) {
+        return new ScoreDelivery(jdbc, platforms, tokens, http, settings);
+    }
+
+    @Bean
+    LtiScores ltiScores(JdbcClient jdbc, Platforms platforms, ScoreDelivery delivery) {
+        return new LtiScores(jdbc, platforms, delivery::wake);
+    }
+
+    @Bean
+    LinkLineItems ltiLinkLineItems(JdbcClient jdbc, PlatformTokens tokens, PlatformHttp http, JsonMapper json) {
+        return new LinkLineItems(jdbc, tokens, http, json);
+    }
+
+    @Bean
+    GradePassback ltiGradePassback(
+            JdbcClient jdbc,
+            SubmissionsForReview submissions,
+            HomeworkCatalog homework,
+            LinkLineItems lineItems,
+            JsonMapper json,
+            ScoreDelivery delivery,
+            Clock clock) {
+        return new GradePassback(jdbc, submissions, homework, lineItems, json, delivery::wake, clock);
+    }
+}

@@ -1,0 +1,333 @@
+package com.chatreview.lti.grades;
+
+import com.chatreview.lti.LtiPlatform;
+import com.chatreview.lti.LtiSettings;
+import com.chatreview.lti.keys.PlatformHttp;
+import com.chatreview.lti.keys.PlatformTokens;
+import com.chatreview.lti.platforms.Platforms;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * Sends the outbox's scores ({@link GradePassback}) to the platforms' line items (docs/lti.md, Grades), from every
+ * node: a node claims one due score at a time with {@code FOR UPDATE SKIP LOCKED}, a token of its own and a lease
+ * ({@code lti.score-lease}, on the database's clock), so that no two nodes send the same one at once and a node that
+ * dies mid-send (kill -9) leaves it to another once the lease ends; what it writes of the score afterwards holds only
+ * while its claim does. Scores of one line item and user go in the order they were written: one is taken only when
+ * none before it is still to send. A node sends {@link #IN_FLIGHT} scores at once, at most
+ * {@link #IN_FLIGHT_PER_PLATFORM} of them to one platform: a platform that stalls (10 s to each answer) holds up its
+ * own scores, not the other tenants'.
+ *
+ * <p>A score is delivered when the platform answers 2xx, or 409 (Moodle's answer to a timestamp it has seen: the
+ * same score, sent before). 401 drops the cached token and tries again at once with a fresh one; 408, 429, 5xx, no
+ * answer and a token the platform would not give wait, longer each time ({@code lti.score-first-retry}, doubling up
+ * to {@code lti.score-max-retry}, or the platform's {@code Retry-After} if longer); any other answer, or {@code
+ * lti.score-give-up-after} of trying, gives the score up (kept, with the reason).
+ */
+public class ScoreDelivery implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(ScoreDelivery.class);
+    static final String SCORE_TYPE = "application/vnd.ims.lis.v1.score+json";
+
+    private final JdbcClient jdbc;
+    private final Platforms platforms;
+    private final PlatformTokens tokens;
+    private final PlatformHttp http;
+    private final LtiSettings settings;
+    private final Semaphore wakeUp = new Semaphore(0);
+    private static final Duration PURGE_EVERY = Duration.ofHours(1);
+    /** Scores a node sends at once, and of these at most so many to one platform (a stalled one keeps only these). */
+    static final int IN_FLIGHT = 16;
+
+    public static final int IN_FLIGHT_PER_PLATFORM = 4;
+    private final Semaphore sending = new Semaphore(IN_FLIGHT);
+    private final Map<UUID, Integer> inFlight = new ConcurrentHashMap<>();
+    private volatile boolean running;
+    private long lastPurge;
+    private @Nullable Thread worker;
+
+    public ScoreDelivery(
+            JdbcClient jdbc, Platforms platforms, PlatformTokens tokens, PlatformHttp http, LtiSettings settings) {
+        this.jdbc = jdbc;
+        this.platforms = platforms;
+        this.tokens = tokens;
+        this.http = http;
+        this.settings = settings;
+    }
+
+    /** Scores were written: look for them now, not at the next poll. */
+    public void wake() {
+        wakeUp.release();
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        worker = Thread.ofVirtual().name("lti-scores").start(this::run);
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        Thread thread = worker;
+        if (thread != null) {
+            thread.interrupt();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    private void run() {
+        while (running) {
+            try {
+                sending.acquire();
+                Optional<Due> due;
+                try {
+                    due = claimNext(busyPlatforms());
+                } catch (RuntimeException e) {
+                    sending.release();
+                    throw e;
+                }
+                if (due.isEmpty()) {
+                    sending.release();
+                    purgeSettled();
+                    wakeUp.tryAcquire(settings.scorePoll().toMillis(), TimeUnit.MILLISECONDS);
+                    wakeUp.drainPermits();
+                    continue;
+                }
+                send(due.get());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                // the database away for a moment: the scores stay in the outbox
+                log.warn("Sending LTI scores failed; trying again at the next poll: {}", e.toString());
+                try {
+                    Thread.sleep(settings.scorePoll().toMillis());
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Sends the claimed score beside the others under way: a slow platform holds up its own scores only. */
+    private void send(Due due) {
+        inFlight.merge(due.platformId(), 1, Integer::sum);
+        Thread.ofVirtual().name("lti-score-" + due.seq()).start(() -> {
+            try {
+                deliver(due);
+            } catch (RuntimeException e) {
+                // what became of it is not written: its lease ends and it is sent again (a platform that took it
+                // answers 409)
+                log.warn("Recording an LTI score's send (outbox row {}) failed: {}", due.seq(), e.toString());
+            } finally {
+                inFlight.computeIfPresent(due.platformId(), (platform, sends) -> sends == 1 ? null : sends - 1);
+                sending.release();
+                wake(); // a slot came free, and the next score of its line may be due
+            }
+        });
+    }
+
+    /** The platforms with as many scores under way on this node as one may have, as the claim's list. */
+    private String busyPlatforms() {
+        return inFlight.entrySet().stream()
+                .filter(platform -> platform.getValue() >= IN_FLIGHT_PER_PLATFORM)
+                .map(platform -> platform.getKey().toString())
+                .collect(Collectors.joining(","));
+    }
+
+    private record Due(
+            long seq, UUID claim, UUID platformId, String lineItem, String score, int attempts, boolean overdue) {}
+
+    /**
+     * Deletes the scores delivered or given up longer than {@code lti.score-retention} ago, now and then (every node
+     * does, at most hourly: a few deletes of nothing).
+     */
+    public void purgeSettled() {
+        long now = System.nanoTime();
+        if (lastPurge != 0 && now - lastPurge < PURGE_EVERY.toNanos()) {
+            return;
+        }
+        lastPurge = now;
+        int purged;
+        do {
+            purged = jdbc.sql("""
+                            DELETE FROM lti_scores WHERE seq IN (
+                                SELECT seq FROM lti_scores
+                                WHERE (delivered_at IS NOT NULL OR given_up_at IS NOT NULL)
+                                  AND coalesce(delivered_at, given_up_at)
+                                      < now() - :retentionMillis * interval '1 millisecond'
+                                LIMIT 1000)""")
+                    .param("retentionMillis", settings.scoreRetention().toMillis())
+                    .update();
+        } while (purged == 1000 && running);
+    }
+
+    /**
+     * Claims the first due score of a line none of whose earlier scores is still to send: one at a time, so that the
+     * lease has to cover a single send however slow the platforms are, on the database's clock, so that the nodes'
+     * clocks need not agree.
+     */
+    private Optional<Due> claimNext(String busyPlatforms) {
+        UUID claim = UUID.randomUUID();
+        return jdbc.sql("""
+                        UPDATE lti_scores SET next_attempt_at = now() + :leaseMillis * interval '1 millisecond',
+                                              attempts = attempts + 1, claimed_by = :claim
+                        WHERE seq = (
+                            SELECT s.seq FROM lti_scores s
+                            WHERE s.delivered_at IS NULL AND s.given_up_at IS NULL AND s.next_attempt_at <= now()
+                              AND s.platform_id::text <> ALL (string_to_array(:busy, ','))
+                              AND NOT EXISTS (SELECT 1 FROM lti_scores e
+                                              WHERE e.line_item_url = s.line_item_url AND e.user_id = s.user_id
+                                                AND e.delivered_at IS NULL AND e.given_up_at IS NULL
+                                                AND e.seq < s.seq)
+                            ORDER BY s.seq LIMIT 1
+                            FOR UPDATE SKIP LOCKED)
+                        RETURNING seq, platform_id, line_item_url, score::text AS score, attempts,
+                                  coalesce(resent_at, created_at) + :giveUpMillis * interval '1 millisecond' < now()
+                                      AS overdue""")
+                .param("leaseMillis", settings.scoreLease().toMillis())
+                .param("giveUpMillis", settings.scoreGiveUpAfter().toMillis())
+                .param("claim", claim)
+                .param("busy", busyPlatforms)
+                .query((rs, row) -> new Due(
+                        rs.getLong("seq"),
+                        claim,
+                        rs.getObject("platform_id", UUID.class),
+                        rs.getString("line_item_url"),
+                        rs.getString("score"),
+                        rs.getInt("attempts"),
+                        rs.getBoolean("overdue")))
+                .optional();
+    }
+
+    private void deliver(Due due) {
+        Optional<LtiPlatform> platform = platforms.byId(due.platformId());
+        if (platform.isEmpty()) {
+            return; // deleted meanwhile: its scores go with it
+        }
+        String token;
+        try {
+            token = tokens.scoreToken(platform.get());
+        } catch (PlatformTokens.TokenRefused refused) {
+            // a refused client (400, 401) is a registration to mend on the platform's side, which its admin can do
+            // while the score waits
+            retry(due, String.valueOf(refused.getMessage()), Duration.ZERO);
+            return;
+        } catch (IOException unreachable) {
+            retry(due, "the token endpoint: " + unreachable.getMessage(), Duration.ZERO);
+            return;
+        }
+        PlatformHttp.Answer answer;
+        try {
+            answer = http.post(
+                    scoresUrl(due.lineItem()), SCORE_TYPE, due.score(), Map.of("Authorization", "Bearer " + token));
+        } catch (PlatformHttp.Refused | IllegalArgumentException refused) {
+            giveUp(due, "the line item's URL: " + refused.getMessage());
+            return;
+        } catch (IOException unreachable) {
+            retry(due, String.valueOf(unreachable.getMessage()), Duration.ZERO);
+            return;
+        }
+        int status = answer.status();
+        if (status / 100 == 2 || status == 409) {
+            settle(due, "delivered_at = now(), last_error = NULL", Map.of());
+            return;
+        }
+        String error = "the line item's scores answered " + status; // the body is the platform's: never kept
+        if (status == 401) {
+            tokens.refused(platform.get(), token);
+            // once at once with a fresh token; after that, as any other wait
+            if (due.attempts() <= 1 && !due.overdue()) {
+                settle(due, "next_attempt_at = now(), last_error = :error", Map.of("error", error));
+            } else {
+                retry(due, error, Duration.ZERO);
+            }
+            return;
+        }
+        if (status == 408 || status == 429 || status >= 500) {
+            retry(due, error, retryAfter(answer));
+        } else {
+            giveUp(due, error);
+        }
+    }
+
+    /** Sends the score again after the backoff, or the platform's Retry-After if longer; or gives it up, overdue. */
+    private void retry(Due due, String error, Duration atLeast) {
+        if (due.overdue()) {
+            giveUp(due, error);
+            return;
+        }
+        Duration backoff = backoff(due.attempts());
+        Duration delay = atLeast.compareTo(backoff) > 0 ? atLeast : backoff;
+        settle(
+                due,
+                "next_attempt_at = now() + :delayMillis * interval '1 millisecond', last_error = :error",
+                Map.of("delayMillis", delay.toMillis(), "error", error));
+    }
+
+    private void giveUp(Due due, String error) {
+        log.warn("An LTI score (outbox row {}) was given up: {}", due.seq(), error);
+        settle(due, "given_up_at = now(), last_error = :error", Map.of("error", error));
+    }
+
+    /** Writes what became of the score, if this node's claim of it still holds. */
+    private void settle(Due due, String assignments, Map<String, Object> params) {
+        int updated = jdbc.sql("UPDATE lti_scores SET " + assignments + " WHERE seq = :seq AND claimed_by = :claim")
+                .params(params)
+                .param("seq", due.seq())
+                .param("claim", due.claim())
+                .update();
+        if (updated == 0) {
+            log.warn(
+                    "An LTI score (outbox row {}) was claimed by another node while this one sent it: its lease"
+                            + " (lti.score-lease) is shorter than a send took",
+                    due.seq());
+        }
+    }
+
+    private Duration backoff(int attempts) {
+        Duration delay = settings.scoreFirstRetry().multipliedBy(1L << Math.min(20, Math.max(0, attempts - 1)));
+        return delay.compareTo(settings.scoreMaxRetry()) > 0 ? settings.scoreMaxRetry() : delay;
+    }
+
+    /** The wait the platform asks for in seconds (an HTTP date is taken as none), at most an hour. */
+    static Duration retryAfter(PlatformHttp.Answer answer) {
+        String value = answer.headers().get("Retry-After");
+        if (value == null) {
+            return Duration.ZERO;
+        }
+        try {
+            return Duration.ofSeconds(Math.min(3600, Math.max(0, Long.parseLong(value.strip()))));
+        } catch (NumberFormatException e) {
+            return Duration.ZERO;
+        }
+    }
+
+    /** The line item's scores endpoint: {@code /scores} after its path, before its query (Moodle keeps one). */
+    static URI scoresUrl(String lineItem) {
+        URI uri = URI.create(lineItem);
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        String scores = (path.endsWith("/") ? path.substring(0, path.length() - 1) : path) + "/scores";
+        return URI.create(uri.getScheme() + "://" + uri.getRawAuthority() + scores
+                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()));
+    }
+}
