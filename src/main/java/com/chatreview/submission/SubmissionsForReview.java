@@ -2,6 +2,7 @@ package com.chatreview.submission;
 
 import com.chatreview.chat.ChatId;
 import com.chatreview.database.Sql;
+import com.chatreview.submission.extraction.TextExtraction;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.testrun.TestRun;
 import java.io.ByteArrayInputStream;

@@ -50,7 +50,7 @@ public final class Fixtures {
     }
 
     /** A PDF that opens only with a password. */
-    static byte[] encryptedPdf(String line) {
+    public static byte[] encryptedPdf(String line) {
         try (PDDocument document = new PDDocument()) {
             write(document, List.of(line));
             StandardProtectionPolicy policy = new StandardProtectionPolicy("owner", "secret", new AccessPermission());
@@ -62,7 +62,7 @@ public final class Fixtures {
         }
     }
 
-    static byte[] docx(List<String> paragraphs) {
+    public static byte[] docx(List<String> paragraphs) {
         try (XWPFDocument document = new XWPFDocument()) {
             for (String paragraph : paragraphs) {
                 document.createParagraph().createRun().setText(paragraph);
@@ -76,7 +76,7 @@ public final class Fixtures {
     }
 
     /** A DOCX encrypted with a password, as Word saves it (an OLE2 file around the encrypted package). */
-    static byte[] encryptedDocx(List<String> paragraphs) {
+    public static byte[] encryptedDocx(List<String> paragraphs) {
         try (POIFSFileSystem fileSystem = new POIFSFileSystem()) {
             Encryptor encryptor = new EncryptionInfo(EncryptionMode.agile).getEncryptor();
             encryptor.confirmPassword("secret");
@@ -92,7 +92,7 @@ public final class Fixtures {
     }
 
     /** The least an ODT needs: its mimetype first and stored, and content.xml. */
-    static byte[] odt(List<String> paragraphs) {
+    public static byte[] odt(List<String> paragraphs) {
         StringBuilder body = new StringBuilder();
         for (String paragraph : paragraphs) {
             body.append("<text:p>").append(paragraph).append("</text:p>");
@@ -130,7 +130,7 @@ public final class Fixtures {
         return out.toByteArray();
     }
 
-    static byte[] zip(Map<String, String> files) {
+    public static byte[] zip(Map<String, String> files) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (ZipOutputStream zip = new ZipOutputStream(out)) {
             for (Map.Entry<String, String> file : files.entrySet()) {
@@ -142,7 +142,7 @@ public final class Fixtures {
         return out.toByteArray();
     }
 
-    static byte[] png() {
+    public static byte[] png() {
         BufferedImage image = new BufferedImage(8, 8, BufferedImage.TYPE_INT_RGB);
         image.setRGB(3, 3, 0xFF8800);
         ByteArrayOutputStream out = new ByteArrayOutputStream();

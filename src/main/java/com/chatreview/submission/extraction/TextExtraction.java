@@ -1,5 +1,6 @@
-package com.chatreview.submission;
+package com.chatreview.submission.extraction;
 
+import com.chatreview.submission.ExtractedText;
 import jakarta.annotation.PreDestroy;
 import java.io.IOException;
 import java.io.InputStream;
@@ -48,7 +49,7 @@ import org.xml.sax.ContentHandler;
  * ({@link ForkedParsers}), so that even a parser that loops without writing anything is stopped.
  */
 @Component
-class TextExtraction {
+public class TextExtraction {
 
     private static final Logger log = LoggerFactory.getLogger(TextExtraction.class);
 
@@ -152,7 +153,7 @@ class TextExtraction {
      * @param content the file's bytes; read, not closed
      * @param maxChars the budget: at most this many characters of text, {@code truncated} when there was more
      */
-    ExtractedText extract(
+    public ExtractedText extract(
             UUID tenantId, String fileName, @Nullable String contentType, InputStream content, int maxChars) {
         if (maxChars < 1) {
             throw new IllegalArgumentException("maxChars must be at least 1, got " + maxChars);

@@ -1,4 +1,4 @@
-package com.chatreview.submission;
+package com.chatreview.submission.extraction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package com.chatreview.submission;
+package com.chatreview.submission.extraction;
 
 import java.util.ArrayDeque;
 import java.util.Iterator;

@@ -1,4 +1,4 @@
-package com.chatreview.submission;
+package com.chatreview.submission.extraction;
 
 import java.io.IOException;
 import java.io.InputStream;

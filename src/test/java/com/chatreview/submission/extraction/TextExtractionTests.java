@@ -1,7 +1,9 @@
-package com.chatreview.submission;
+package com.chatreview.submission.extraction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.chatreview.submission.ExtractedText;
+import com.chatreview.submission.Fixtures;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;

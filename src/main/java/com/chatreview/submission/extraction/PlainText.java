@@ -1,5 +1,6 @@
-package com.chatreview.submission;
+package com.chatreview.submission.extraction;
 
+import com.chatreview.submission.ExtractedText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
