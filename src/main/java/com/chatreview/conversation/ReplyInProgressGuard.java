@@ -2,6 +2,7 @@ package com.chatreview.conversation;
 
 import com.chatreview.chat.ChatDeletionGuard;
 import com.chatreview.chat.ChatId;
+import com.chatreview.conversation.cluster.ReplyQueue;
 import java.util.Optional;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;

@@ -1,5 +1,8 @@
 package com.chatreview.conversation;
 
+import com.chatreview.conversation.cluster.OwedReply;
+import com.chatreview.conversation.cluster.RedisOwedReplies;
+import com.chatreview.conversation.cluster.ReplyQueue;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -11,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * Looks every third of a lease for replies whose node stopped renewing its hold (it died) and answers them here,
  * each in its chat's lane: a dead node's reply is answered again within a lease and a third of its last renewal.
  */
-final class ReplyTakeovers implements AutoCloseable {
+public final class ReplyTakeovers implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplyTakeovers.class);
 

@@ -1,5 +1,6 @@
 package com.chatreview.conversation;
 
+import com.chatreview.conversation.cluster.ReplyQueue;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

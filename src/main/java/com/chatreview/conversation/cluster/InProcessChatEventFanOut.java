@@ -1,6 +1,8 @@
-package com.chatreview.conversation;
+package com.chatreview.conversation.cluster;
 
 import com.chatreview.chat.ChatId;
+import com.chatreview.conversation.ChatEvent;
+import com.chatreview.conversation.ChatListeners;
 
 /** The connections of this node on the chat get the event, each in the order the chat's events come. */
 class InProcessChatEventFanOut implements ChatEventFanOut {

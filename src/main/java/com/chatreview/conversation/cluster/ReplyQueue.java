@@ -1,4 +1,4 @@
-package com.chatreview.conversation;
+package com.chatreview.conversation.cluster;
 
 import com.chatreview.chat.ChatId;
 import java.time.Duration;
@@ -7,7 +7,7 @@ import java.time.Duration;
  * Runs the work of a chat's frames one at a time, in the order they arrived, so that replies of one chat never
  * interleave; different chats run in parallel.
  */
-interface ReplyQueue {
+public interface ReplyQueue {
 
     /** Queues the work however much waits: the service's own (a review, a reply taken over), never refused. */
     void submit(ChatId chatId, Runnable work);

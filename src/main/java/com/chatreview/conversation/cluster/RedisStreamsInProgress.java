@@ -1,6 +1,7 @@
-package com.chatreview.conversation;
+package com.chatreview.conversation.cluster;
 
 import com.chatreview.chat.ChatId;
+import com.chatreview.conversation.ChatEvent;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
 import io.lettuce.core.RedisFuture;

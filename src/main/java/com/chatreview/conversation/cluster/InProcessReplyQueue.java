@@ -1,4 +1,4 @@
-package com.chatreview.conversation;
+package com.chatreview.conversation.cluster;
 
 import com.chatreview.chat.ChatId;
 import java.time.Duration;

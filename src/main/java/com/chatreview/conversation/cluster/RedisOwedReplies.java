@@ -1,4 +1,4 @@
-package com.chatreview.conversation;
+package com.chatreview.conversation.cluster;
 
 import com.chatreview.chat.ChatId;
 import com.chatreview.redis.Redis;
@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>All keys share the hash tag {@code {owed}}: one slot, so that the scripts also run on a Redis Cluster.
  */
-final class RedisOwedReplies implements OwedReplies, AutoCloseable {
+public final class RedisOwedReplies implements OwedReplies, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RedisOwedReplies.class);
 
@@ -196,7 +196,7 @@ final class RedisOwedReplies implements OwedReplies, AutoCloseable {
      * Claims the replies whose node's hold has lapsed: this node holds them from now on, and must answer them (or
      * {@link #paid} them).
      */
-    List<OwedReply> claimLapsed() {
+    public List<OwedReply> claimLapsed() {
         if (handingOver || !reachability.reachable()) {
             return List.of();
         }
@@ -253,7 +253,7 @@ final class RedisOwedReplies implements OwedReplies, AutoCloseable {
     }
 
     /** This node lets go of a claimed reply it could not start on: it lapses again, for any node to claim. */
-    void letGo(OwedReply reply) {
+    public void letGo(OwedReply reply) {
         held.remove(reply.questionId());
     }
 

@@ -1,6 +1,7 @@
-package com.chatreview.conversation;
+package com.chatreview.conversation.cluster;
 
 import com.chatreview.chat.ChatId;
+import com.chatreview.conversation.ChatEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

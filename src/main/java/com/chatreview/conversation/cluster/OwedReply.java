@@ -1,4 +1,4 @@
-package com.chatreview.conversation;
+package com.chatreview.conversation.cluster;
 
 import com.chatreview.chat.ChatId;
 import com.chatreview.tenancy.TenantId;
@@ -8,10 +8,10 @@ import java.util.UUID;
  * A reply the service owes: the frame's question is stored and acknowledged ({@code message_received}), its reply
  * ({@code replyId}) is not stored yet.
  */
-record OwedReply(TenantId tenantId, ChatId chatId, String userId, UUID questionId, UUID replyId) {
+public record OwedReply(TenantId tenantId, ChatId chatId, String userId, UUID questionId, UUID replyId) {
 
     /** The same question answered again, under a new message id. */
-    OwedReply answeredAgain() {
+    public OwedReply answeredAgain() {
         return new OwedReply(tenantId, chatId, userId, questionId, UUID.randomUUID());
     }
 }

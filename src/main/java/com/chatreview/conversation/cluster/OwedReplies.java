@@ -1,11 +1,13 @@
-package com.chatreview.conversation;
+package com.chatreview.conversation.cluster;
+
+import com.chatreview.conversation.ReplyTakeovers;
 
 /**
  * The replies the service owes to questions it acknowledged. In a cluster each is held by the node answering it
  * while that node lives; when it dies, another node takes the reply over ({@link ReplyTakeovers}). On a single node
  * there is nobody to take over: it owes nothing to anyone but itself.
  */
-interface OwedReplies {
+public interface OwedReplies {
 
     /** The question is stored and about to be acknowledged: this node answers it. */
     void owe(OwedReply reply);

@@ -1,4 +1,4 @@
-package com.chatreview.conversation;
+package com.chatreview.conversation.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

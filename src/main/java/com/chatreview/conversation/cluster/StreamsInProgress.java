@@ -1,6 +1,7 @@
-package com.chatreview.conversation;
+package com.chatreview.conversation.cluster;
 
 import com.chatreview.chat.ChatId;
+import com.chatreview.conversation.ChatEvent;
 import java.util.List;
 
 /**
@@ -9,7 +10,7 @@ import java.util.List;
  * are kept where every node reads them: a client resumes on any node, and a node taking over a dead node's turn
  * sees what that node had streamed.
  */
-interface StreamsInProgress {
+public interface StreamsInProgress {
 
     /** A reply's stream starts: whatever an earlier reply of the chat left is dropped. */
     void started(ChatId chatId, ChatEvent started);

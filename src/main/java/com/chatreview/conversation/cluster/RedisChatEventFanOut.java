@@ -1,6 +1,8 @@
-package com.chatreview.conversation;
+package com.chatreview.conversation.cluster;
 
 import com.chatreview.chat.ChatId;
+import com.chatreview.conversation.ChatEvent;
+import com.chatreview.conversation.ChatListeners;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
 import com.github.benmanes.caffeine.cache.Cache;

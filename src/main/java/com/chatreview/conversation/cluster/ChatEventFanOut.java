@@ -1,12 +1,13 @@
-package com.chatreview.conversation;
+package com.chatreview.conversation.cluster;
 
 import com.chatreview.chat.ChatId;
+import com.chatreview.conversation.ChatEvent;
 
 /**
  * Delivers a chat's events to every connection open on the chat. In-process, that is this node's connections;
  * a cluster's fan-out carries each event to every node holding a connection on the chat.
  */
-interface ChatEventFanOut {
+public interface ChatEventFanOut {
 
     /** Sends the event, in the order publish is called for the chat, to every connection on the chat. */
     void publish(ChatId chatId, ChatEvent event);
