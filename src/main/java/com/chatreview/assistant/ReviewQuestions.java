@@ -1,6 +1,7 @@
 package com.chatreview.assistant;
 
 import com.chatreview.assistant.Conversation.ContextDocument;
+import com.chatreview.grading.Place;
 import com.chatreview.grading.ProseMeaning;
 import com.chatreview.grading.ReviewRequest.ReviewDocument;
 import com.chatreview.grading.RuleOutcome;
@@ -550,12 +551,8 @@ final class ReviewQuestions {
         return content.startsWith("(") && content.endsWith(")") && !content.contains("\n");
     }
 
+    /** A quoted line as every review quotes one (the analysis's pointers included). */
     private static String code(String text) {
-        String line = text.strip().replaceAll("\\s+", " ");
-        if (line.length() > 100) {
-            line = line.substring(0, 99).strip() + "…";
-        }
-        String fence = line.contains("`") ? "``" : "`";
-        return fence + (fence.length() > 1 ? " " + line + " " : line) + fence;
+        return Place.code(Place.shorten(text));
     }
 }

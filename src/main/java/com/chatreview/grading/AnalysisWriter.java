@@ -2,9 +2,12 @@ package com.chatreview.grading;
 
 import com.chatreview.grading.Grader.Measures;
 import com.chatreview.grading.Grader.Student;
-import com.chatreview.grading.RestrictionRules.Check;
-import com.chatreview.grading.RestrictionRules.Outcome;
 import com.chatreview.grading.ReviewRequest.ReviewDocument;
+import com.chatreview.grading.source.RestrictionRules;
+import com.chatreview.grading.source.RestrictionRules.Check;
+import com.chatreview.grading.source.RestrictionRules.Outcome;
+import com.chatreview.grading.source.Similarity;
+import com.chatreview.grading.source.SourceFile;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,17 +1,22 @@
 package com.chatreview.grading;
 
-import com.chatreview.grading.GraderAddressed.Attempt;
-import com.chatreview.grading.RestrictionRules.Check;
-import com.chatreview.grading.RestrictionRules.Outcome;
 import com.chatreview.grading.ReviewRequest.ReviewDocument;
 import com.chatreview.grading.Rubric.Criterion;
-import com.chatreview.grading.SourceFile.Kind;
-import com.chatreview.grading.SourceFile.Token;
 import com.chatreview.grading.Verdict.Flag;
 import com.chatreview.grading.Verdict.Severity;
 import com.chatreview.grading.Verdicts.Observation;
 import com.chatreview.grading.Verdicts.Proposal;
 import com.chatreview.grading.Verdicts.Score;
+import com.chatreview.grading.source.GraderAddressed;
+import com.chatreview.grading.source.GraderAddressed.Attempt;
+import com.chatreview.grading.source.RestrictionParser;
+import com.chatreview.grading.source.RestrictionRules;
+import com.chatreview.grading.source.RestrictionRules.Check;
+import com.chatreview.grading.source.RestrictionRules.Outcome;
+import com.chatreview.grading.source.Similarity;
+import com.chatreview.grading.source.SourceFile;
+import com.chatreview.grading.source.SourceFile.Kind;
+import com.chatreview.grading.source.SourceFile.Token;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

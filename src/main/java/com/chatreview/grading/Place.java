@@ -5,7 +5,7 @@ package com.chatreview.grading;
  *
  * @param line 1-based; {@code 0} when the finding is about the whole file
  */
-record Place(String file, int line, String text) {
+public record Place(String file, int line, String text) {
 
     private static final int QUOTE_LENGTH = 100;
 
@@ -17,7 +17,7 @@ record Place(String file, int line, String text) {
     }
 
     /** One line of at most {@value #QUOTE_LENGTH} characters, whitespace runs made single spaces. */
-    static String shorten(String text) {
+    public static String shorten(String text) {
         String line = text == null ? "" : text.strip().replaceAll("\\s+", " ");
         return line.length() <= QUOTE_LENGTH
                 ? line
@@ -25,7 +25,7 @@ record Place(String file, int line, String text) {
     }
 
     /** Markdown inline code that the quoted text cannot end early. */
-    static String code(String text) {
+    public static String code(String text) {
         int longest = 0;
         int run = 0;
         for (int i = 0; i < text.length(); i++) {

@@ -1,6 +1,9 @@
 package com.chatreview.grading;
 
 import com.chatreview.grading.ReviewRequest.ReviewDocument;
+import com.chatreview.grading.source.RestrictionParser;
+import com.chatreview.grading.source.RestrictionRules;
+import com.chatreview.grading.source.SourceFile;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,12 +1,14 @@
 package com.chatreview.grading;
 
-import com.chatreview.grading.GraderAddressed.Attempt;
 import com.chatreview.grading.ReviewRequest.ReviewDocument;
 import com.chatreview.grading.Rubric.Criterion;
 import com.chatreview.grading.Verdict.CriterionScore;
 import com.chatreview.grading.Verdict.Finding;
 import com.chatreview.grading.Verdict.Flag;
 import com.chatreview.grading.Verdict.Severity;
+import com.chatreview.grading.source.GraderAddressed;
+import com.chatreview.grading.source.GraderAddressed.Attempt;
+import com.chatreview.grading.source.SourceFile;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

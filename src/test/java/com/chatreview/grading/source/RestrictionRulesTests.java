@@ -1,15 +1,16 @@
-package com.chatreview.grading;
+package com.chatreview.grading.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import com.chatreview.grading.RestrictionRules.AnyWord;
-import com.chatreview.grading.RestrictionRules.Import;
-import com.chatreview.grading.RestrictionRules.Outcome;
-import com.chatreview.grading.RestrictionRules.Polarity;
-import com.chatreview.grading.RestrictionRules.Recursion;
-import com.chatreview.grading.RestrictionRules.Rule;
-import com.chatreview.grading.RestrictionRules.Words;
+import com.chatreview.grading.Place;
+import com.chatreview.grading.source.RestrictionRules.AnyWord;
+import com.chatreview.grading.source.RestrictionRules.Import;
+import com.chatreview.grading.source.RestrictionRules.Outcome;
+import com.chatreview.grading.source.RestrictionRules.Polarity;
+import com.chatreview.grading.source.RestrictionRules.Recursion;
+import com.chatreview.grading.source.RestrictionRules.Rule;
+import com.chatreview.grading.source.RestrictionRules.Words;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;

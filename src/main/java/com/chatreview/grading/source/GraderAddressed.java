@@ -1,5 +1,6 @@
-package com.chatreview.grading;
+package com.chatreview.grading.source;
 
+import com.chatreview.grading.Place;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -9,10 +10,10 @@ import java.util.regex.Pattern;
  * grade, telling the grader to ignore its instructions, giving it a new role. It is read everywhere, comments
  * included (that is where it hides), reported to the teacher, and never changes a grade.
  */
-final class GraderAddressed {
+public final class GraderAddressed {
 
     /** A line of a student's file addressed to the grader, and what it attempts. */
-    record Attempt(Place place, String attempt) {}
+    public record Attempt(Place place, String attempt) {}
 
     private record Sign(Pattern pattern, String attempt) {}
 
@@ -82,7 +83,7 @@ final class GraderAddressed {
      * the next when the two only say it together (a sentence split over two comment lines); and a file whose
      * name says it ({@code ignore_previous_instructions.py}), at line 0.
      */
-    static List<Attempt> find(List<SourceFile> files) {
+    public static List<Attempt> find(List<SourceFile> files) {
         List<Attempt> findings = new ArrayList<>();
         for (SourceFile file : files) {
             String name = normalized(file.name().replaceAll("[_\\-.]+", " "));

@@ -1,4 +1,4 @@
-package com.chatreview.grading;
+package com.chatreview.grading.source;
 
 import com.chatreview.grading.ReviewRequest.ReviewDocument;
 import java.util.ArrayList;
@@ -17,9 +17,9 @@ import org.jspecify.annotations.Nullable;
  * string is not taken for code. Any other file (plain text, Markdown) is read as prose: no comments, no
  * strings, every word a token.
  */
-final class SourceFile {
+public final class SourceFile {
 
-    enum Kind {
+    public enum Kind {
         /** A name or a word: letters, digits and underscores, starting with a letter or underscore. */
         WORD,
         NUMBER,
@@ -30,7 +30,7 @@ final class SourceFile {
     }
 
     /** A token; {@code text} is lower-cased for words, as every comparison here ignores case. */
-    record Token(String text, Kind kind, int line) {
+    public record Token(String text, Kind kind, int line) {
 
         boolean wordLike() {
             return kind != Kind.SYMBOL;
@@ -93,18 +93,18 @@ final class SourceFile {
         this.tokens = tokens;
     }
 
-    static SourceFile read(ReviewDocument document) {
+    public static SourceFile read(ReviewDocument document) {
         return read(document.name(), document.contentType(), document.text());
     }
 
-    static SourceFile read(String name, @Nullable String contentType, String text) {
+    public static SourceFile read(String name, @Nullable String contentType, String text) {
         Syntax syntax = syntax(name, contentType);
         Scanner scanner = new Scanner(text, syntax);
         scanner.run();
         return new SourceFile(name, syntax, text.lines().toList(), scanner.codeLines, scanner.tokens);
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
@@ -113,7 +113,7 @@ final class SourceFile {
     }
 
     /** The file's lines as written; line {@code n} is {@code lines().get(n - 1)}. */
-    List<String> lines() {
+    public List<String> lines() {
         return lines;
     }
 
@@ -122,12 +122,12 @@ final class SourceFile {
         return codeLines;
     }
 
-    List<Token> tokens() {
+    public List<Token> tokens() {
         return tokens;
     }
 
     /** The line as written, or an empty string past the end. */
-    String line(int number) {
+    public String line(int number) {
         return number >= 1 && number <= lines.size() ? lines.get(number - 1) : "";
     }
 

@@ -1,7 +1,8 @@
-package com.chatreview.grading;
+package com.chatreview.grading.source;
 
-import com.chatreview.grading.SourceFile.Kind;
-import com.chatreview.grading.SourceFile.Token;
+import com.chatreview.grading.Place;
+import com.chatreview.grading.source.SourceFile.Kind;
+import com.chatreview.grading.source.SourceFile.Token;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,15 +18,15 @@ import org.jspecify.annotations.Nullable;
  * means {@code for} and {@code while}; {@code recursion} means a function that calls itself; any other term is
  * matched as whole tokens of the code, outside comments and string literals, ignoring case.
  */
-final class RestrictionRules {
+public final class RestrictionRules {
 
-    enum Polarity {
+    public enum Polarity {
         FORBIDDEN,
         REQUIRED
     }
 
     /** A rule that can be checked: a forbidding rule is broken by any hit of any check; a requiring one needs all. */
-    record Rule(Place source, Polarity polarity, List<Check> checks) {}
+    public record Rule(Place source, Polarity polarity, List<Check> checks) {}
 
     /**
      * What checking a rule found.
@@ -33,15 +34,15 @@ final class RestrictionRules {
      * @param hits for a forbidding rule, where the submission breaks it
      * @param missing for a requiring rule, what no file of the submission has
      */
-    record Outcome(Rule rule, List<Place> hits, List<Check> missing) {
+    public record Outcome(Rule rule, List<Place> hits, List<Check> missing) {
 
-        boolean broken() {
+        public boolean broken() {
             return !hits.isEmpty() || !missing.isEmpty();
         }
     }
 
     /** One thing a rule looks for in a file. */
-    sealed interface Check {
+    public sealed interface Check {
 
         /** What is looked for, as the review names it. */
         String describe();
@@ -57,17 +58,17 @@ final class RestrictionRules {
         this.uncheckable = List.copyOf(uncheckable);
     }
 
-    List<Rule> rules() {
+    public List<Rule> rules() {
         return rules;
     }
 
     /** Lines read as rules that say nothing this class can look for, in file and line order. */
-    List<Place> uncheckable() {
+    public List<Place> uncheckable() {
         return uncheckable;
     }
 
     /** Checks every rule against the files, in the order the rules were written. */
-    List<Outcome> check(List<SourceFile> files) {
+    public List<Outcome> check(List<SourceFile> files) {
         List<Outcome> outcomes = new ArrayList<>();
         for (Rule rule : rules) {
             List<Place> hits = new ArrayList<>();

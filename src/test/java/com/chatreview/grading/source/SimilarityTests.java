@@ -1,10 +1,11 @@
-package com.chatreview.grading;
+package com.chatreview.grading.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import com.chatreview.grading.SourceFile.Kind;
-import com.chatreview.grading.SourceFile.Token;
+import com.chatreview.grading.Place;
+import com.chatreview.grading.source.SourceFile.Kind;
+import com.chatreview.grading.source.SourceFile.Token;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

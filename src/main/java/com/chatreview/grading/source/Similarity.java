@@ -1,7 +1,8 @@
-package com.chatreview.grading;
+package com.chatreview.grading.source;
 
-import com.chatreview.grading.SourceFile.Kind;
-import com.chatreview.grading.SourceFile.Token;
+import com.chatreview.grading.Place;
+import com.chatreview.grading.source.SourceFile.Kind;
+import com.chatreview.grading.source.SourceFile.Token;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -33,7 +34,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Time is linear in the tokens: 3-grams are counted in hash maps.
  */
-final class Similarity {
+public final class Similarity {
 
     static final int N = 3;
     static final String PLACEHOLDER = "_";
@@ -223,7 +224,8 @@ final class Similarity {
             "count");
 
     /** The similarity of one student file to the reference file it is closest to. */
-    record FileScore(String file, int percent, @Nullable String closestReference, boolean usesParticularNames) {}
+    public record FileScore(
+            String file, int percent, @Nullable String closestReference, boolean usesParticularNames) {}
 
     /**
      * @param percent the overall similarity, rounded to a whole percent: of the student files that together come
@@ -234,7 +236,7 @@ final class Similarity {
      * @param unmatched reference lines with no counterpart in the submission, in file and line order
      * @param referenceLines how many reference lines were compared
      */
-    record Result(
+    public record Result(
             int percent,
             List<String> counted,
             List<FileScore> files,
@@ -244,7 +246,7 @@ final class Similarity {
             int referenceLines) {
 
         /** Whether the submission is about something else: the reference has particular names, it uses none. */
-        boolean unrelated() {
+        public boolean unrelated() {
             return !particular.isEmpty() && particularUsed.isEmpty();
         }
     }
@@ -256,7 +258,7 @@ final class Similarity {
 
     private Similarity() {}
 
-    static Result compare(List<SourceFile> submission, List<SourceFile> reference) {
+    public static Result compare(List<SourceFile> submission, List<SourceFile> reference) {
         Set<String> studentWords = words(submission);
         Set<String> shared = new HashSet<>(words(reference));
         shared.retainAll(studentWords);

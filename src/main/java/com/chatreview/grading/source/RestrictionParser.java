@@ -1,13 +1,14 @@
-package com.chatreview.grading;
+package com.chatreview.grading.source;
 
-import com.chatreview.grading.RestrictionRules.AnyWord;
-import com.chatreview.grading.RestrictionRules.Check;
-import com.chatreview.grading.RestrictionRules.Import;
-import com.chatreview.grading.RestrictionRules.Polarity;
-import com.chatreview.grading.RestrictionRules.Recursion;
-import com.chatreview.grading.RestrictionRules.Rule;
-import com.chatreview.grading.RestrictionRules.Words;
-import com.chatreview.grading.SourceFile.Token;
+import com.chatreview.grading.Place;
+import com.chatreview.grading.source.RestrictionRules.AnyWord;
+import com.chatreview.grading.source.RestrictionRules.Check;
+import com.chatreview.grading.source.RestrictionRules.Import;
+import com.chatreview.grading.source.RestrictionRules.Polarity;
+import com.chatreview.grading.source.RestrictionRules.Recursion;
+import com.chatreview.grading.source.RestrictionRules.Rule;
+import com.chatreview.grading.source.RestrictionRules.Words;
+import com.chatreview.grading.source.SourceFile.Token;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * any other term that looks like code a check of its tokens. A line none of this fits is kept as a rule that
  * cannot be checked, to be listed as such, never guessed at.
  */
-final class RestrictionParser {
+public final class RestrictionParser {
 
     private static final Pattern APOSTROPHE = Pattern.compile("(?<=\\p{L})’(?=\\p{L})");
     private static final Pattern LIST_MARKER = Pattern.compile("^(?:[-*+•]|\\d{1,3}[.)])\\s+");
@@ -158,7 +159,7 @@ final class RestrictionParser {
     private RestrictionParser() {}
 
     /** Reads the rules of restriction files, each given as its name and text. */
-    static RestrictionRules parse(List<SourceFile> files) {
+    public static RestrictionRules parse(List<SourceFile> files) {
         List<Rule> rules = new ArrayList<>();
         List<Place> uncheckable = new ArrayList<>();
         for (SourceFile file : files) {

@@ -1,4 +1,4 @@
-package com.chatreview.grading;
+package com.chatreview.grading.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
