@@ -1,6 +1,7 @@
 package com.chatreview.webhook;
 
 import com.chatreview.outbound.Destinations;
+import com.chatreview.outbound.OutboxWorker;
 import com.chatreview.sealing.Sealer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -44,8 +45,17 @@ class WebhookConfiguration {
     }
 
     @Bean
+    OutboxWorker<Deliveries.Claimed> webhookWorker(WebhookDeliverer deliverer) {
+        return new OutboxWorker<>("webhooks", deliverer, WebhookDeliverer.LIMITS);
+    }
+
+    @Bean
     WebhookEvents webhookEvents(
-            JdbcClient jdbc, JsonMapper json, Endpoints endpoints, WebhookDeliverer deliverer, Clock clock) {
-        return new WebhookEvents(jdbc, json, endpoints, deliverer::wake, clock);
+            JdbcClient jdbc,
+            JsonMapper json,
+            Endpoints endpoints,
+            OutboxWorker<Deliveries.Claimed> worker,
+            Clock clock) {
+        return new WebhookEvents(jdbc, json, endpoints, worker::wake, clock);
     }
 }

@@ -2,6 +2,8 @@ package com.chatreview.webhook;
 
 import com.chatreview.outbound.DestinationRefused;
 import com.chatreview.outbound.Destinations;
+import com.chatreview.outbound.OutboxWorker;
+import com.chatreview.outbound.RetryAfter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
@@ -14,11 +16,10 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.eclipse.jetty.client.HttpClient;
@@ -40,13 +41,17 @@ import org.springframework.context.SmartLifecycle;
  * 2 h, 5 h, 10 h and 10 h, each ±20 %: about 28 h in all); then it fails, and an endpoint none of whose deliveries
  * succeeded meanwhile is disabled.
  */
-class WebhookDeliverer implements SmartLifecycle {
+class WebhookDeliverer implements OutboxWorker.Outbox<Deliveries.Claimed>, SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(WebhookDeliverer.class);
 
-    private static final Duration POLL = Duration.ofSeconds(1);
-    /** Attempts under way at once on a node; each ends within the timeouts, a new claim fills each freed slot. */
-    private static final int IN_FLIGHT = 32;
+    /**
+     * Attempts under way at once on a node (each ends within the timeouts, a new claim fills each freed slot), of
+     * them at most as many to one endpoint as every node's together may have ({@link Deliveries#claimDue} counts
+     * those).
+     */
+    static final OutboxWorker.Limits LIMITS =
+            new OutboxWorker.Limits(32, Deliveries.PER_ENDPOINT_IN_FLIGHT, Duration.ofSeconds(1));
 
     private final Deliveries deliveries;
     private final Endpoints endpoints;
@@ -58,9 +63,7 @@ class WebhookDeliverer implements SmartLifecycle {
     private final Duration lease;
 
     private final HttpClient http;
-    private final Semaphore sending = new Semaphore(IN_FLIGHT);
     private final Map<String, Counter> outcomes;
-    private volatile @Nullable Thread loop;
     private volatile boolean running;
 
     WebhookDeliverer(
@@ -103,14 +106,6 @@ class WebhookDeliverer implements SmartLifecycle {
         return Objects.requireNonNull(outcomes.get(outcome), outcome);
     }
 
-    /** Something was recorded: look now rather than at the next poll. */
-    void wake() {
-        Thread current = loop;
-        if (current != null) {
-            LockSupport.unpark(current);
-        }
-    }
-
     @Override
     public void start() {
         try {
@@ -119,16 +114,11 @@ class WebhookDeliverer implements SmartLifecycle {
             throw new IllegalStateException("The webhooks' HTTP client did not start", e);
         }
         running = true;
-        loop = Thread.ofVirtual().name("webhook-deliverer").start(this::run);
     }
 
     @Override
     public void stop() {
         running = false;
-        Thread current = loop;
-        if (current != null) {
-            current.interrupt();
-        }
         try {
             http.stop();
         } catch (Exception e) {
@@ -141,46 +131,27 @@ class WebhookDeliverer implements SmartLifecycle {
         return running;
     }
 
-    private void run() {
-        while (running) {
-            try {
-                int free = sending.availablePermits();
-                if (free == 0) {
-                    sending.acquire(); // until one attempt ends: a slow receiver holds up its own slot only
-                    sending.release();
-                    continue;
-                }
-                List<Deliveries.Claimed> claimed = deliveries.claimDue(free, lease);
-                if (claimed.isEmpty()) {
-                    LockSupport.parkNanos(POLL.toNanos());
-                    continue;
-                }
-                for (Deliveries.Claimed delivery : claimed) {
-                    sending.acquire();
-                    Thread.ofVirtual().start(() -> {
-                        try {
-                            attempt(delivery);
-                        } finally {
-                            sending.release();
-                        }
-                    });
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                if (!running) {
-                    return;
-                }
-                log.warn("Looking for webhook deliveries failed; trying again: {}", e.toString());
-                LockSupport.parkNanos(POLL.toNanos());
-            }
-        }
+    /** The endpoints' own caps are counted in the claim, over every node's deliveries. */
+    @Override
+    public List<Deliveries.Claimed> claimDue(int limit, Set<String> busy) {
+        return deliveries.claimDue(limit, lease);
+    }
+
+    @Override
+    public String destination(Deliveries.Claimed delivery) {
+        return delivery.endpointId().toString();
+    }
+
+    @Override
+    public void send(Deliveries.Claimed delivery) {
+        attempt(delivery);
     }
 
     void attempt(Deliveries.Claimed delivery) {
         Instant started = Instant.now();
         long timestamp = started.getEpochSecond();
         Integer status = null;
+        Duration asked = Duration.ZERO;
         String error;
         try {
             // the host is resolved, and checked, by the client as it connects (Destinations.connectingResolver)
@@ -206,6 +177,7 @@ class WebhookDeliverer implements SmartLifecycle {
                 return;
             }
             error = "answered " + status;
+            asked = RetryAfter.of(response.getHeaders().get(HttpHeader.RETRY_AFTER));
         } catch (DestinationRefused refused) {
             error = refused.getMessage();
         } catch (ExecutionException failed) {
@@ -218,20 +190,23 @@ class WebhookDeliverer implements SmartLifecycle {
         } catch (Exception e) {
             error = describe(e);
         }
-        failed(delivery, status, error, millisSince(started));
+        failed(delivery, status, error, millisSince(started), asked);
     }
 
-    private void failed(Deliveries.Claimed delivery, @Nullable Integer status, @Nullable String error, long latency) {
+    /** Tried again after the next retry delay, or the wait the receiver asked for ({@code Retry-After}) if longer. */
+    private void failed(
+            Deliveries.Claimed delivery,
+            @Nullable Integer status,
+            @Nullable String error,
+            long latency,
+            Duration asked) {
         int attempt = delivery.attempts() + 1;
         if (attempt <= retries.size()) {
             Duration wait = retries.get(attempt - 1);
             long jitter = (long) (wait.toMillis() * (ThreadLocalRandom.current().nextDouble(-0.2, 0.2)));
-            deliveries.attemptFailed(
-                    delivery.id(),
-                    status,
-                    error,
-                    latency,
-                    Instant.now().plus(wait).plusMillis(jitter));
+            Instant next = Instant.now().plus(wait).plusMillis(jitter);
+            Instant askedFor = Instant.now().plus(asked);
+            deliveries.attemptFailed(delivery.id(), status, error, latency, askedFor.isAfter(next) ? askedFor : next);
             outcome("retrying").increment();
             return;
         }

@@ -14,6 +14,7 @@ import com.chatreview.lti.platform.Member;
 import com.chatreview.lti.platform.ResourceLink;
 import com.chatreview.lti.platform.Score;
 import com.chatreview.lti.platforms.Platforms;
+import com.chatreview.outbound.OutboxWorker;
 import com.chatreview.support.Api;
 import com.chatreview.support.Eventually;
 import com.chatreview.support.IntegrationTest;
@@ -267,7 +268,8 @@ class LtiGradePassbackIntegrationTests {
 
     @Test
     void aPlatformThatStallsHoldsUpOnlyItsOwnScores(
-            TestService service, @Autowired JdbcClient jdbc, @Autowired ScoreDelivery delivery) throws IOException {
+            TestService service, @Autowired JdbcClient jdbc, @Autowired OutboxWorker<ScoreDelivery.Due> scores)
+            throws IOException {
         nothingOnItsWay(jdbc);
         List<Member> stalled = IntStream.range(0, ScoreDelivery.IN_FLIGHT_PER_PLATFORM)
                 .mapToObj(i -> course.learner("Stalled", "No. " + i))
@@ -278,7 +280,7 @@ class LtiGradePassbackIntegrationTests {
                 Endpoint.SCORES,
                 stalled.stream().map(learner -> Fault.slow(PAST_THE_TIMEOUT)).toArray(Fault[]::new));
         stalled.forEach(learner -> writeScore(jdbc, learner));
-        delivery.wake();
+        scores.wake();
         Eventually.until(Eventually.PATIENCE, () -> platform.arrivals(Endpoint.SCORES) >= arrived + 4);
 
         RegisteredTool other = RegisteredTool.in(service, "lti-grades-other");
@@ -371,11 +373,11 @@ class LtiGradePassbackIntegrationTests {
                         .toArray(Fault[]::new));
         // two more nodes, whose leases end before two of these sends are done
         LtiSettings shortLeases = Records.with(settings, "scoreLease", Duration.ofSeconds(2));
-        List<ScoreDelivery> nodes = List.of(
-                new ScoreDelivery(jdbc, platforms, tokens, http, shortLeases),
-                new ScoreDelivery(jdbc, platforms, tokens, http, shortLeases));
+        List<OutboxWorker<ScoreDelivery.Due>> nodes = List.of(
+                new ScoreDelivery(jdbc, platforms, tokens, http, shortLeases).worker(),
+                new ScoreDelivery(jdbc, platforms, tokens, http, shortLeases).worker());
         learners.forEach(learner -> writeScore(jdbc, learner));
-        nodes.forEach(ScoreDelivery::start);
+        nodes.forEach(OutboxWorker::start);
         try {
             for (Member learner : learners) {
                 Eventually.until(
@@ -384,7 +386,7 @@ class LtiGradePassbackIntegrationTests {
             }
             nothingOnItsWay(database);
         } finally {
-            nodes.forEach(ScoreDelivery::stop);
+            nodes.forEach(OutboxWorker::stop);
         }
         for (Member learner : learners) {
             long sends = platform.exchanges(Endpoint.SCORES).stream()

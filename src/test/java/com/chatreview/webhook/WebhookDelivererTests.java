@@ -100,6 +100,54 @@ class WebhookDelivererTests {
         assertThat(followed).as("the redirect's target was never asked").hasValue(0);
     }
 
+    /**
+     * A receiver that answers {@code 429} or {@code 503} with {@code Retry-After} is tried again after the wait it
+     * asks for where that is longer than the next retry delay (5 s here), and after the delay where it is shorter.
+     */
+    @Test
+    void aReceiversRetryAfterIsWaitedForWhenLongerThanTheNextDelay() throws Exception {
+        assertThat(nextAttemptAfter(429, "600")).isBetween(Duration.ofSeconds(590), Duration.ofSeconds(601));
+        assertThat(nextAttemptAfter(503, "1")).isBetween(Duration.ofSeconds(3), Duration.ofSeconds(7));
+        assertThat(nextAttemptAfter(429, "86400")).as("at most an hour").isLessThanOrEqualTo(Duration.ofHours(1));
+    }
+
+    private static Duration nextAttemptAfter(int status, String retryAfter) throws Exception {
+        com.sun.net.httpserver.HttpServer server =
+                com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/in", exchange -> {
+            exchange.getResponseHeaders().add("Retry-After", retryAfter);
+            exchange.sendResponseHeaders(status, -1);
+            exchange.close();
+        });
+        server.start();
+        List<Failure> failures = new ArrayList<>();
+        try {
+            WebhookSettings settings = new WebhookSettings(true, true, List.of(), Duration.ofSeconds(10));
+            WebhookDeliverer deliverer = deliverer(
+                    failures,
+                    new Destinations(settings.destinationPolicy(), host -> List.of(InetAddress.getByName(host))));
+            deliverer.start();
+            try {
+                deliverer.attempt(new Deliveries.Claimed(
+                        UUID.randomUUID(),
+                        UUID.randomUUID(),
+                        UUID.randomUUID(),
+                        "http://127.0.0.1:" + server.getAddress().getPort() + "/in",
+                        "{}",
+                        0));
+            } finally {
+                deliverer.stop();
+            }
+        } finally {
+            server.stop(0);
+        }
+        assertThat(failures).hasSize(1);
+        assertThat(failures.getFirst().status()).isEqualTo(status);
+        return Duration.between(
+                Instant.now(),
+                java.util.Objects.requireNonNull(failures.getFirst().next()));
+    }
+
     private static WebhookDeliverer deliverer(List<Failure> failures, Destinations destinations) {
         Deliveries deliveries = new Deliveries(mock(JdbcClient.class)) {
             @Override

@@ -5,6 +5,7 @@ import com.chatreview.lti.LtiSettings;
 import com.chatreview.lti.keys.PlatformHttp;
 import com.chatreview.lti.keys.PlatformTokens;
 import com.chatreview.lti.platforms.Platforms;
+import com.chatreview.outbound.OutboxWorker;
 import com.chatreview.submission.SubmissionsForReview;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
@@ -22,8 +23,13 @@ class GradesConfiguration {
     }
 
     @Bean
-    LtiScores ltiScores(JdbcClient jdbc, Platforms platforms, ScoreDelivery delivery) {
-        return new LtiScores(jdbc, platforms, delivery::wake);
+    OutboxWorker<ScoreDelivery.Due> ltiScoreWorker(ScoreDelivery delivery) {
+        return delivery.worker();
+    }
+
+    @Bean
+    LtiScores ltiScores(JdbcClient jdbc, Platforms platforms, OutboxWorker<ScoreDelivery.Due> worker) {
+        return new LtiScores(jdbc, platforms, worker::wake);
     }
 
     @Bean
@@ -38,8 +44,8 @@ class GradesConfiguration {
             HomeworkCatalog homework,
             LinkLineItems lineItems,
             JsonMapper json,
-            ScoreDelivery delivery,
+            OutboxWorker<ScoreDelivery.Due> worker,
             Clock clock) {
-        return new GradePassback(jdbc, submissions, homework, lineItems, json, delivery::wake, clock);
+        return new GradePassback(jdbc, submissions, homework, lineItems, json, worker::wake, clock);
     }
 }

@@ -5,25 +5,24 @@ import com.chatreview.lti.LtiSettings;
 import com.chatreview.lti.keys.PlatformHttp;
 import com.chatreview.lti.keys.PlatformTokens;
 import com.chatreview.lti.platforms.Platforms;
+import com.chatreview.outbound.OutboxWorker;
+import com.chatreview.outbound.RetryAfter;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Sends the outbox's scores ({@link GradePassback}) to the platforms' line items (docs/lti.md, Grades), from every
- * node: a node claims one due score at a time with {@code FOR UPDATE SKIP LOCKED}, a token of its own and a lease
+ * node, through an {@link OutboxWorker}: a node claims one due score at a time with {@code FOR UPDATE SKIP LOCKED}, a
+ * token of its own and a lease
  * ({@code lti.score-lease}, on the database's clock), so that no two nodes send the same one at once and a node that
  * dies mid-send (kill -9) leaves it to another once the lease ends; what it writes of the score afterwards holds only
  * while its claim does. Scores of one line item and user go in the order they were written: one is taken only when
@@ -37,27 +36,23 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * to {@code lti.score-max-retry}, or the platform's {@code Retry-After} if longer); any other answer, or {@code
  * lti.score-give-up-after} of trying, gives the score up (kept, with the reason).
  */
-public class ScoreDelivery implements SmartLifecycle {
+public class ScoreDelivery implements OutboxWorker.Outbox<ScoreDelivery.Due> {
 
     private static final Logger log = LoggerFactory.getLogger(ScoreDelivery.class);
     static final String SCORE_TYPE = "application/vnd.ims.lis.v1.score+json";
+
+    private static final Duration PURGE_EVERY = Duration.ofHours(1);
+    /** Scores a node sends at once, and of these at most so many to one platform (a stalled one keeps only these). */
+    static final int IN_FLIGHT = 16;
+
+    public static final int IN_FLIGHT_PER_PLATFORM = 4;
 
     private final JdbcClient jdbc;
     private final Platforms platforms;
     private final PlatformTokens tokens;
     private final PlatformHttp http;
     private final LtiSettings settings;
-    private final Semaphore wakeUp = new Semaphore(0);
-    private static final Duration PURGE_EVERY = Duration.ofHours(1);
-    /** Scores a node sends at once, and of these at most so many to one platform (a stalled one keeps only these). */
-    static final int IN_FLIGHT = 16;
-
-    public static final int IN_FLIGHT_PER_PLATFORM = 4;
-    private final Semaphore sending = new Semaphore(IN_FLIGHT);
-    private final Map<UUID, Integer> inFlight = new ConcurrentHashMap<>();
-    private volatile boolean running;
-    private long lastPurge;
-    private @Nullable Thread worker;
+    private volatile long lastPurge;
 
     public ScoreDelivery(
             JdbcClient jdbc, Platforms platforms, PlatformTokens tokens, PlatformHttp http, LtiSettings settings) {
@@ -68,94 +63,35 @@ public class ScoreDelivery implements SmartLifecycle {
         this.settings = settings;
     }
 
-    /** Scores were written: look for them now, not at the next poll. */
-    public void wake() {
-        wakeUp.release();
+    /** The worker that sends these scores from this node. */
+    public OutboxWorker<Due> worker() {
+        return new OutboxWorker<>(
+                "lti-scores", this, new OutboxWorker.Limits(IN_FLIGHT, IN_FLIGHT_PER_PLATFORM, settings.scorePoll()));
     }
 
-    @Override
-    public void start() {
-        running = true;
-        worker = Thread.ofVirtual().name("lti-scores").start(this::run);
-    }
-
-    @Override
-    public void stop() {
-        running = false;
-        Thread thread = worker;
-        if (thread != null) {
-            thread.interrupt();
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    private void run() {
-        while (running) {
-            try {
-                sending.acquire();
-                Optional<Due> due;
-                try {
-                    due = claimNext(busyPlatforms());
-                } catch (RuntimeException e) {
-                    sending.release();
-                    throw e;
-                }
-                if (due.isEmpty()) {
-                    sending.release();
-                    purgeSettled();
-                    wakeUp.tryAcquire(settings.scorePoll().toMillis(), TimeUnit.MILLISECONDS);
-                    wakeUp.drainPermits();
-                    continue;
-                }
-                send(due.get());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException e) {
-                // the database away for a moment: the scores stay in the outbox
-                log.warn("Sending LTI scores failed; trying again at the next poll: {}", e.toString());
-                try {
-                    Thread.sleep(settings.scorePoll().toMillis());
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
-
-    /** Sends the claimed score beside the others under way: a slow platform holds up its own scores only. */
-    private void send(Due due) {
-        inFlight.merge(due.platformId(), 1, Integer::sum);
-        Thread.ofVirtual().name("lti-score-" + due.seq()).start(() -> {
-            try {
-                deliver(due);
-            } catch (RuntimeException e) {
-                // what became of it is not written: its lease ends and it is sent again (a platform that took it
-                // answers 409)
-                log.warn("Recording an LTI score's send (outbox row {}) failed: {}", due.seq(), e.toString());
-            } finally {
-                inFlight.computeIfPresent(due.platformId(), (platform, sends) -> sends == 1 ? null : sends - 1);
-                sending.release();
-                wake(); // a slot came free, and the next score of its line may be due
-            }
-        });
-    }
-
-    /** The platforms with as many scores under way on this node as one may have, as the claim's list. */
-    private String busyPlatforms() {
-        return inFlight.entrySet().stream()
-                .filter(platform -> platform.getValue() >= IN_FLIGHT_PER_PLATFORM)
-                .map(platform -> platform.getKey().toString())
-                .collect(Collectors.joining(","));
-    }
-
-    private record Due(
+    /** A score claimed for sending, and whether it has been tried for longer than {@code lti.score-give-up-after}. */
+    public record Due(
             long seq, UUID claim, UUID platformId, String lineItem, String score, int attempts, boolean overdue) {}
+
+    @Override
+    public List<Due> claimDue(int limit, Set<String> busyPlatforms) {
+        return claimNext(String.join(",", busyPlatforms)).stream().toList();
+    }
+
+    @Override
+    public String destination(Due due) {
+        return due.platformId().toString();
+    }
+
+    @Override
+    public void send(Due due) {
+        deliver(due);
+    }
+
+    @Override
+    public void idle() {
+        purgeSettled();
+    }
 
     /**
      * Deletes the scores delivered or given up longer than {@code lti.score-retention} ago, now and then (every node
@@ -178,7 +114,7 @@ public class ScoreDelivery implements SmartLifecycle {
                                 LIMIT 1000)""")
                     .param("retentionMillis", settings.scoreRetention().toMillis())
                     .update();
-        } while (purged == 1000 && running);
+        } while (purged == 1000);
     }
 
     /**
@@ -264,7 +200,7 @@ public class ScoreDelivery implements SmartLifecycle {
             return;
         }
         if (status == 408 || status == 429 || status >= 500) {
-            retry(due, error, retryAfter(answer));
+            retry(due, error, RetryAfter.of(answer.headers().get("Retry-After")));
         } else {
             giveUp(due, error);
         }
@@ -307,19 +243,6 @@ public class ScoreDelivery implements SmartLifecycle {
     private Duration backoff(int attempts) {
         Duration delay = settings.scoreFirstRetry().multipliedBy(1L << Math.min(20, Math.max(0, attempts - 1)));
         return delay.compareTo(settings.scoreMaxRetry()) > 0 ? settings.scoreMaxRetry() : delay;
-    }
-
-    /** The wait the platform asks for in seconds (an HTTP date is taken as none), at most an hour. */
-    static Duration retryAfter(PlatformHttp.Answer answer) {
-        String value = answer.headers().get("Retry-After");
-        if (value == null) {
-            return Duration.ZERO;
-        }
-        try {
-            return Duration.ofSeconds(Math.min(3600, Math.max(0, Long.parseLong(value.strip()))));
-        } catch (NumberFormatException e) {
-            return Duration.ZERO;
-        }
     }
 
     /** The line item's scores endpoint: {@code /scores} after its path, before its query (Moodle keeps one). */
