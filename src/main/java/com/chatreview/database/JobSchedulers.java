@@ -2,9 +2,11 @@ package com.chatreview.database;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerBuilder;
+import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.jdbc.PostgreSqlJdbcCustomization;
 import com.github.kagkarlsson.scheduler.task.Task;
 import java.util.List;
+import java.util.concurrent.Executors;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 
@@ -25,13 +27,21 @@ public final class JobSchedulers {
     private JobSchedulers() {}
 
     /**
-     * A scheduler of these tasks on the service's database, polling with lock-and-fetch. A job scheduled inside a
-     * transaction (through the proxy) commits with it or not at all.
+     * A scheduler of these tasks on the service's database, polling with lock-and-fetch, its jobs run on {@code
+     * threads} virtual threads named after it, and known to the others as this host and process. A job scheduled
+     * inside a transaction (through the proxy) commits with it or not at all.
+     *
+     * @param name the module's jobs ("review", "privacy"): the threads' prefix and the scheduler name's suffix
      */
     public static SchedulerBuilder create(
-            DataSource dataSource, List<Task<?>> tasks, double lowerLimitFractionOfThreads) {
+            DataSource dataSource, List<Task<?>> tasks, String name, int threads, double lowerLimitFractionOfThreads) {
         return Scheduler.create(new TransactionAwareDataSourceProxy(dataSource), tasks)
                 .jdbcCustomization(new PostgreSqlJdbcCustomization(true, false))
-                .pollUsingLockAndFetch(lowerLimitFractionOfThreads, 1.0);
+                .pollUsingLockAndFetch(lowerLimitFractionOfThreads, 1.0)
+                .schedulerName(new SchedulerName.Fixed(new SchedulerName.Hostname().getName() + "-"
+                        + ProcessHandle.current().pid() + "-" + name))
+                .threads(threads)
+                .executorService(Executors.newThreadPerTaskExecutor(
+                        Thread.ofVirtual().name(name + "-", 0).factory()));
     }
 }

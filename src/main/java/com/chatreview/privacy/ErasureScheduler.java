@@ -1,24 +1,18 @@
 package com.chatreview.privacy;
 
-import com.chatreview.database.AfterCommit;
-import com.github.kagkarlsson.scheduler.Scheduler;
+import com.chatreview.database.JobScheduler;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
-import java.time.Clock;
 import java.util.UUID;
-import org.springframework.context.SmartLifecycle;
 
-/** Starts and stops the privacy module's job scheduler with the service, and schedules each erasure. */
-class ErasureScheduler implements SmartLifecycle {
+/** Schedules each erasure on the privacy module's job scheduler. */
+class ErasureScheduler {
 
-    private final Scheduler scheduler;
+    private final JobScheduler jobs;
     private final OneTimeTask<String> task;
-    private final Clock clock;
-    private volatile boolean running;
 
-    ErasureScheduler(Scheduler scheduler, OneTimeTask<String> task, Clock clock) {
-        this.scheduler = scheduler;
+    ErasureScheduler(JobScheduler jobs, OneTimeTask<String> task) {
+        this.jobs = jobs;
         this.task = task;
-        this.clock = clock;
     }
 
     /**
@@ -26,30 +20,6 @@ class ErasureScheduler implements SmartLifecycle {
      * transaction under way; this node looks for it as soon as that commits.
      */
     void schedule(UUID erasureId, String userId) {
-        scheduler.scheduleIfNotExists(task.instance(erasureId.toString(), userId), clock.instant());
-        AfterCommit.run(scheduler::triggerCheckForDueExecutions);
-    }
-
-    @Override
-    public void start() {
-        scheduler.start();
-        running = true;
-    }
-
-    @Override
-    public void stop() {
-        scheduler.stop();
-        running = false;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    /** Stops before the WebSocket connections and the database go, like the reviews' scheduler. */
-    @Override
-    public int getPhase() {
-        return Integer.MAX_VALUE - 50;
+        jobs.scheduleNow(task.instance(erasureId.toString(), userId));
     }
 }

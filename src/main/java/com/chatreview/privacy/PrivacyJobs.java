@@ -1,8 +1,8 @@
 package com.chatreview.privacy;
 
+import com.chatreview.database.JobScheduler;
 import com.chatreview.database.JobSchedulers;
 import com.github.kagkarlsson.scheduler.Scheduler;
-import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.logging.LogLevel;
 import com.github.kagkarlsson.scheduler.task.FailureHandler;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
@@ -13,7 +13,6 @@ import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.Executors;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
@@ -48,27 +47,27 @@ class PrivacyJobs {
     }
 
     @Bean
-    ErasureScheduler erasureScheduler(
+    ErasureScheduler erasureScheduler(JobScheduler privacyJobScheduler, OneTimeTask<String> eraseUserTask) {
+        return new ErasureScheduler(privacyJobScheduler, eraseUserTask);
+    }
+
+    @Bean
+    JobScheduler privacyJobScheduler(
             DataSource dataSource,
             OneTimeTask<String> eraseUserTask,
             RecurringTask<Void> retentionTask,
             PrivacySettings settings,
             Clock clock) {
         // a job scheduled inside a transaction (the erasure's record) commits with it or not at all
-        Scheduler scheduler = JobSchedulers.create(dataSource, List.of(eraseUserTask), 0.5)
+        Scheduler scheduler = JobSchedulers.create(dataSource, List.of(eraseUserTask), "privacy", 1, 0.5)
                 .startTasks(retentionTask)
                 .tableName(TABLE)
-                .schedulerName(new SchedulerName.Fixed(new SchedulerName.Hostname().getName() + "-"
-                        + ProcessHandle.current().pid() + "-privacy"))
-                .threads(1)
-                .executorService(Executors.newThreadPerTaskExecutor(
-                        Thread.ofVirtual().name("privacy-", 0).factory()))
                 .pollingInterval(settings.jobPollInterval())
                 .heartbeatInterval(settings.jobHeartbeat())
                 .missedHeartbeatsLimit(settings.jobMissedHeartbeats())
                 // a part that could not finish yet is logged by the job's next run, if it fails again
                 .failureLogging(LogLevel.INFO, false)
                 .build();
-        return new ErasureScheduler(scheduler, eraseUserTask, clock);
+        return new JobScheduler(scheduler, clock);
     }
 }

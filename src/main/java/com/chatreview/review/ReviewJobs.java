@@ -2,12 +2,12 @@ package com.chatreview.review;
 
 import com.chatreview.conversation.ServiceTurns;
 import com.chatreview.database.DatabaseSettings;
+import com.chatreview.database.JobScheduler;
 import com.chatreview.database.JobSchedulers;
 import com.chatreview.submission.Regrades;
 import com.chatreview.submission.SubmissionId;
 import com.chatreview.submission.SubmissionsForReview;
 import com.github.kagkarlsson.scheduler.Scheduler;
-import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.logging.LogLevel;
 import com.github.kagkarlsson.scheduler.stats.MicrometerStatsRegistry;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
@@ -16,7 +16,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.Executors;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,6 +78,12 @@ class ReviewJobs {
 
     @Bean
     ReviewScheduler reviewScheduler(
+            JobScheduler reviewJobScheduler, OneTimeTask<Void> reviewTask, FairReviewOrder order) {
+        return new ReviewScheduler(reviewJobScheduler, reviewTask, order);
+    }
+
+    @Bean
+    JobScheduler reviewJobScheduler(
             DataSource dataSource,
             OneTimeTask<Void> reviewTask,
             OneTimeTask<Void> regradeAnswerTask,
@@ -98,12 +103,8 @@ class ReviewJobs {
         }
         // a job scheduled inside the upload's transaction commits with it or not at all; a worker set free looks for
         // the next job at once (not only once half of them are free)
-        Scheduler scheduler = JobSchedulers.create(dataSource, List.of(reviewTask, regradeAnswerTask), 0.99)
-                .schedulerName(new SchedulerName.Fixed(new SchedulerName.Hostname().getName() + "-"
-                        + ProcessHandle.current().pid()))
-                .threads(workers)
-                .executorService(Executors.newThreadPerTaskExecutor(
-                        Thread.ofVirtual().name("review-", 0).factory()))
+        Scheduler scheduler = JobSchedulers.create(
+                        dataSource, List.of(reviewTask, regradeAnswerTask), "review", workers, 0.99)
                 .pollingInterval(settings.pollInterval())
                 // the next job is the one whose turn it is
                 .enablePriority()
@@ -114,7 +115,7 @@ class ReviewJobs {
                 .failureLogging(LogLevel.DEBUG, false)
                 .statsRegistry(new MicrometerStatsRegistry(meters, List.of(reviewTask, regradeAnswerTask)))
                 .build();
-        return new ReviewScheduler(scheduler, reviewTask, order, clock);
+        return new JobScheduler(scheduler, clock);
     }
 
     /**
