@@ -2,8 +2,15 @@ package com.chatreview;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.springframework.modulith.core.ApplicationModule;
 import org.springframework.modulith.core.ApplicationModules;
@@ -51,8 +58,66 @@ class ModularityTests {
                 .toList();
     }
 
+    /**
+     * The module diagram docs/architecture.md shows is the one the build draws from the code: written to
+     * {@code target/spring-modulith-docs/}, and copied to {@code docs/modules.puml} when it differs (the test fails
+     * then, so that a change of the graph is seen and committed).
+     */
     @Test
-    void writesTheModuleDiagram() {
-        new Documenter(modules).writeModulesAsPlantUml().writeIndividualModulesAsPlantUml();
+    void theCommittedModuleDiagramIsTheOneTheCodeDraws() throws IOException {
+        Documenter documenter = new Documenter(modules);
+        documenter.writeModulesAsPlantUml().writeIndividualModulesAsPlantUml();
+        Path drawn = Path.of("target", "spring-modulith-docs", "components.puml");
+        Path committed = Path.of("docs", "modules.puml");
+        // the Documenter lists the modules in no fixed order: the same lines are the same diagram
+        List<String> now = Files.readAllLines(drawn).stream().sorted().toList();
+        List<String> before = Files.exists(committed)
+                ? Files.readAllLines(committed).stream().sorted().toList()
+                : List.of();
+        if (!now.equals(before)) {
+            Files.copy(drawn, committed, StandardCopyOption.REPLACE_EXISTING);
+        }
+        assertThat(now)
+                .as("docs/modules.puml is the graph the code draws (it has just been rewritten: commit it)")
+                .isEqualTo(before);
+    }
+
+    /** docs/architecture.md names every module and every table the migrations create, each in backticks. */
+    @Test
+    void theArchitectureNamesEveryModuleAndEveryTable() throws IOException {
+        String architecture = Files.readString(Path.of("docs", "architecture.md"));
+        List<String> moduleNames = modules.stream()
+                .map(module -> module.getIdentifier().toString())
+                .toList();
+        assertThat(moduleNames)
+                .isNotEmpty()
+                .allSatisfy(module -> assertThat(architecture)
+                        .as("docs/architecture.md names the module")
+                        .contains("`" + module + "`"));
+        assertThat(tablesTheMigrationsCreate())
+                .hasSizeGreaterThan(30)
+                .allSatisfy(table -> assertThat(architecture)
+                        .as("docs/architecture.md names the table")
+                        .contains("`" + table + "`"));
+    }
+
+    private static List<String> tablesTheMigrationsCreate() throws IOException {
+        Pattern create = Pattern.compile("(?i)CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)");
+        try (Stream<Path> migrations = Files.list(Path.of("src", "main", "resources", "db", "migration"))) {
+            return migrations
+                    .filter(file -> file.toString().endsWith(".sql"))
+                    .flatMap(file -> {
+                        try {
+                            return create.matcher(Files.readString(file))
+                                    .results()
+                                    .map(found -> found.group(1));
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    })
+                    .distinct()
+                    .sorted()
+                    .toList();
+        }
     }
 }

@@ -6,10 +6,10 @@
  * so is what a listener resuming missed ({@link Conversations#watch}, {@link Conversations#replayStoredAfter}).
  * Who listens ({@link ChatListeners}) and who asked ({@link Asker}) are ports the WebSocket module implements.
  *
- * <p>Each part that must hold across nodes (the lanes, the fan-out, the streams in progress, the owed replies and
- * their takeover) is an interface with an in-process implementation for a single node and a {@code Redis*} one for
- * a cluster, side by side in this package so that both stay package-private; {@code ConversationConfiguration}
- * picks them.
+ * <p>Each part that must hold across nodes (the lanes, the fan-out, the streams in progress, the owed replies) is an
+ * interface in the {@code cluster} sub-package, with an in-process implementation for a single node and a
+ * {@code Redis*} one for a cluster side by side ({@code ClusterConfiguration} picks them); the takeover of a dead
+ * node's replies ({@link ReplyTakeovers}) is here, since it runs the turn engine.
  */
 @org.jspecify.annotations.NullMarked
 @org.springframework.modulith.ApplicationModule(displayName = "Conversation")

@@ -48,8 +48,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The review module with the modules it depends on and nothing else: no WebSocket module, no chat page, no webhooks
- * (Spring Modulith bootstraps only those), and no Redis. The chat's listeners are this test's, standing for the WebSocket
+ * The review module with the modules it depends on and nothing else (Spring Modulith bootstraps only those, and
+ * their own dependencies), and no Redis. The chat's listeners are this test's, standing for the WebSocket
  * connections: a submission received is reviewed by its durable job, its question and the review stream into its chat
  * as the connections would get them, and the review is stored as the submission's analysis and grade.
  */

@@ -1,3 +1,6 @@
-/** The HTTP adapter of the privacy module: a user's data export (docs/privacy.md). */
+/**
+ * The HTTP adapters of the privacy module: a user's data export and erasure, the tenant's retention
+ * (docs/privacy.md).
+ */
 @org.jspecify.annotations.NullMarked
 package com.chatreview.privacy.web;
