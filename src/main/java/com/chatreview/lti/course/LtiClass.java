@@ -25,12 +25,14 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Component;
 
 /**
  * The teacher's view of a homework from the LMS (docs/lti.md, The teacher's class view): a teacher's launch of a
  * homework link lists the submissions of the platform's learners to it, 50 a page, and lets them decide, change
  * points and answer regrade requests there, under the same rules as the API, as {@code lti:{platform}:{sub}}.
  */
+@Component
 public class LtiClass {
 
     /** Submissions a page. */

@@ -32,6 +32,7 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -39,6 +40,7 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code homework_id}, an upload under the same rules as the upload endpoint, and the learner's own submissions,
  * each with a link to its review chat. The learner is {@code lti:{platform id}:{sub}} wherever the service names them.
  */
+@Component
 public class LtiHomework {
 
     /** The submissions the page shows, newest first. */

@@ -9,11 +9,13 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
 
 /**
  * The {@code lti_people} table: the name the LMS gave each of its users at their latest launch, for a teacher's page
  * to show whose submissions it lists. Erased with the user ({@link LtiDataEraser}).
  */
+@Component
 class LtiPeople {
 
     private final JdbcClient jdbc;

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -42,6 +43,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@code LtiDeepLinkingResponse}: one resource link that opens the homework, with a line item whose
  * {@code scoreMaximum} is the rubric's total points, so that the LMS makes the gradebook column grades go to.
  */
+@Component
 public class LtiDeepLinking {
 
     static final String CONTENT_ITEMS = "https://purl.imsglobal.org/spec/lti-dl/claim/content_items";

@@ -1,9 +1,6 @@
 package com.chatreview.lti.grades;
 
 import com.chatreview.homework.HomeworkCatalog;
-import com.chatreview.lti.LtiSettings;
-import com.chatreview.lti.keys.PlatformHttp;
-import com.chatreview.lti.keys.PlatformTokens;
 import com.chatreview.lti.platforms.Platforms;
 import com.chatreview.outbound.OutboxWorker;
 import com.chatreview.submission.SubmissionsForReview;
@@ -17,12 +14,6 @@ import tools.jackson.databind.json.JsonMapper;
 class GradesConfiguration {
 
     @Bean
-    ScoreDelivery ltiScoreDelivery(
-            JdbcClient jdbc, Platforms platforms, PlatformTokens tokens, PlatformHttp http, LtiSettings settings) {
-        return new ScoreDelivery(jdbc, platforms, tokens, http, settings);
-    }
-
-    @Bean
     OutboxWorker<ScoreDelivery.Due> ltiScoreWorker(ScoreDelivery delivery) {
         return delivery.worker();
     }
@@ -30,11 +21,6 @@ class GradesConfiguration {
     @Bean
     LtiScores ltiScores(JdbcClient jdbc, Platforms platforms, OutboxWorker<ScoreDelivery.Due> worker) {
         return new LtiScores(jdbc, platforms, worker::wake);
-    }
-
-    @Bean
-    LinkLineItems ltiLinkLineItems(JdbcClient jdbc, PlatformTokens tokens, PlatformHttp http, JsonMapper json) {
-        return new LinkLineItems(jdbc, tokens, http, json);
     }
 
     @Bean

@@ -22,6 +22,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -37,6 +38,7 @@ import tools.jackson.databind.json.JsonMapper;
  * meanwhile wait for its answer rather than make a second column. A platform that could not be asked is asked
  * again by the first launch after {@link #AFTER_FAILURE}; the launches before then go without a column.
  */
+@Component
 class LinkLineItems {
 
     private static final Logger log = LoggerFactory.getLogger(LinkLineItems.class);

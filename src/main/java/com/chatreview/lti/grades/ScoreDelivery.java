@@ -18,6 +18,7 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
 
 /**
  * Sends the outbox's scores ({@link GradePassback}) to the platforms' line items (docs/lti.md, Grades), from every
@@ -36,6 +37,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * to {@code lti.score-max-retry}, or the platform's {@code Retry-After} if longer); any other answer, or {@code
  * lti.score-give-up-after} of trying, gives the score up (kept, with the reason).
  */
+@Component
 public class ScoreDelivery implements OutboxWorker.Outbox<ScoreDelivery.Due> {
 
     private static final Logger log = LoggerFactory.getLogger(ScoreDelivery.class);

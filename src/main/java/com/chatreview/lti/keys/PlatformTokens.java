@@ -22,6 +22,7 @@ import java.util.Date;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -32,6 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
  * so that the next request gets a fresh one. What a platform answered is never kept or shown, only its status: a
  * remote body could carry anything, a token included.
  */
+@Component
 public class PlatformTokens {
 
     public static final String SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score";

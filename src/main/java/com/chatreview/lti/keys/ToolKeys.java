@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -48,6 +49,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * told the old URL, goes on working until its administrator enters the new one; the operator retires {@code
  * /lti/jwks} ({@link LtiSettings#sharedJwks()}) once every LMS has.
  */
+@Component
 public class ToolKeys {
 
     private static final Duration REREAD = Duration.ofMinutes(1);

@@ -1,10 +1,6 @@
 package com.chatreview.lti.launch;
 
 import com.chatreview.lti.LtiSettings;
-import com.chatreview.lti.keys.PlatformKeys;
-import com.chatreview.lti.platforms.Platforms;
-import com.chatreview.ratelimit.RateLimiter;
-import com.chatreview.ratelimit.RequestQuotas;
 import com.chatreview.redis.ConditionalOnRedis;
 import com.chatreview.redis.Redis;
 import com.chatreview.redis.RedisReachability;
@@ -32,16 +28,5 @@ class LaunchConfiguration {
     @Bean
     LtiSessions ltiSessions(JdbcClient jdbc, JsonMapper json, LtiSettings settings, Clock clock) {
         return new LtiSessions(jdbc, json, settings.sessionLifetime(), clock);
-    }
-
-    @Bean
-    LtiAdmission ltiAdmission(RateLimiter limiter, RequestQuotas quotas, LtiSettings settings) {
-        return new LtiAdmission(limiter, quotas, settings);
-    }
-
-    @Bean
-    LtiLaunches ltiLaunches(
-            Platforms platforms, PlatformKeys keys, LoginStates logins, LtiSettings settings, Clock clock) {
-        return new LtiLaunches(platforms, keys, logins, settings, clock);
     }
 }

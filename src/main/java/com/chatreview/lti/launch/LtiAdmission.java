@@ -12,6 +12,7 @@ import com.chatreview.ratelimit.RequestQuotas;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Objects;
+import org.springframework.stereotype.Component;
 
 /**
  * What the tool's endpoints may take. They need no API key, so each request is charged to what it comes from,
@@ -29,6 +30,7 @@ import java.util.Objects;
  *       request of the upload endpoint is: files handed in through the LMS cost the school what uploads do.
  * </ul>
  */
+@Component
 public class LtiAdmission {
 
     private final RateLimiter limiter;

@@ -35,12 +35,14 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Component;
 
 /**
  * The launch (docs/lti.md, Launch): OIDC third-party-initiated login, then the platform's {@code id_token} checked
  * against its JWKS and the login it answers. The login's state and nonce are kept server-side and taken once, so no
  * cookie is needed in the LMS's iframe and a launch cannot be replayed.
  */
+@Component
 public class LtiLaunches {
 
     public static final String CLAIM = "https://purl.imsglobal.org/spec/lti/claim/";

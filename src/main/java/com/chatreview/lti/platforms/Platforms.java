@@ -11,8 +11,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
 
 /** The {@code lti_platforms} table. */
+@Component
 public class Platforms {
 
     private static final String COLUMNS = "p.id, p.tenant_id, p.issuer, p.client_id, p.auth_login_url,"

@@ -14,11 +14,6 @@ import tools.jackson.databind.json.JsonMapper;
 class PlatformsConfiguration {
 
     @Bean
-    Platforms ltiPlatformTable(JdbcClient jdbc) {
-        return new Platforms(jdbc);
-    }
-
-    @Bean
     LtiPlatforms ltiPlatforms(
             Platforms platforms, LtiSettings settings, TransactionTemplate transactions, Clock clock) {
         // a Destinations of the module's own (not a bean: the webhook module has its own policy)
