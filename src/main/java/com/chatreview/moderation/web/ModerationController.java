@@ -10,6 +10,7 @@ import com.chatreview.moderation.FlagQuery;
 import com.chatreview.moderation.SafetyCategory;
 import com.chatreview.moderation.SafetyFlags;
 import com.chatreview.moderation.SchoolAlerts;
+import com.chatreview.moderation.json.SafetyFlagBody;
 import com.chatreview.tenancy.Tenant;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.Operation;

@@ -1,8 +1,8 @@
-package com.chatreview.chat.web;
+package com.chatreview.chat.json;
 
 import com.chatreview.chat.ChatManagement;
-import com.chatreview.chat.web.ChatBodies.ChatBody;
-import com.chatreview.chat.web.ChatBodies.MessageBody;
+import com.chatreview.chat.json.ChatBodies.ChatBody;
+import com.chatreview.chat.json.ChatBodies.MessageBody;
 import com.chatreview.privacy.UserDataExporter;
 import com.chatreview.tenancy.TenantId;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package com.chatreview.moderation.web;
+package com.chatreview.moderation.json;
 
 import com.chatreview.moderation.MessageFlagged;
 import com.chatreview.moderation.SchoolAlerts;

@@ -1,4 +1,4 @@
-package com.chatreview.moderation.web;
+package com.chatreview.moderation.json;
 
 import com.chatreview.moderation.Flag;
 import com.chatreview.moderation.SafetyCategory;
@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.List;
 
 /** A flag as the API writes it (docs/safety.md). */
-record SafetyFlagBody(
+public record SafetyFlagBody(
         String id,
         @JsonProperty("chat_id") String chatId,
         @JsonProperty("user_id") String userId,
@@ -16,7 +16,7 @@ record SafetyFlagBody(
         String severity,
         @JsonProperty("created_at") Instant createdAt) {
 
-    static SafetyFlagBody of(Flag flag) {
+    public static SafetyFlagBody of(Flag flag) {
         return new SafetyFlagBody(
                 flag.id().toString(),
                 flag.chatId().toString(),

@@ -1,7 +1,7 @@
-package com.chatreview.chat.web;
+package com.chatreview.chat.json;
 
 import com.chatreview.chat.ChatChanged;
-import com.chatreview.chat.web.ChatBodies.MessageBody;
+import com.chatreview.chat.json.ChatBodies.MessageBody;
 import com.chatreview.webhook.EventType;
 import com.chatreview.webhook.WebhookEvents;
 import com.fasterxml.jackson.annotation.JsonProperty;

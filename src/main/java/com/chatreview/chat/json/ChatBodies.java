@@ -1,4 +1,4 @@
-package com.chatreview.chat.web;
+package com.chatreview.chat.json;
 
 import com.chatreview.chat.Chat;
 import com.chatreview.chat.ChatMessage;
@@ -14,11 +14,11 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.annotation.JsonSerialize;
 
 /** The JSON of the chat endpoints, field for field as the interface names them (snake_case). */
-final class ChatBodies {
+public final class ChatBodies {
 
     private ChatBodies() {}
 
-    record CreateChatRequest(
+    public record CreateChatRequest(
             @JsonProperty("user_id") @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "student-42")
             String userId,
 
@@ -27,7 +27,7 @@ final class ChatBodies {
             @Schema(description = "Custom key/value pairs, stored under config.metadata")
             Map<String, Object> metadata) {}
 
-    record UpdateChatRequest(
+    public record UpdateChatRequest(
             String title,
             Map<String, Object> metadata,
             @Schema(allowableValues = {"active", "closed"}) String status) {}
@@ -36,7 +36,7 @@ final class ChatBodies {
      * A chat. {@code message_count} is shown by list and get, {@code status} by get only, as the interface
      * says; {@code last_message_at} is always present, {@code null} while the chat has no messages.
      */
-    record ChatBody(
+    public record ChatBody(
             String id,
             @JsonProperty("user_id") String userId,
             @JsonProperty("tenant_id") String tenantId,
@@ -55,15 +55,15 @@ final class ChatBodies {
             @JsonInclude(JsonInclude.Include.NON_NULL) @Schema(allowableValues = {"active", "closed"}) @Nullable
             String status) {
 
-        static ChatBody created(Chat chat) {
+        public static ChatBody created(Chat chat) {
             return of(chat, false, false);
         }
 
-        static ChatBody listed(Chat chat) {
+        public static ChatBody listed(Chat chat) {
             return of(chat, true, false);
         }
 
-        static ChatBody full(Chat chat) {
+        public static ChatBody full(Chat chat) {
             return of(chat, true, true);
         }
 
@@ -82,14 +82,14 @@ final class ChatBodies {
         }
     }
 
-    record ChatList(
+    public record ChatList(
             List<ChatBody> chats,
             long total,
             int offset,
             int limit,
             @JsonProperty("has_more") boolean hasMore) {}
 
-    record MessageBody(
+    public record MessageBody(
             String id,
 
             @JsonSerialize(using = PlainTextSerializer.class)
@@ -103,7 +103,7 @@ final class ChatBodies {
             @JsonProperty("created_at") Instant createdAt,
             @JsonRawValue @Schema(type = "object") String metadata) {
 
-        static MessageBody of(ChatMessage message) {
+        public static MessageBody of(ChatMessage message) {
             return new MessageBody(
                     message.id().toString(),
                     message.content(),
@@ -115,14 +115,14 @@ final class ChatBodies {
         }
     }
 
-    record MessageList(
+    public record MessageList(
             List<MessageBody> messages,
             long total,
             int offset,
             int limit,
             @JsonProperty("has_more") boolean hasMore) {}
 
-    record Deleted(
+    public record Deleted(
             boolean success,
             String message,
             @JsonProperty("deleted_at") Instant deletedAt) {}

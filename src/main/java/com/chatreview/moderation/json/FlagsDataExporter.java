@@ -1,4 +1,4 @@
-package com.chatreview.moderation.web;
+package com.chatreview.moderation.json;
 
 import com.chatreview.moderation.SafetyFlags;
 import com.chatreview.privacy.UserDataExporter;

@@ -1,9 +1,7 @@
-package com.chatreview.usage.web;
+package com.chatreview.usage;
 
 import com.chatreview.privacy.UserDataExporter;
 import com.chatreview.tenancy.TenantId;
-import com.chatreview.usage.UsageRecord;
-import com.chatreview.usage.UsageReports;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 import java.util.Set;
