@@ -5,15 +5,13 @@ import com.chatreview.kernel.InvalidInput;
 import com.chatreview.submission.RegradeRequest;
 import com.chatreview.submission.Regrades;
 import com.chatreview.submission.SubmissionId;
+import com.chatreview.submission.json.SubmissionBodies.RegradeRequestBody;
 import com.chatreview.tenancy.Tenant;
-import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.time.Instant;
 import java.util.UUID;
-import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PatchMapping;
@@ -35,42 +33,6 @@ class RegradeRequestController {
 
     RegradeRequestController(Regrades regrades) {
         this.regrades = regrades;
-    }
-
-    record RegradeRequestBody(
-            String id,
-
-            @Schema(description = "The criterion it is about; null for the whole grade", nullable = true)
-            @JsonInclude(JsonInclude.Include.ALWAYS)
-            @Nullable
-            String criterionId,
-
-            String message,
-
-            @Schema(allowableValues = {"open", "answered"}) String state,
-
-            @Schema(nullable = true) @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable
-            String answer,
-
-            Instant createdAt,
-
-            @Schema(nullable = true) @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable
-            Instant answeredAt,
-
-            @Schema(nullable = true) @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable
-            String answeredBy) {
-
-        static RegradeRequestBody of(RegradeRequest request) {
-            return new RegradeRequestBody(
-                    request.id().toString(),
-                    request.criterionId(),
-                    request.message(),
-                    request.state().value(),
-                    request.answer(),
-                    request.createdAt(),
-                    request.answeredAt(),
-                    request.answeredBy());
-        }
     }
 
     record NewRegradeRequest(

@@ -1,13 +1,11 @@
-package com.chatreview.submission.web;
+package com.chatreview.submission;
 
 import com.chatreview.chat.ChatErrors.ChatDeletionBlocked;
 import com.chatreview.privacy.ErasureTally;
 import com.chatreview.privacy.ExpiredDataEraser;
 import com.chatreview.privacy.Retention;
 import com.chatreview.privacy.UserDataEraser;
-import com.chatreview.submission.ErasedSubmission;
-import com.chatreview.submission.Submission;
-import com.chatreview.submission.SubmissionManagement;
+import com.chatreview.submission.json.SubmissionWebhooks;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.webhook.WebhookEvents;
 import java.time.Instant;

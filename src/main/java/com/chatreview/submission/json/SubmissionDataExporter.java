@@ -1,11 +1,11 @@
-package com.chatreview.submission.web;
+package com.chatreview.submission.json;
 
 import com.chatreview.chatui.ChatUi;
 import com.chatreview.privacy.UserDataExporter;
 import com.chatreview.submission.ExtractedText;
 import com.chatreview.submission.FileText;
 import com.chatreview.submission.SubmissionManagement;
-import com.chatreview.submission.web.SubmissionController.SubmissionBody;
+import com.chatreview.submission.json.SubmissionBodies.SubmissionBody;
 import com.chatreview.tenancy.TenantId;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
@@ -74,11 +74,11 @@ class SubmissionDataExporter implements UserDataExporter {
 
     @Override
     public void export(TenantId tenantId, String userId, JsonGenerator json) {
-        String chatUiUrl = SubmissionController.chatUiUrl(chatUi);
+        String chatUiUrl = SubmissionBodies.chatUiUrl(chatUi);
         json.writeStartArray();
         submissions.forEachSubmissionOf(tenantId, userId, submission -> {
             json.writePOJO(new ExportedSubmission(
-                    SubmissionController.body(submission, chatUiUrl),
+                    SubmissionBodies.body(submission, chatUiUrl),
                     submissions.fileTexts(submission).stream()
                             .map(FileTextBody::of)
                             .toList()));

@@ -1,10 +1,11 @@
-package com.chatreview.submission.web;
+package com.chatreview.submission.json;
 
 import com.chatreview.chatui.ChatUi;
 import com.chatreview.submission.SubmissionChanged;
 import com.chatreview.submission.SubmissionId;
 import com.chatreview.submission.SubmissionsForReview;
-import com.chatreview.submission.web.SubmissionController.SubmissionBody;
+import com.chatreview.submission.json.SubmissionBodies.RegradeRequestBody;
+import com.chatreview.submission.json.SubmissionBodies.SubmissionBody;
 import com.chatreview.webhook.EventType;
 import com.chatreview.webhook.WebhookEvents;
 import java.util.UUID;
@@ -16,7 +17,7 @@ import org.springframework.stereotype.Component;
  * submission as {@code GET /v1/homeworks/{id}/submissions/{submissionId}} returns it.
  */
 @Component
-class SubmissionWebhooks {
+public class SubmissionWebhooks {
 
     private final SubmissionsForReview submissions;
     private final WebhookEvents webhooks;
@@ -32,12 +33,12 @@ class SubmissionWebhooks {
      * What orders a submission's events, and finds them again: its erasure replaces their payloads by this key (a
      * chat's events are ordered by the chat's id, which a submission's id could equal as text).
      */
-    static String orderingKey(SubmissionId submission) {
+    public static String orderingKey(SubmissionId submission) {
         return "submission:" + submission;
     }
 
     /** The regrade events' data: the request, and the submission as GET returns it. */
-    record RegradeEvent(RegradeRequestController.RegradeRequestBody regradeRequest, SubmissionBody submission) {}
+    record RegradeEvent(RegradeRequestBody regradeRequest, SubmissionBody submission) {}
 
     @EventListener
     void changed(SubmissionChanged changed) {
@@ -58,14 +59,13 @@ class SubmissionWebhooks {
             if (!webhooks.wanted(submission.tenantId(), type)) {
                 return;
             }
-            SubmissionBody body = SubmissionController.body(submission, SubmissionController.chatUiUrl(chatUi));
+            SubmissionBody body = SubmissionBodies.body(submission, SubmissionBodies.chatUiUrl(chatUi));
             Object data = requestId == null
                     ? body
                     : submission.regradeRequests().stream()
                             .filter(request -> request.id().equals(requestId))
                             .findFirst()
-                            .map(request -> (Object)
-                                    new RegradeEvent(RegradeRequestController.RegradeRequestBody.of(request), body))
+                            .map(request -> (Object) new RegradeEvent(RegradeRequestBody.of(request), body))
                             .orElse(body);
             webhooks.record(submission.tenantId(), type, orderingKey(submission.id()), data);
         });
