@@ -4,6 +4,7 @@ import com.chatreview.chat.ChatErrors.ChatDeletionBlocked;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
 import com.chatreview.chat.ChatErrors.UserHasNoChats;
 import com.chatreview.database.Sql;
+import com.chatreview.kernel.Batches;
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.Page;
 import com.chatreview.kernel.PageRequest;
@@ -139,13 +140,7 @@ public class ChatManagement {
      * export holds none).
      */
     public void forEachChatOf(TenantId tenantId, String userId, Consumer<Chat> each) {
-        Chat last = null;
-        List<Chat> batch;
-        do {
-            batch = chats.ofUserAfter(tenantId.value(), userId, last, BATCH);
-            batch.forEach(each);
-            last = batch.isEmpty() ? null : batch.getLast();
-        } while (batch.size() == BATCH);
+        Batches.forEach(BATCH, last -> chats.ofUserAfter(tenantId.value(), userId, last, BATCH), each);
     }
 
     /**
@@ -153,24 +148,12 @@ public class ChatManagement {
      * review chats of submissions (they go with their submission), reading {@value #BATCH} at a time.
      */
     public void forEachChatInactiveBefore(TenantId tenantId, Instant cutoff, Consumer<Chat> each) {
-        Chat last = null;
-        List<Chat> batch;
-        do {
-            batch = chats.inactiveBefore(tenantId.value(), cutoff, last, BATCH);
-            batch.forEach(each);
-            last = batch.isEmpty() ? null : batch.getLast();
-        } while (batch.size() == BATCH);
+        Batches.forEach(BATCH, last -> chats.inactiveBefore(tenantId.value(), cutoff, last, BATCH), each);
     }
 
     /** Hands over each message of the chat in the order they were stored, reading {@value #BATCH} at a time. */
     public void forEachMessage(ChatId chatId, Consumer<ChatMessage> each) {
-        int position = 0;
-        List<ChatMessage> batch;
-        do {
-            batch = messages.after(chatId, position, BATCH);
-            batch.forEach(each);
-            position = batch.isEmpty() ? position : batch.getLast().position();
-        } while (batch.size() == BATCH);
+        Batches.forEach(BATCH, last -> messages.after(chatId, last == null ? 0 : last.position(), BATCH), each);
     }
 
     /** A page of the chat's messages in the order they were stored (or the reverse). */

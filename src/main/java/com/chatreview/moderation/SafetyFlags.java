@@ -2,6 +2,7 @@ package com.chatreview.moderation;
 
 import com.chatreview.chat.ChatId;
 import com.chatreview.database.Sql;
+import com.chatreview.kernel.Batches;
 import com.chatreview.kernel.Page;
 import com.chatreview.metrics.TenantTags;
 import com.chatreview.tenancy.TenantId;
@@ -132,26 +133,19 @@ public class SafetyFlags {
 
     /** Every flag of the user's messages, oldest first, 500 read at a time. */
     public void forEachFlagOf(TenantId tenantId, String userId, Consumer<Flag> each) {
-        UUID after = new UUID(0, 0);
-        Instant afterAt = Instant.EPOCH;
-        while (true) {
-            var batch = jdbc.sql("""
+        Batches.forEach(
+                500,
+                last -> jdbc.sql("""
                             SELECT * FROM moderation_flags
                             WHERE tenant_id = :tenant AND user_id = :user AND (created_at, id) > (:afterAt, :after)
                             ORDER BY created_at, id LIMIT 500""")
-                    .param("tenant", tenantId.value())
-                    .param("user", userId)
-                    .param("afterAt", Sql.at(afterAt))
-                    .param("after", after)
-                    .query((rs, n) -> flag(rs))
-                    .list();
-            batch.forEach(each);
-            if (batch.size() < 500) {
-                return;
-            }
-            after = batch.getLast().id();
-            afterAt = batch.getLast().createdAt();
-        }
+                        .param("tenant", tenantId.value())
+                        .param("user", userId)
+                        .param("afterAt", Sql.at(last == null ? Instant.EPOCH : last.createdAt()))
+                        .param("after", last == null ? new UUID(0, 0) : last.id())
+                        .query((rs, n) -> flag(rs))
+                        .list(),
+                each);
     }
 
     /** Erases the flags of the user's messages; how many there were. */

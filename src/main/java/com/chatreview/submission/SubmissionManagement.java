@@ -9,6 +9,7 @@ import com.chatreview.grading.Verdict.CriterionScore;
 import com.chatreview.homework.Homework;
 import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.homework.HomeworkId;
+import com.chatreview.kernel.Batches;
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.kernel.Page;
 import com.chatreview.kernel.PageRequest;
@@ -168,13 +169,7 @@ public class SubmissionManagement {
      * reading {@value #BATCH} at a time and holding no connection while {@code each} runs.
      */
     public void forEachSubmissionOf(TenantId tenantId, String studentId, Consumer<Submission> each) {
-        Submission last = null;
-        List<Submission> batch;
-        do {
-            batch = submissions.ofStudentAfter(tenantId.value(), studentId, last, BATCH);
-            batch.forEach(each);
-            last = batch.isEmpty() ? null : batch.getLast();
-        } while (batch.size() == BATCH);
+        Batches.forEach(BATCH, last -> submissions.ofStudentAfter(tenantId.value(), studentId, last, BATCH), each);
     }
 
     /**
@@ -196,13 +191,7 @@ public class SubmissionManagement {
 
     /** Hands over each of the tenant's submissions created before {@code cutoff}, oldest first, {@value #BATCH} at a time. */
     public void forEachSubmissionCreatedBefore(TenantId tenantId, Instant cutoff, Consumer<Submission> each) {
-        Submission last = null;
-        List<Submission> batch;
-        do {
-            batch = submissions.createdBefore(tenantId.value(), cutoff, last, BATCH);
-            batch.forEach(each);
-            last = batch.isEmpty() ? null : batch.getLast();
-        } while (batch.size() == BATCH);
+        Batches.forEach(BATCH, last -> submissions.createdBefore(tenantId.value(), cutoff, last, BATCH), each);
     }
 
     public boolean hasSubmissionsOf(TenantId tenantId, String studentId) {

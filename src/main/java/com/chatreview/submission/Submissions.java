@@ -6,6 +6,7 @@ import com.chatreview.grading.Verdict.CriterionScore;
 import com.chatreview.grading.Verdict.Finding;
 import com.chatreview.grading.Verdict.Flag;
 import com.chatreview.homework.HomeworkId;
+import com.chatreview.kernel.Batches;
 import com.chatreview.kernel.PageRequest;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.testrun.TestRun;
@@ -269,28 +270,27 @@ class Submissions {
      * (by id, so that none is missed or met twice while decisions are made).
      */
     void forEachDecidedAfterReview(UUID tenantId, HomeworkId homeworkId, Consumer<Agreements.DecidedSubmission> each) {
-        UUID after = null;
-        List<Agreements.DecidedSubmission> page;
-        do {
-            page = jdbc.sql("""
+        Batches.forEach(
+                500,
+                last -> jdbc.sql("""
                             SELECT id, student_id, grade, criteria::text, teacher_points::text FROM submissions
                             WHERE tenant_id = :tenant AND homework_id = :homework
                               AND status IN ('approved', 'needs_revision') AND review_state = 'done'
                               AND (CAST(:after AS uuid) IS NULL OR id > :after)
                             ORDER BY id LIMIT 500""")
-                    .param("tenant", tenantId)
-                    .param("homework", homeworkId.value())
-                    .param("after", after)
-                    .query((rs, n) -> new Agreements.DecidedSubmission(
-                            SubmissionId.of(rs.getObject("id", UUID.class)),
-                            rs.getString("student_id"),
-                            rs.getString("grade"),
-                            json.readValue(rs.getString("criteria"), CRITERIA),
-                            json.readValue(rs.getString("teacher_points"), TEACHER_POINTS)))
-                    .list();
-            page.forEach(each);
-            after = page.isEmpty() ? null : page.getLast().submissionId().value();
-        } while (page.size() == 500);
+                        .param("tenant", tenantId)
+                        .param("homework", homeworkId.value())
+                        .param(
+                                "after",
+                                last == null ? null : last.submissionId().value())
+                        .query((rs, n) -> new Agreements.DecidedSubmission(
+                                SubmissionId.of(rs.getObject("id", UUID.class)),
+                                rs.getString("student_id"),
+                                rs.getString("grade"),
+                                json.readValue(rs.getString("criteria"), CRITERIA),
+                                json.readValue(rs.getString("teacher_points"), TEACHER_POINTS)))
+                        .list(),
+                each);
     }
 
     /** The submission's files with the text extracted from them so far ({@code null} where none was yet). */

@@ -1,6 +1,7 @@
 package com.chatreview.usage;
 
 import com.chatreview.database.Sql;
+import com.chatreview.kernel.Batches;
 import com.chatreview.kernel.InvalidInput;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.usage.UsageReport.Counts;
@@ -43,34 +44,31 @@ public class UsageReports {
      * time and holding no connection while {@code each} runs.
      */
     public void forEachRecordOf(TenantId tenant, String userId, Consumer<UsageRecord> each) {
-        UsageRecord last = null;
-        List<UsageRecord> batch;
-        do {
-            batch = jdbc.sql("""
+        Batches.forEach(
+                BATCH,
+                last -> jdbc.sql("""
                             SELECT message_id, chat_id, kind, prompt_tokens, completion_tokens, total_tokens, estimated,
                                    occurred_at
                             FROM ai_usage
                             WHERE tenant_id = :tenant AND user_id = :user
                               AND (CAST(:afterId AS uuid) IS NULL OR (occurred_at, message_id) > (:afterAt, :afterId))
                             ORDER BY occurred_at, message_id LIMIT :limit""")
-                    .param("tenant", tenant.value())
-                    .param("user", userId)
-                    .param("afterAt", last == null ? null : Sql.at(last.occurredAt()))
-                    .param("afterId", last == null ? null : last.messageId())
-                    .param("limit", BATCH)
-                    .query((rs, n) -> new UsageRecord(
-                            rs.getObject("message_id", UUID.class),
-                            rs.getObject("chat_id", UUID.class),
-                            UsageKind.valueOf(rs.getString("kind").toUpperCase(Locale.ROOT)),
-                            rs.getInt("prompt_tokens"),
-                            rs.getInt("completion_tokens"),
-                            rs.getInt("total_tokens"),
-                            rs.getBoolean("estimated"),
-                            Sql.instantNotNull(rs, "occurred_at")))
-                    .list();
-            batch.forEach(each);
-            last = batch.isEmpty() ? null : batch.getLast();
-        } while (batch.size() == BATCH);
+                        .param("tenant", tenant.value())
+                        .param("user", userId)
+                        .param("afterAt", last == null ? null : Sql.at(last.occurredAt()))
+                        .param("afterId", last == null ? null : last.messageId())
+                        .param("limit", BATCH)
+                        .query((rs, n) -> new UsageRecord(
+                                rs.getObject("message_id", UUID.class),
+                                rs.getObject("chat_id", UUID.class),
+                                UsageKind.valueOf(rs.getString("kind").toUpperCase(Locale.ROOT)),
+                                rs.getInt("prompt_tokens"),
+                                rs.getInt("completion_tokens"),
+                                rs.getInt("total_tokens"),
+                                rs.getBoolean("estimated"),
+                                Sql.instantNotNull(rs, "occurred_at")))
+                        .list(),
+                each);
     }
 
     public boolean hasRecordsOf(TenantId tenant, String userId) {
