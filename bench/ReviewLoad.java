@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * launcher (JDK 22+: it compiles bench/Kit.java, the helpers the load clients share, as needed), no dependencies:
  *
  * <pre>
- *   java bench/ReviewLoad.java gen        solution=bench/review-solution.py dir=/tmp/sample n=12
+ *   java bench/ReviewLoad.java gen        solution=bench/review-solution.py dir=sample n=12
  *   java bench/ReviewLoad.java throughput base=http://127.0.0.1:18184 key=crs_... homework=UUID solution=... n=200
  *   java bench/ReviewLoad.java latency    base=... key=... homework=... solution=... clients=20 duration=30
  * </pre>

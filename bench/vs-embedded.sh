@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# The hot reads side by side with the bare reference server, the service on its embedded default: as
-# ../shared/bench/ceiling/vs-service.sh does, but the service starts its own PostgreSQL (no DATABASE_URL, data
+# The hot reads side by side with the bare reference server, the service on its embedded default: as the
+# reference's own vs-service.sh does (it belongs to the benchmark workspace, not to this repository), but the service starts its own PostgreSQL (no DATABASE_URL, data
 # under a temporary DATA_DIR) and is seeded there; the reference runs on the PostgreSQL server as always.
 #
-#   bench/vs-embedded.sh      # from the project's root; ~6 minutes; prints the table with ratios
+#   CEILING_DIR=<the reference server's directory> bench/vs-embedded.sh   # ~6 minutes; prints the table with ratios
 #
 # Env: JAVA_OPTS for the service, SERVICE_ENV (more VAR=value), anything the ceiling's bench.sh reads.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CEILING=${CEILING_DIR:-$ROOT/../shared/bench/ceiling}
+CEILING=${CEILING_DIR:?set CEILING_DIR to the directory of the bare reference server (its bench.sh and server)}
 cd "$ROOT"
 # shellcheck source=bench/lib.sh
 . "$ROOT/bench/lib.sh"
 find_jdk
 ./mvnw -q -B -o -DskipTests package >/dev/null 2>&1 || ./mvnw -q -B -DskipTests package >/dev/null
 port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
-work=$(mktemp -d /tmp/vs-embedded.XXXX)
+work=$(mktemp -d -t vs-embedded.XXXX)
 ADMIN_TOKEN=vs-$RANDOM$RANDOM
 env -u DATABASE_URL SERVER_PORT=$port DATA_DIR=$work/data ADMIN_TOKEN=$ADMIN_TOKEN RATE_LIMIT_REST_PER_MINUTE=1000000000 \
   ${SERVICE_ENV:-} java ${JAVA_OPTS:-} -jar "$JAR" >"$work/service.log" 2>&1 &

@@ -27,7 +27,7 @@ submissions/wrong.py
 task.md
 test_solution.py"
 
-WORK="$(mktemp -d /tmp/validate-tasks.XXXXXX)"
+WORK="$(mktemp -d -t validate-tasks.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
 
 # run_one TASK_DIR FILE -> sets RC, PASSED, FAILED, ERRORS, OUT
