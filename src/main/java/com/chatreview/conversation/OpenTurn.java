@@ -15,10 +15,10 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 public final class OpenTurn implements AutoCloseable {
 
-    private final Replies.Streaming streaming;
+    private final ReplyStream streaming;
     private final CountDownLatch closed = new CountDownLatch(1);
 
-    OpenTurn(Replies.Streaming streaming) {
+    OpenTurn(ReplyStream streaming) {
         this.streaming = streaming;
     }
 

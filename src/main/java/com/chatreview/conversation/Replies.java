@@ -1,7 +1,6 @@
 package com.chatreview.conversation;
 
 import com.chatreview.assistant.Assistant;
-import com.chatreview.assistant.AssistantFailure;
 import com.chatreview.assistant.AssistantReply;
 import com.chatreview.assistant.Conversation;
 import com.chatreview.assistant.Conversation.ContextDocument;
@@ -29,7 +28,6 @@ import com.chatreview.moderation.SafetyReply;
 import com.chatreview.moderation.SafetyScreener;
 import com.chatreview.moderation.SchoolAlerts;
 import com.chatreview.moderation.Screening;
-import com.chatreview.tenancy.TenantId;
 import com.chatreview.usage.BudgetSpent;
 import com.chatreview.usage.UsageBudgets;
 import com.chatreview.usage.UsageKind;
@@ -80,6 +78,7 @@ class Replies {
     private final SafetyFlags flags;
     private final SafetyPolicy policy;
     private final SchoolAlerts alerts;
+    private final ReplyStream.Outlets outlets;
 
     Replies(
             ChatManagement chats,
@@ -118,6 +117,7 @@ class Replies {
         this.usage = usage;
         this.budgets = budgets;
         this.metrics = metrics;
+        this.outlets = new ReplyStream.Outlets(json, sequence, streams, fanOut, metrics, chats, usage);
     }
 
     void answer(Asker sender, Question asked) {
@@ -238,7 +238,7 @@ class Replies {
     private void answer(Chat chat, OwedReply reply) {
         try {
             stream(chat, reply, () -> owed.takenOver(reply));
-        } catch (ReplyTakenOver another) {
+        } catch (ReplyStream.ReplyTakenOver another) {
             log.info("The reply in chat {} was taken over by another node; this node's stream stops", chat.id());
         } finally {
             owed.paid(reply);
@@ -292,7 +292,7 @@ class Replies {
      * Opens a turn the service starts, in the chat's lane: stores and announces its question (unless an earlier run
      * of the same turn stored it) and starts the answer's stream; empty when the chat does not exist (any more).
      */
-    Optional<Streaming> openServiceTurn(ServiceTurn turn) {
+    Optional<ReplyStream> openServiceTurn(ServiceTurn turn) {
         Chat chat = chats.find(turn.tenantId(), turn.chatId()).orElse(null);
         if (chat == null) {
             return Optional.empty();
@@ -308,7 +308,8 @@ class Replies {
         if (!appended.duplicate()) {
             publish(chat.id(), messageReceived(appended.message(), turn.userId(), Instant.now(), seq));
         }
-        return Optional.of(new Streaming(
+        return Optional.of(new ReplyStream(
+                outlets,
                 turn.tenantId(),
                 chat.id(),
                 appended.message().id(),
@@ -327,7 +328,8 @@ class Replies {
         List<ChatMessage> history = byId.latestMessages(chat.id(), historyMessages);
         SafetyReply safety = safetyReplyTo(owed, history).orElse(null);
         boolean aiAnswers = safety == null || safety.answerFollows();
-        Streaming streaming = new Streaming(
+        ReplyStream streaming = new ReplyStream(
+                outlets,
                 owed.tenantId(),
                 chat.id(),
                 owed.questionId(),
@@ -376,178 +378,6 @@ class Replies {
                 policy + answer.content(), answer.provider(), answer.model(), answer.finishReason(), answer.usage());
     }
 
-    /**
-     * An answer being streamed to every connection on its chat: its {@code message_stream_started} is out, each
-     * token takes the chat's next {@code seq}; it ends stored ({@code message_stream_ended}) or with an
-     * {@code error} event naming its message id.
-     */
-    final class Streaming {
-
-        private final TenantId tenantId;
-        private final ChatId chatId;
-        private final UUID questionId;
-        private final String userId;
-        private final UUID replyId;
-        /** What the answer counts as; {@code null} when it is not the AI's work (a teacher's answer). */
-        private final @Nullable UsageKind kind;
-
-        private final BooleanSupplier takenOver;
-        private final ConversationMetrics.@Nullable Reply measured;
-        private long endSeq;
-        private boolean over;
-
-        private Streaming(
-                TenantId tenantId,
-                ChatId chatId,
-                UUID questionId,
-                String userId,
-                UUID replyId,
-                @Nullable UsageKind kind,
-                BooleanSupplier takenOver) {
-            this.tenantId = tenantId;
-            this.chatId = chatId;
-            this.questionId = questionId;
-            this.userId = userId;
-            this.replyId = replyId;
-            this.kind = kind;
-            this.takenOver = takenOver;
-            ChatEvent startedEvent = json.sequenced(
-                    new ServerEvent.StreamStarted(Instant.now(), chatId, userId, replyId, sequence.next(chatId)));
-            streams.started(chatId, startedEvent);
-            publish(chatId, startedEvent);
-            this.measured = kind == null ? null : metrics.replyStarted(tenantId, kind);
-        }
-
-        UUID questionId() {
-            return questionId;
-        }
-
-        void token(String token) {
-            if (takenOver.getAsBoolean()) {
-                throw new ReplyTakenOver();
-            }
-            if (measured != null) {
-                measured.token();
-            }
-            ChatEvent tokenEvent = json.sequenced(
-                    new ServerEvent.StreamToken(Instant.now(), chatId, replyId, token, sequence.next(chatId)));
-            streams.token(chatId, tokenEvent);
-            publish(chatId, tokenEvent);
-        }
-
-        /** The last token is out: the stream's end takes its {@code seq} now, before anything else of the chat. */
-        void beforeStoring() {
-            endSeq = sequence.next(chatId);
-            if (takenOver.getAsBoolean()) {
-                throw new ReplyTakenOver();
-            }
-        }
-
-        /**
-         * Stores the answer and counts what it used, in the caller's transaction, so that whatever else the caller
-         * records commits with it or not at all.
-         *
-         * @throws ChatNotFound when the chat was deleted meanwhile
-         */
-        ChatMessage store(AssistantReply reply) {
-            NewMessage message = NewMessage.fromAssistant(reply.content(), replyMetadata(reply, questionId, userId))
-                    .withId(replyId)
-                    .withEventSeq(endSeq);
-            ChatMessage appended = chats.append(tenantId, chatId, message).message();
-            if (kind == null) {
-                return appended;
-            }
-            AssistantReply.Usage used = reply.usage();
-            usage.record(
-                    tenantId,
-                    chatId.value(),
-                    appended.id(),
-                    userId,
-                    kind,
-                    used.promptTokens(),
-                    used.completionTokens(),
-                    used.totalTokens(),
-                    used.estimated());
-            return appended;
-        }
-
-        /** The stored answer is committed: the chat gets the whole of it. */
-        void ended(ChatMessage stored, AssistantReply reply) {
-            over = true;
-            streams.ended(chatId);
-            if (measured != null) {
-                measured.finished(reply.usage().completionTokens());
-            }
-            publish(chatId, streamEnded(stored, userId, Instant.now(), endSeq));
-        }
-
-        /**
-         * The answer will not be stored: the stream is no longer in progress, and the chat learns why (unless it
-         * was deleted, or another node took the reply over and tells it). Only the first failure counts.
-         */
-        private void failedAs(String reason) {
-            if (measured != null) {
-                measured.failed(reason);
-            }
-        }
-
-        void failed(RuntimeException cause) {
-            if (over) {
-                return;
-            }
-            over = true;
-            switch (cause) {
-                case AssistantFailure failure -> {
-                    streams.ended(chatId);
-                    failedAs("ai_error");
-                    metrics.providerFailed(failure);
-                    log.warn("The assistant failed to answer in chat {}: {}", chatId, failure.getMessage());
-                    publish(
-                            chatId,
-                            ErrorCode.AI_ERROR
-                                    .event(
-                                            "The AI provider failed: " + failure.getMessage(),
-                                            Map.of("message_id", replyId.toString()))
-                                    .inChat(chatId, sequence.next(chatId)));
-                }
-                case ReplyTakenOver another ->
-                    // the node that took it over tells the chat, and ends what this one streamed
-                    failedAs("taken_over");
-                case ChatNotFound gone -> {
-                    streams.ended(chatId);
-                    failedAs("chat_deleted");
-                }
-                default -> {
-                    // storing the answer failed (the database, say): the stream must not stay "in progress"
-                    streams.ended(chatId);
-                    boolean outage = DatabaseReachability.isOutage(cause);
-                    failedAs(outage ? "database" : "internal");
-                    if (outage) {
-                        log.warn("The reply in chat {} could not be stored: {}", chatId, cause.toString());
-                    } else {
-                        log.error("The reply in chat {} could not be completed", chatId, cause);
-                    }
-                    publish(
-                            chatId,
-                            (outage
-                                            ? ErrorCode.SERVICE_UNAVAILABLE.event(
-                                                    DatabaseReachability.whyUnavailable(cause)
-                                                            + "; the reply could not be stored, the question is"
-                                                            + " stored",
-                                                    Map.of(
-                                                            "message_id",
-                                                            replyId.toString(),
-                                                            "retry_after_ms",
-                                                            DatabaseReachability.RETRY_AFTER.toMillis()))
-                                            : ErrorCode.INTERNAL_ERROR.event(
-                                                    "The reply could not be stored; the question is stored",
-                                                    Map.of("message_id", replyId.toString())))
-                                    .inChat(chatId, sequence.next(chatId)));
-                }
-            }
-        }
-    }
-
     private Conversation conversation(Chat chat, List<ChatMessage> history) {
         List<Turn> turns = new ArrayList<>();
         for (ChatMessage message : history) {
@@ -565,12 +395,11 @@ class Replies {
     }
 
     private void publish(ChatId chatId, ServerEvent event) {
-        publish(chatId, json.sequenced(event));
+        outlets.publish(chatId, event);
     }
 
     private void publish(ChatId chatId, ChatEvent event) {
-        sequence.published(chatId, event.seq());
-        fanOut.publish(chatId, event);
+        outlets.publish(chatId, event);
     }
 
     static ServerEvent.Error budgetExhausted(BudgetSpent spent) {
@@ -596,28 +425,5 @@ class Replies {
     /** The announcement of a stored assistant reply, the whole of it. */
     static ServerEvent.StreamEnded streamEnded(ChatMessage message, String userId, Instant at, long seq) {
         return new ServerEvent.StreamEnded(at, message.id(), message.chatId(), userId, message.content(), seq);
-    }
-
-    private static Map<String, Object> replyMetadata(AssistantReply reply, UUID questionId, String userId) {
-        Map<String, Object> metadata = new LinkedHashMap<>();
-        metadata.put("provider", reply.provider());
-        metadata.put("model", reply.model());
-        metadata.put("finish_reason", reply.finishReason());
-        Map<String, Object> usage = new LinkedHashMap<>();
-        usage.put("prompt_tokens", reply.usage().promptTokens());
-        usage.put("completion_tokens", reply.usage().completionTokens());
-        usage.put("total_tokens", reply.usage().totalTokens());
-        usage.put("estimated", reply.usage().estimated());
-        metadata.put("usage", usage);
-        metadata.put("in_reply_to", questionId.toString());
-        metadata.put(ANSWERED_USER, userId);
-        return metadata;
-    }
-
-    /** Another node took the reply over while this one was answering it (this node stalled past its lease). */
-    private static final class ReplyTakenOver extends RuntimeException {
-        ReplyTakenOver() {
-            super(null, null, false, false);
-        }
     }
 }
