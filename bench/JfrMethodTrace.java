@@ -8,7 +8,7 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * Reads a JFR recording of jdk.MethodTrace events (JDK 25) of Replies$Streaming.token (the token callback: the
+ * Reads a JFR recording of jdk.MethodTrace events (JDK 25) of ReplyStream.token (the token callback: the
  * event built, its seq taken, kept for resumes, the frame written to every connection of the chat),
  * EventSequence.next and Connection.deliver, made by bench/ws.sh during its trace run, and prints "key=value"
  * percentiles of each, the callback as "trace_callback":

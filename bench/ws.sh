@@ -226,7 +226,7 @@ stream_run() {   # $1 = name, $2 = connections, $3 = first chat line (offset), $
 }
 
 # The token callback timed inside the service, without changing it: a JDK 25 JFR method trace (jdk.MethodTrace) of
-# Replies$Streaming.token (build the event, take its seq, keep it for resumes, write the frame to every connection of
+# ReplyStream.token (build the event, take its seq, keep it for resumes, write the frame to every connection of
 # the chat), EventSequence.next and Connection.deliver (the write alone), read by bench/JfrMethodTrace.java.
 if wanted trace; then
   cat > "$RUN_DIR/trace.jfc" <<'EOF'
@@ -234,7 +234,7 @@ if wanted trace; then
 <configuration version="2.0" label="ws token trace">
   <event name="jdk.MethodTrace">
     <setting name="enabled">true</setting>
-    <setting name="filter">com.chatreview.conversation.Replies$Streaming::token;com.chatreview.realtime.Connection::deliver;com.chatreview.conversation.EventSequence::next</setting>
+    <setting name="filter">com.chatreview.conversation.ReplyStream::token;com.chatreview.realtime.Connection::deliver;com.chatreview.conversation.EventSequence::next</setting>
     <setting name="threshold">0 ms</setting>
     <setting name="stackTrace">false</setting>
   </event>
@@ -293,7 +293,7 @@ SERVICE_ERRORS=$(grep -ciE ' ERROR |Exception' "$RUN_DIR/service.log" || true)
     echo
     echo "| method | calls | p50 ms | p99 ms | p99.9 ms | max ms | target | result |"
     echo "|---|---|---|---|---|---|---|---|"
-    echo "| token callback (Replies\$Streaming.token: token handed over -> frame written to every connection) | ${R[trace_callback_calls]:-} | ${R[trace_callback_p50_ms]:-} | ${R[trace_callback_p99_ms]:-} | ${R[trace_callback_p999_ms]:-} | ${R[trace_callback_max_ms]:-} | p99 < 1 ms | $(verdict lt "${R[trace_callback_p99_ms]:-}" 1) |"
+    echo "| token callback (ReplyStream.token: token handed over -> frame written to every connection) | ${R[trace_callback_calls]:-} | ${R[trace_callback_p50_ms]:-} | ${R[trace_callback_p99_ms]:-} | ${R[trace_callback_p999_ms]:-} | ${R[trace_callback_max_ms]:-} | p99 < 1 ms | $(verdict lt "${R[trace_callback_p99_ms]:-}" 1) |"
     echo "| of which the write (Connection.deliver) | ${R[trace_deliver_calls]:-} | ${R[trace_deliver_p50_ms]:-} | ${R[trace_deliver_p99_ms]:-} | ${R[trace_deliver_p999_ms]:-} | ${R[trace_deliver_max_ms]:-} | | |"
     echo "| of which the seq (EventSequence.next; a database round trip every 1,000) | ${R[trace_next_calls]:-} | ${R[trace_next_p50_ms]:-} | ${R[trace_next_p99_ms]:-} | ${R[trace_next_p999_ms]:-} | ${R[trace_next_max_ms]:-} | | |"
     echo
