@@ -88,7 +88,10 @@ public class Regrades {
                 null,
                 null);
         requests.insert(request);
-        events.publishEvent(new SubmissionChanged.RegradeRequested(submissionId, request.id()));
+        submissions
+                .find(submissionId)
+                .map(changed -> new SubmissionChanged.RegradeRequested(changed, request.id()))
+                .ifPresent(events::publishEvent);
         return request;
     }
 
@@ -113,7 +116,10 @@ public class Regrades {
         if (!requests.answer(request.id(), answer, teacherId, now())) {
             throw new RegradeRequestAnswered();
         }
-        events.publishEvent(new SubmissionChanged.RegradeAnswered(submissionId, requestId));
+        submissions
+                .find(submissionId)
+                .map(changed -> new SubmissionChanged.RegradeAnswered(changed, requestId))
+                .ifPresent(events::publishEvent);
         return requests.find(submissionId, requestId, false).orElseThrow();
     }
 

@@ -4,27 +4,31 @@ import java.util.UUID;
 
 /**
  * What happened to a submission, published in the transaction that did it (its listeners write in that
- * transaction).
+ * transaction), with the submission as it is after the change: a listener need not read it again.
  */
 public sealed interface SubmissionChanged {
 
-    SubmissionId submissionId();
+    Submission submission();
+
+    default SubmissionId submissionId() {
+        return submission().id();
+    }
 
     /** The upload was stored. */
-    record Created(SubmissionId submissionId) implements SubmissionChanged {}
+    record Created(Submission submission) implements SubmissionChanged {}
 
     /** The AI's analysis and grade were stored. */
-    record Reviewed(SubmissionId submissionId) implements SubmissionChanged {}
+    record Reviewed(Submission submission) implements SubmissionChanged {}
 
     /** The review failed for good (an operator may retry it). */
-    record ReviewFailed(SubmissionId submissionId) implements SubmissionChanged {}
+    record ReviewFailed(Submission submission) implements SubmissionChanged {}
 
     /** The teacher decided (accepted, rejected, ...). */
-    record Decided(SubmissionId submissionId) implements SubmissionChanged {}
+    record Decided(Submission submission) implements SubmissionChanged {}
 
     /** The student asked for a regrade. */
-    record RegradeRequested(SubmissionId submissionId, UUID requestId) implements SubmissionChanged {}
+    record RegradeRequested(Submission submission, UUID requestId) implements SubmissionChanged {}
 
     /** The teacher answered a regrade request. */
-    record RegradeAnswered(SubmissionId submissionId, UUID requestId) implements SubmissionChanged {}
+    record RegradeAnswered(Submission submission, UUID requestId) implements SubmissionChanged {}
 }

@@ -136,7 +136,7 @@ public class SubmissionManagement {
             stored.add(record);
         }
         events.publishEvent(new SubmissionReceived(tenantId, submissionId, homeworkId, chat.id()));
-        events.publishEvent(new SubmissionChanged.Created(submissionId));
+        submissions.find(submissionId).map(SubmissionChanged.Created::new).ifPresent(events::publishEvent);
         return submission.withFiles(stored);
     }
 
@@ -298,7 +298,7 @@ public class SubmissionManagement {
                 all,
                 commentChanged ? comment : current.comment(),
                 apiKeyId);
-        events.publishEvent(new SubmissionChanged.Decided(submissionId));
+        submissions.find(submissionId).map(SubmissionChanged.Decided::new).ifPresent(events::publishEvent);
         return submission(tenantId, homeworkId, submissionId);
     }
 

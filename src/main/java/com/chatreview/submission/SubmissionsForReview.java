@@ -104,7 +104,7 @@ public class SubmissionsForReview {
     public boolean recordReview(SubmissionId submissionId, String grade, String analysis, ReviewOutcome outcome) {
         boolean recorded = submissions.recordReview(submissionId, grade, analysis, outcome, now());
         if (recorded) {
-            events.publishEvent(new SubmissionChanged.Reviewed(submissionId));
+            submissions.find(submissionId).map(SubmissionChanged.Reviewed::new).ifPresent(events::publishEvent);
         }
         return recorded;
     }
@@ -125,7 +125,7 @@ public class SubmissionsForReview {
                 "The automatic review could not be completed: " + error
                         + ". The submission is stored; an operator can retry the review.",
                 now());
-        events.publishEvent(new SubmissionChanged.ReviewFailed(submissionId));
+        submissions.find(submissionId).map(SubmissionChanged.ReviewFailed::new).ifPresent(events::publishEvent);
     }
 
     /** The submission whose review chat this is, if it is one (of the tenant's). */

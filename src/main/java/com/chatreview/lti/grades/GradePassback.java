@@ -10,7 +10,6 @@ import com.chatreview.lti.launch.LtiLaunch;
 import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionChanged;
 import com.chatreview.submission.SubmissionStatus;
-import com.chatreview.submission.SubmissionsForReview;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -41,7 +40,6 @@ public class GradePassback {
     static final String FULLY_GRADED = "FullyGraded";
 
     private final JdbcClient jdbc;
-    private final SubmissionsForReview submissions;
     private final HomeworkCatalog homework;
     private final LinkLineItems lineItems;
     private final JsonMapper json;
@@ -50,7 +48,6 @@ public class GradePassback {
 
     GradePassback(
             JdbcClient jdbc,
-            SubmissionsForReview submissions,
             HomeworkCatalog homework,
             LinkLineItems lineItems,
             JsonMapper json,
@@ -58,7 +55,6 @@ public class GradePassback {
             Clock clock) {
         this.lineItems = lineItems;
         this.jdbc = jdbc;
-        this.submissions = submissions;
         this.homework = homework;
         this.json = json;
         this.wake = wake;
@@ -101,11 +97,10 @@ public class GradePassback {
         if (!(changed instanceof SubmissionChanged.Reviewed) && !(changed instanceof SubmissionChanged.Decided)) {
             return;
         }
-        Optional<Submission> found = submissions.find(changed.submissionId());
-        if (found.isEmpty() || !found.get().studentId().startsWith(LtiPlatform.STUDENT_PREFIX)) {
+        Submission submission = changed.submission();
+        if (!submission.studentId().startsWith(LtiPlatform.STUDENT_PREFIX)) {
             return;
         }
-        Submission submission = found.get();
         List<Target> targets = targets(submission);
         if (targets.isEmpty()) {
             return;

@@ -3,7 +3,6 @@ package com.chatreview.lti.grades;
 import com.chatreview.homework.HomeworkCatalog;
 import com.chatreview.lti.platforms.Platforms;
 import com.chatreview.outbound.OutboxWorker;
-import com.chatreview.submission.SubmissionsForReview;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -26,12 +25,11 @@ class GradesConfiguration {
     @Bean
     GradePassback ltiGradePassback(
             JdbcClient jdbc,
-            SubmissionsForReview submissions,
             HomeworkCatalog homework,
             LinkLineItems lineItems,
             JsonMapper json,
             OutboxWorker<ScoreDelivery.Due> worker,
             Clock clock) {
-        return new GradePassback(jdbc, submissions, homework, lineItems, json, worker::wake, clock);
+        return new GradePassback(jdbc, homework, lineItems, json, worker::wake, clock);
     }
 }

@@ -1,9 +1,9 @@
 package com.chatreview.submission.json;
 
 import com.chatreview.chatui.ChatUi;
+import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionChanged;
 import com.chatreview.submission.SubmissionId;
-import com.chatreview.submission.SubmissionsForReview;
 import com.chatreview.submission.json.SubmissionBodies.RegradeRequestBody;
 import com.chatreview.submission.json.SubmissionBodies.SubmissionBody;
 import com.chatreview.webhook.EventType;
@@ -19,12 +19,10 @@ import org.springframework.stereotype.Component;
 @Component
 public class SubmissionWebhooks {
 
-    private final SubmissionsForReview submissions;
     private final WebhookEvents webhooks;
     private final ChatUi chatUi;
 
-    SubmissionWebhooks(SubmissionsForReview submissions, WebhookEvents webhooks, ChatUi chatUi) {
-        this.submissions = submissions;
+    SubmissionWebhooks(WebhookEvents webhooks, ChatUi chatUi) {
         this.webhooks = webhooks;
         this.chatUi = chatUi;
     }
@@ -55,10 +53,8 @@ public class SubmissionWebhooks {
             case SubmissionChanged.RegradeAnswered answered -> answered.requestId();
             default -> null;
         };
-        submissions.find(changed.submissionId()).ifPresent(submission -> {
-            if (!webhooks.wanted(submission.tenantId(), type)) {
-                return;
-            }
+        Submission submission = changed.submission();
+        if (webhooks.wanted(submission.tenantId(), type)) {
             SubmissionBody body = SubmissionBodies.body(submission, SubmissionBodies.chatUiUrl(chatUi));
             Object data = requestId == null
                     ? body
@@ -68,6 +64,6 @@ public class SubmissionWebhooks {
                             .map(request -> (Object) new RegradeEvent(RegradeRequestBody.of(request), body))
                             .orElse(body);
             webhooks.record(submission.tenantId(), type, orderingKey(submission.id()), data);
-        });
+        }
     }
 }
