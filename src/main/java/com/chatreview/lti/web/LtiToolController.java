@@ -8,14 +8,14 @@ import com.chatreview.lti.LtiSettings;
 import com.chatreview.lti.course.LtiClass;
 import com.chatreview.lti.course.LtiHomework;
 import com.chatreview.lti.deeplinking.LtiDeepLinking;
-import com.chatreview.lti.launch.LtiAdmission;
 import com.chatreview.lti.launch.LtiLaunch;
 import com.chatreview.lti.launch.LtiLaunches;
+import com.chatreview.lti.launch.LtiRequestLimits;
 import com.chatreview.lti.launch.LtiSession;
 import com.chatreview.lti.launch.LtiSessions;
 import com.chatreview.lti.platforms.LtiRegistrations;
-import com.chatreview.lti.web.LtiRequestAdmission.Admitted;
-import com.chatreview.lti.web.LtiRequestAdmission.By;
+import com.chatreview.lti.web.LtiRequestLimiter.Admitted;
+import com.chatreview.lti.web.LtiRequestLimiter.By;
 import com.chatreview.submission.IncomingFile;
 import com.chatreview.submission.SubmissionId;
 import com.chatreview.submission.SubmissionStatus;
@@ -72,7 +72,7 @@ class LtiToolController {
     private final LtiSettings settings;
     private final LtiSessions sessions;
     private final LtiClass classPages;
-    private final LtiAdmission admission;
+    private final LtiRequestLimits admission;
 
     LtiToolController(
             LtiLaunches launches,
@@ -82,7 +82,7 @@ class LtiToolController {
             LtiSettings settings,
             LtiSessions sessions,
             LtiClass classPages,
-            LtiAdmission admission) {
+            LtiRequestLimits admission) {
         this.classPages = classPages;
         this.admission = admission;
         this.sessions = sessions;
@@ -196,7 +196,7 @@ class LtiToolController {
             summary = "The homework page: the learner's (the task, the upload, their submissions), or the teacher's"
                     + " (the class's submissions, 50 a page)")
     ResponseEntity<String> homework(
-            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
+            @RequestAttribute(LtiRequestLimiter.SESSION) LtiSession opened,
             @RequestParam(name = "uploaded", required = false) @Nullable String uploaded,
             @RequestParam(name = "offset", required = false) @Nullable String offset) {
         LtiSession session = homeworkPages.checked(opened);
@@ -210,7 +210,7 @@ class LtiToolController {
     @GetMapping("/homework/submission")
     @Operation(summary = "The teacher's page of one submission: its review, the decision, its regrade requests")
     ResponseEntity<String> classSubmission(
-            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
+            @RequestAttribute(LtiRequestLimiter.SESSION) LtiSession opened,
             @RequestParam(name = "id", required = false) @Nullable String id,
             @RequestParam(name = "done", required = false) @Nullable String done) {
         LtiSession session = classPages.checked(opened);
@@ -221,7 +221,7 @@ class LtiToolController {
     @PostMapping(path = "/homework/decision", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
     @Operation(summary = "The teacher's decision from the page, under the rules of the API's")
     ResponseEntity<String> decide(
-            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
+            @RequestAttribute(LtiRequestLimiter.SESSION) LtiSession opened,
             @RequestParam MultiValueMap<String, String> form) {
         LtiSession session = classPages.checked(opened);
         String submission = form.getFirst("submission");
@@ -270,7 +270,7 @@ class LtiToolController {
     @PostMapping(path = "/homework/regrade-answer", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
     @Operation(summary = "The teacher's answer to a regrade request from the page; it goes into the review chat")
     ResponseEntity<String> answerRegrade(
-            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
+            @RequestAttribute(LtiRequestLimiter.SESSION) LtiSession opened,
             @RequestParam(name = "submission", required = false) @Nullable String submission,
             @RequestParam(name = "request", required = false) @Nullable String request,
             @RequestParam(name = "answer", required = false) @Nullable String answer) {
@@ -296,7 +296,7 @@ class LtiToolController {
     @PostMapping(path = "/homework/submissions", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
     @Operation(summary = "Hands in the learner's files, under the upload endpoint's rules")
     ResponseEntity<String> handIn(
-            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
+            @RequestAttribute(LtiRequestLimiter.SESSION) LtiSession opened,
             @RequestParam(name = "hand_in", required = false) @Nullable String handInKey,
             @RequestPart(name = "files", required = false) @Nullable List<MultipartFile> files) {
         LtiSession session = homeworkPages.checked(opened);
@@ -341,7 +341,7 @@ class LtiToolController {
     @GetMapping("/deep-linking")
     @Operation(summary = "The teacher's choice of homework for the LMS, searched or paged")
     ResponseEntity<String> deepLinking(
-            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
+            @RequestAttribute(LtiRequestLimiter.SESSION) LtiSession opened,
             @RequestParam(name = "search", required = false) @Nullable String search,
             @RequestParam(name = "offset", required = false) @Nullable String offset) {
         LtiSession session = deepLinking.checked(opened);
@@ -352,7 +352,7 @@ class LtiToolController {
     @PostMapping("/deep-linking/choose")
     @Operation(summary = "Adds one of the tenant's homework to the LMS course: the signed answer, posted to the LMS")
     ResponseEntity<String> choose(
-            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
+            @RequestAttribute(LtiRequestLimiter.SESSION) LtiSession opened,
             @RequestParam(name = "homework_id", required = false) @Nullable String homeworkId) {
         LtiSession session = deepLinking.checked(opened);
         LtiDeepLinking.Response response = deepLinking.choose(session, homeworkId, launchUrl());
@@ -363,7 +363,7 @@ class LtiToolController {
     @PostMapping("/deep-linking/create")
     @Operation(summary = "Publishes a new homework and adds it to the LMS course")
     ResponseEntity<String> create(
-            @RequestAttribute(LtiRequestAdmission.SESSION) LtiSession opened,
+            @RequestAttribute(LtiRequestLimiter.SESSION) LtiSession opened,
             @RequestParam(name = "title", required = false) @Nullable String title,
             @RequestParam(name = "task", required = false) @Nullable String task) {
         LtiSession session = deepLinking.checked(opened);
@@ -428,7 +428,7 @@ class LtiToolController {
     @ExceptionHandler(LaunchRefused.class)
     ResponseEntity<String> refused(LaunchRefused refused, HttpServletRequest request) {
         if (refused.kind() == LaunchRefused.Kind.REFUSED) {
-            LtiRequestAdmission.refused(request, admission);
+            LtiRequestLimiter.refused(request, admission);
         }
         return LtiPages.refused(refused);
     }

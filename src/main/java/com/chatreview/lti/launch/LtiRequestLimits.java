@@ -31,7 +31,7 @@ import org.springframework.stereotype.Component;
  * </ul>
  */
 @Component
-public class LtiAdmission {
+public class LtiRequestLimits {
 
     private final RateLimiter limiter;
     private final RequestQuotas quotas;
@@ -40,7 +40,7 @@ public class LtiAdmission {
     private final Quota perSession;
     private final Quota handInsPerLearner;
 
-    LtiAdmission(RateLimiter limiter, RequestQuotas quotas, LtiSettings settings) {
+    LtiRequestLimits(RateLimiter limiter, RequestQuotas quotas, LtiSettings settings) {
         this.limiter = limiter;
         this.quotas = quotas;
         this.failuresPerAddress = Quota.perMinute(settings.failuresPerAddress());

@@ -1,6 +1,6 @@
 package com.chatreview.lti.web;
 
-import com.chatreview.lti.launch.LtiAdmission;
+import com.chatreview.lti.launch.LtiRequestLimits;
 import com.chatreview.lti.launch.LtiSession;
 import com.chatreview.lti.launch.LtiSessions;
 import jakarta.servlet.http.HttpServletRequest;
@@ -23,7 +23,7 @@ import org.springframework.web.servlet.HandlerInterceptor;
  * carries it), or from a form body that is not multipart; the handler gets it as the request attribute
  * {@link #SESSION}.
  */
-class LtiRequestAdmission implements HandlerInterceptor {
+class LtiRequestLimiter implements HandlerInterceptor {
 
     /** The request attribute of the page's session (a constant: handlers name it in an annotation). */
     static final String SESSION = "com.chatreview.lti.LtiSession";
@@ -31,7 +31,7 @@ class LtiRequestAdmission implements HandlerInterceptor {
     /** The request attribute that says a refusal of the request is one of its address's failures, not yet counted. */
     private static final String FAILURES_COUNT = "com.chatreview.lti.failuresCount";
 
-    /** What a request of the handler is charged to ({@link LtiAdmission}). */
+    /** What a request of the handler is charged to ({@link LtiRequestLimits}). */
     @Target(ElementType.METHOD)
     @Retention(RetentionPolicy.RUNTIME)
     @interface Admitted {
@@ -49,10 +49,10 @@ class LtiRequestAdmission implements HandlerInterceptor {
         HAND_IN
     }
 
-    private final LtiAdmission admission;
+    private final LtiRequestLimits admission;
     private final LtiSessions sessions;
 
-    LtiRequestAdmission(LtiAdmission admission, LtiSessions sessions) {
+    LtiRequestLimiter(LtiRequestLimits admission, LtiSessions sessions) {
         this.admission = admission;
         this.sessions = sessions;
     }
@@ -89,7 +89,7 @@ class LtiRequestAdmission implements HandlerInterceptor {
      * before its page is written: a client that reads the refusal and tries again at once must find it counted (the
      * page is sent as it is written, before {@link #afterCompletion} runs). The refusal's handler calls this.
      */
-    static void refused(HttpServletRequest request, LtiAdmission admission) {
+    static void refused(HttpServletRequest request, LtiRequestLimits admission) {
         if (Boolean.TRUE.equals(request.getAttribute(FAILURES_COUNT))) {
             request.setAttribute(FAILURES_COUNT, false);
             admission.failed(request.getRemoteAddr());
