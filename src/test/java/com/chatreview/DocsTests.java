@@ -40,9 +40,14 @@ class DocsTests {
                     .map(link -> link.group(1))
                     .forEach(target -> {
                         if (!target.contains("://") && !target.startsWith("mailto:")) {
-                            assertThat(file.resolveSibling(target))
+                            Path linked =
+                                    file.resolveSibling(target).toAbsolutePath().normalize();
+                            assertThat(linked)
                                     .as("%s links to %s", file, target)
                                     .exists();
+                            assertThat(linked.startsWith(Path.of("").toAbsolutePath()))
+                                    .as("%s links to %s, outside the repository", file, target)
+                                    .isTrue();
                         }
                     });
         }
@@ -56,6 +61,7 @@ class DocsTests {
                     .flatMap(files -> files)
                     .filter(Files::isRegularFile)
                     .filter(file -> !file.startsWith(Path.of("bench", "results")))
+                    .filter(file -> !file.toString().contains("node_modules"))
                     .filter(DocsTests::isText)
                     .toList();
             assertThat(all).hasSizeGreaterThan(20);
@@ -65,7 +71,7 @@ class DocsTests {
 
     private static boolean isText(Path file) {
         String name = file.getFileName().toString();
-        if (!name.matches(".*\\.(md|sh|java|py|sql|txt|conf|js|json|yml|yaml)$") && name.contains(".")) {
+        if (!name.matches(".*\\.(md|sh|java|py|sql|txt|conf|js|json|yml|yaml|lua|tsv)$") && name.contains(".")) {
             return false;
         }
         try {

@@ -23,7 +23,16 @@ public final class JobScheduler implements SmartLifecycle {
 
     /** Schedules the job unless one of that task and id is already waiting; it commits with the transaction. */
     public void scheduleNow(TaskInstance<?> job) {
+        scheduleNow(job, () -> {});
+    }
+
+    /**
+     * Schedules the job as {@link #scheduleNow(TaskInstance)} does, and runs {@code alsoBeforeItRuns} (which may
+     * write to the job's row) before this node looks for it, so that no worker picks the job before that is done.
+     */
+    public void scheduleNow(TaskInstance<?> job, Runnable alsoBeforeItRuns) {
         scheduler.scheduleIfNotExists(job, clock.instant());
+        alsoBeforeItRuns.run();
         AfterCommit.run(scheduler::triggerCheckForDueExecutions);
     }
 

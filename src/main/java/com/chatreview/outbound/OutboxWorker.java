@@ -87,7 +87,9 @@ public final class OutboxWorker<T> implements SmartLifecycle {
 
     /** Something was recorded, or a send ended: look now, not at the next poll. */
     public void wake() {
-        wakeUp.release();
+        if (wakeUp.availablePermits() == 0) { // one look covers every wake-up since the last
+            wakeUp.release();
+        }
     }
 
     @Override
@@ -127,7 +129,9 @@ public final class OutboxWorker<T> implements SmartLifecycle {
                     continue;
                 }
                 for (T item : claimed) {
-                    sending.acquire();
+                    // never waits (only this loop takes slots, and it claimed no more than were free), and is not
+                    // cut short by a stop: an item claimed is sent, not left to its lease
+                    sending.acquireUninterruptibly();
                     send(item);
                 }
             } catch (InterruptedException e) {
@@ -149,20 +153,36 @@ public final class OutboxWorker<T> implements SmartLifecycle {
     }
 
     private void send(T item) {
-        String destination = outbox.destination(item);
+        String destination;
+        try {
+            destination = outbox.destination(item);
+        } catch (RuntimeException e) {
+            sending.release();
+            throw e;
+        }
         underWay.merge(destination, 1, Integer::sum);
-        Thread.ofVirtual().name(name + "-send").start(() -> {
-            try {
-                outbox.send(item);
-            } catch (RuntimeException e) {
-                // what became of it was not written: its lease ends and it is sent again
-                log.warn("Sending one of the {} failed, sent again once its lease ends: {}", name, e.toString());
-            } finally {
-                underWay.computeIfPresent(destination, (key, sends) -> sends == 1 ? null : sends - 1);
-                sending.release();
-                wake(); // a slot came free, and what waited behind this item may be due
-            }
-        });
+        try {
+            Thread.ofVirtual().name(name + "-send").start(() -> {
+                try {
+                    outbox.send(item);
+                } catch (RuntimeException e) {
+                    // what became of it was not written: its lease ends and it is sent again
+                    log.warn("Sending one of the {} failed, sent again once its lease ends: {}", name, e.toString());
+                } finally {
+                    sent(destination);
+                }
+            });
+        } catch (RuntimeException | Error e) {
+            sent(destination);
+            throw e;
+        }
+    }
+
+    /** A send ended, or never started: its slot is free, and what waited behind its item may be due. */
+    private void sent(String destination) {
+        underWay.computeIfPresent(destination, (key, sends) -> sends == 1 ? null : sends - 1);
+        sending.release();
+        wake();
     }
 
     private Set<String> busyDestinations() {

@@ -21,8 +21,7 @@ class ReviewScheduler {
 
     /** Schedules the submission's review at the back of its tenant's line ({@link FairReviewOrder}). */
     void schedule(TenantId tenant, SubmissionId submissionId) {
-        jobs.scheduleNow(task.instance(submissionId.toString()));
-        order.joinLine(tenant, submissionId);
+        jobs.scheduleNow(task.instance(submissionId.toString()), () -> order.joinLine(tenant, submissionId));
     }
 
     /** Schedules a job of another of the scheduler's tasks, due now, in the transaction under way. */
