@@ -5,7 +5,6 @@ import com.chatreview.privacy.ErasureTally;
 import com.chatreview.privacy.ExpiredDataEraser;
 import com.chatreview.privacy.Retention;
 import com.chatreview.privacy.UserDataEraser;
-import com.chatreview.submission.json.SubmissionWebhooks;
 import com.chatreview.tenancy.TenantId;
 import com.chatreview.webhook.WebhookEvents;
 import java.time.Instant;
@@ -78,7 +77,7 @@ class SubmissionDataEraser implements UserDataEraser, ExpiredDataEraser {
      */
     private void eraseOne(TenantId tenantId, Submission submission, Consumer<ErasedSubmission> erased) {
         transaction.executeWithoutResult(status -> {
-            webhooks.tombstone(tenantId, SubmissionWebhooks.orderingKey(submission.id()));
+            webhooks.tombstone(tenantId, submission.id().webhookOrderingKey());
             webhooks.tombstone(tenantId, submission.chatId().toString());
             erased.accept(submissions.erase(tenantId, submission));
         });

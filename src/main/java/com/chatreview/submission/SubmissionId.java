@@ -24,6 +24,14 @@ public record SubmissionId(@JsonValue UUID value) {
         return new SubmissionId(UUID.randomUUID());
     }
 
+    /**
+     * What orders the submission's webhook events, and finds them again: its erasure replaces their payloads by this
+     * key (a chat's events are ordered by the chat's id, which a submission's id could equal as text).
+     */
+    public String webhookOrderingKey() {
+        return "submission:" + value;
+    }
+
     /** The id as the API writes it. */
     @Override
     public String toString() {

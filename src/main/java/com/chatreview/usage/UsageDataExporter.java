@@ -1,13 +1,10 @@
 package com.chatreview.usage;
 
-import com.chatreview.privacy.UserDataExporter;
-import com.chatreview.tenancy.TenantId;
+import com.chatreview.privacy.TableSection;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
-import java.util.Set;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
-import tools.jackson.core.JsonGenerator;
 
 /**
  * The usage module's section of a user's data export, {@code ai_usage}: what each reply to the user and each review
@@ -15,12 +12,10 @@ import tools.jackson.core.JsonGenerator;
  */
 @Component
 @Order(4)
-class UsageDataExporter implements UserDataExporter {
-
-    private final UsageReports reports;
+class UsageDataExporter extends TableSection<UsageRecord> {
 
     UsageDataExporter(UsageReports reports) {
-        this.reports = reports;
+        super("ai_usage", reports::hasRecordsOf, reports::forEachRecordOf, UsageRecordBody::of);
     }
 
     record UsageRecordBody(
@@ -44,27 +39,5 @@ class UsageDataExporter implements UserDataExporter {
                     record.estimated(),
                     record.occurredAt());
         }
-    }
-
-    @Override
-    public String section() {
-        return "ai_usage";
-    }
-
-    @Override
-    public Set<String> tables() {
-        return Set.of("ai_usage");
-    }
-
-    @Override
-    public boolean holdsDataOf(TenantId tenantId, String userId) {
-        return reports.hasRecordsOf(tenantId, userId);
-    }
-
-    @Override
-    public void export(TenantId tenantId, String userId, JsonGenerator json) {
-        json.writeStartArray();
-        reports.forEachRecordOf(tenantId, userId, record -> json.writePOJO(UsageRecordBody.of(record)));
-        json.writeEndArray();
     }
 }

@@ -3,7 +3,6 @@ package com.chatreview.submission.json;
 import com.chatreview.chatui.ChatUi;
 import com.chatreview.submission.Submission;
 import com.chatreview.submission.SubmissionChanged;
-import com.chatreview.submission.SubmissionId;
 import com.chatreview.submission.json.SubmissionBodies.RegradeRequestBody;
 import com.chatreview.submission.json.SubmissionBodies.SubmissionBody;
 import com.chatreview.webhook.EventType;
@@ -25,14 +24,6 @@ public class SubmissionWebhooks {
     SubmissionWebhooks(WebhookEvents webhooks, ChatUi chatUi) {
         this.webhooks = webhooks;
         this.chatUi = chatUi;
-    }
-
-    /**
-     * What orders a submission's events, and finds them again: its erasure replaces their payloads by this key (a
-     * chat's events are ordered by the chat's id, which a submission's id could equal as text).
-     */
-    public static String orderingKey(SubmissionId submission) {
-        return "submission:" + submission;
     }
 
     /** The regrade events' data: the request, and the submission as GET returns it. */
@@ -63,7 +54,7 @@ public class SubmissionWebhooks {
                             .findFirst()
                             .map(request -> (Object) new RegradeEvent(RegradeRequestBody.of(request), body))
                             .orElse(body);
-            webhooks.record(submission.tenantId(), type, orderingKey(submission.id()), data);
+            webhooks.record(submission.tenantId(), type, submission.id().webhookOrderingKey(), data);
         }
     }
 }
