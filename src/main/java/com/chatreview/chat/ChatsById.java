@@ -46,6 +46,11 @@ public class ChatsById {
         return messages.exists(chatId, messageId);
     }
 
+    /** The chat's message with this id, if it holds one. */
+    public Optional<ChatMessage> message(ChatId chatId, UUID messageId) {
+        return messages.byId(chatId, messageId);
+    }
+
     /** The highest event {@code seq} a stored message of the chat carries, 0 when none does. */
     public long latestEventSeq(ChatId chatId) {
         return messages.latestEventSeq(chatId);

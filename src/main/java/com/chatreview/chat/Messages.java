@@ -126,6 +126,14 @@ class Messages {
                 .optional();
     }
 
+    Optional<ChatMessage> byId(ChatId chatId, UUID messageId) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM messages WHERE chat_id = :chat AND id = :id")
+                .param("chat", chatId.value())
+                .param("id", messageId)
+                .query(Messages::message)
+                .optional();
+    }
+
     boolean exists(ChatId chatId, UUID messageId) {
         return jdbc.sql("SELECT EXISTS (SELECT 1 FROM messages WHERE chat_id = :chat AND id = :id)")
                 .param("chat", chatId.value())

@@ -2,6 +2,7 @@ package com.chatreview.conversation;
 
 import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatsById;
+import com.chatreview.database.PatientWrites;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
@@ -18,12 +19,25 @@ class EventSequence {
     static final int BLOCK = 1000;
 
     private final ChatsById chats;
+    private final PatientWrites writes;
+    private final Duration midReplyPatience;
+    private final Duration frameStartPatience;
     /** Chats quiet for an hour are forgotten; their next frame starts a fresh block anyway. */
     private final Cache<ChatId, Block> blocks =
             Caffeine.newBuilder().expireAfterAccess(Duration.ofHours(1)).build();
 
-    EventSequence(ChatsById chats) {
+    EventSequence(ChatsById chats, PatientWrites writes, ConversationSettings settings) {
         this.chats = chats;
+        this.writes = writes;
+        // a block is reserved mid-reply too (a long one): the reply waits for it like for its storing
+        this.midReplyPatience = settings.replyStorePatience();
+        this.frameStartPatience = settings.messageStorePatience();
+    }
+
+    /** The end of the chat's next block of numbers, reserved in the database even when its pool is busy. */
+    private long reserveBlock(ChatId chatId, Duration patience) {
+        return writes.write(
+                patience, PatientWrites.Waits.BUSY_POOL, again -> chats.reserveEventSequence(chatId, BLOCK));
     }
 
     private static final class Block {
@@ -36,7 +50,7 @@ class EventSequence {
         Block block = blocks.get(chatId, chat -> new Block());
         synchronized (block) {
             if (block.next == 0 || block.next > block.end) {
-                block.end = chats.reserveEventSequence(chatId, BLOCK);
+                block.end = reserveBlock(chatId, midReplyPatience);
                 block.next = block.end - BLOCK + 1;
             }
             return block.next++;
@@ -51,7 +65,7 @@ class EventSequence {
     void freshBlock(ChatId chatId) {
         Block block = blocks.get(chatId, chat -> new Block());
         synchronized (block) {
-            block.end = chats.reserveEventSequence(chatId, BLOCK);
+            block.end = reserveBlock(chatId, frameStartPatience);
             block.next = block.end - BLOCK + 1;
         }
     }

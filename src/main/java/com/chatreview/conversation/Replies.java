@@ -20,6 +20,8 @@ import com.chatreview.conversation.cluster.OwedReplies;
 import com.chatreview.conversation.cluster.OwedReply;
 import com.chatreview.conversation.cluster.StreamsInProgress;
 import com.chatreview.database.DatabaseReachability;
+import com.chatreview.database.PatientWrites;
+import com.chatreview.database.PatientWrites.Waits;
 import com.chatreview.grading.Verdict;
 import com.chatreview.moderation.SafetyCategory;
 import com.chatreview.moderation.SafetyFlags;
@@ -32,6 +34,7 @@ import com.chatreview.usage.BudgetSpent;
 import com.chatreview.usage.UsageBudgets;
 import com.chatreview.usage.UsageKind;
 import com.chatreview.usage.UsageMeter;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,6 +44,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,6 +83,9 @@ class Replies {
     private final SafetyPolicy policy;
     private final SchoolAlerts alerts;
     private final ReplyStream.Outlets outlets;
+    private final PatientWrites writes;
+    private final Duration replyStorePatience;
+    private final Duration messageStorePatience;
 
     Replies(
             ChatManagement chats,
@@ -98,7 +105,11 @@ class Replies {
             SafetyScreener screener,
             SafetyFlags flags,
             SafetyPolicy policy,
-            SchoolAlerts alerts) {
+            SchoolAlerts alerts,
+            PatientWrites writes) {
+        this.writes = writes;
+        this.replyStorePatience = settings.replyStorePatience();
+        this.messageStorePatience = settings.messageStorePatience();
         this.policy = policy;
         this.alerts = alerts;
         this.screener = screener;
@@ -124,7 +135,8 @@ class Replies {
         Chat chat;
         OwedReply question;
         try {
-            chat = chats.find(sender.tenantId(), sender.chatId()).orElse(null);
+            chat = waitingForAConnection(() -> chats.find(sender.tenantId(), sender.chatId()))
+                    .orElse(null);
             if (chat == null) {
                 sender.refuse(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
                 return;
@@ -134,7 +146,8 @@ class Replies {
                 return;
             }
             // checked as the frame's turn comes: a reply streaming now is not counted yet (the overspend)
-            BudgetSpent spent = budgets.spent(sender.tenantId(), sender.userId(), UsageKind.CHAT)
+            BudgetSpent spent = waitingForAConnection(
+                            () -> budgets.spent(sender.tenantId(), sender.userId(), UsageKind.CHAT))
                     .orElse(null);
             if (spent != null) {
                 sender.refuse(budgetExhausted(spent));
@@ -195,7 +208,7 @@ class Replies {
         NewMessage message = NewMessage.fromUser(asked.content(), metadata, asked.clientMessageId())
                 .withEventSeq(seq);
         // the message and its flag are stored together: a flag never names a message that was not kept
-        AppendedMessage appended = Objects.requireNonNull(transaction.execute(status -> {
+        AppendedMessage appended = waitingForAConnection(() -> Objects.requireNonNull(transaction.execute(status -> {
             AppendedMessage stored = chats.append(sender.tenantId(), sender.chatId(), message);
             if (!stored.duplicate()) {
                 flags.record(
@@ -206,7 +219,7 @@ class Replies {
                         screening);
             }
             return stored;
-        }));
+        })));
         if (appended.duplicate()) {
             ChatMessage original = appended.message();
             sender.tell(messageReceived(original, sender.userId(), Instant.now(), original.eventSeq()));
@@ -252,14 +265,15 @@ class Replies {
      */
     void takeOver(OwedReply abandoned) {
         try {
-            Chat chat = chats.find(abandoned.tenantId(), abandoned.chatId()).orElse(null);
+            Chat chat = waitingForAConnection(() -> chats.find(abandoned.tenantId(), abandoned.chatId()))
+                    .orElse(null);
             if (chat == null) {
                 return;
             }
             if (!streams.of(chat.id()).isEmpty()) {
                 streams.ended(chat.id());
             }
-            if (byId.hasMessage(chat.id(), abandoned.replyId())) {
+            if (waitingForAConnection(() -> byId.hasMessage(chat.id(), abandoned.replyId()))) {
                 return;
             }
             sequence.freshBlock(chat.id());
@@ -325,9 +339,10 @@ class Replies {
      * nothing of the answer is stored then.
      */
     private ChatMessage stream(Chat chat, OwedReply owed, BooleanSupplier takenOver) {
-        List<ChatMessage> history = byId.latestMessages(chat.id(), historyMessages);
+        List<ChatMessage> history = waitingForAConnection(() -> byId.latestMessages(chat.id(), historyMessages));
         SafetyReply safety = safetyReplyTo(owed, history).orElse(null);
         boolean aiAnswers = safety == null || safety.answerFollows();
+        Conversation conversation = aiAnswers ? waitingForAConnection(() -> conversation(chat, history)) : null;
         ReplyStream streaming = new ReplyStream(
                 outlets,
                 owed.tenantId(),
@@ -340,23 +355,49 @@ class Replies {
         try {
             AssistantReply reply;
             if (safety == null) {
-                reply = assistant.reply(conversation(chat, history), streaming::token);
+                reply = assistant.reply(Objects.requireNonNull(conversation), streaming::token);
             } else {
                 String policy = aiAnswers ? safety.text() + "\n\n" : safety.text();
                 WordByWord.stream(policy, streaming::token);
                 reply = aiAnswers
-                        ? following(policy, assistant.reply(conversation(chat, history), streaming::token))
+                        ? following(policy, assistant.reply(Objects.requireNonNull(conversation), streaming::token))
                         : new AssistantReply(
                                 policy, "safety", "policy", "stop", AssistantReply.Usage.reported(0, 0, 0));
             }
             streaming.beforeStoring();
-            ChatMessage stored = transaction.execute(status -> streaming.store(reply));
+            ChatMessage stored = storePatiently(streaming, reply);
             streaming.ended(stored, reply);
             return stored;
         } catch (RuntimeException failure) {
             streaming.failed(failure);
             throw failure;
         }
+    }
+
+    /**
+     * Stores the streamed reply however busy the database is, within {@link #replyStorePatience}: the student read
+     * it, so it is to be in the chat's history. A try that failed after its transaction began may have committed;
+     * the next one finds the reply stored then, and does not store it twice.
+     */
+    private ChatMessage storePatiently(ReplyStream streaming, AssistantReply reply) {
+        return writes.write(replyStorePatience, Waits.BUSY_POOL_AND_OUTAGE, again -> {
+            if (again) {
+                streaming.requireOurs();
+                Optional<ChatMessage> committed = byId.message(streaming.chatId(), streaming.replyId());
+                if (committed.isPresent()) {
+                    return committed.get();
+                }
+            }
+            return Objects.requireNonNull(transaction.execute(status -> streaming.store(reply)));
+        });
+    }
+
+    /**
+     * A read or write for a client's frame, waiting out a busy pool within {@link #messageStorePatience}: a burst of
+     * messages is stored in turn rather than refused. An unreachable database refuses the frame at once.
+     */
+    private <T> T waitingForAConnection(Supplier<T> work) {
+        return writes.write(messageStorePatience, Waits.BUSY_POOL, again -> work.get());
     }
 
     /** The policy reply to the question being answered, when the screening flagged it (docs/safety.md). */

@@ -78,10 +78,23 @@ final class ReplyStream {
         return questionId;
     }
 
-    void token(String token) {
+    ChatId chatId() {
+        return chatId;
+    }
+
+    UUID replyId() {
+        return replyId;
+    }
+
+    /** @throws ReplyTakenOver when another node answers this reply now */
+    void requireOurs() {
         if (takenOver.getAsBoolean()) {
             throw new ReplyTakenOver();
         }
+    }
+
+    void token(String token) {
+        requireOurs();
         if (measured != null) {
             measured.token();
         }
@@ -99,9 +112,7 @@ final class ReplyStream {
     /** The last token is out: the stream's end takes its {@code seq} now, before anything else of the chat. */
     void beforeStoring() {
         endSeq = outlets.sequence().next(chatId);
-        if (takenOver.getAsBoolean()) {
-            throw new ReplyTakenOver();
-        }
+        requireOurs();
     }
 
     /**

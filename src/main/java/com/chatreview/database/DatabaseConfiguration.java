@@ -42,4 +42,9 @@ class DatabaseConfiguration {
         JdbcLocation location = JdbcLocation.of(settings, embedded);
         return new DatabaseReachability(location.jdbcUrl(), location.user(), location.password(), meters);
     }
+
+    @Bean
+    PatientWrites patientWrites(DatabaseReachability reachability, MeterRegistry meters) {
+        return new PatientWrites(reachability::reachable, meters);
+    }
 }

@@ -8,13 +8,24 @@ import static org.mockito.Mockito.when;
 
 import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatsById;
+import com.chatreview.database.PatientWrites;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class EventSequenceTests {
 
     final ChatId chat = ChatId.random();
     final ChatsById chats = mock(ChatsById.class);
-    final EventSequence sequence = new EventSequence(chats);
+    final EventSequence sequence = new EventSequence(
+            chats,
+            new PatientWrites(() -> true, new SimpleMeterRegistry()),
+            new ConversationSettings(
+                    50,
+                    Duration.ofSeconds(15),
+                    Duration.ofSeconds(10),
+                    Duration.ofMinutes(15),
+                    Duration.ofSeconds(30)));
 
     @Test
     void numbersComeFromReservedBlocksAndKeepIncreasing() {
