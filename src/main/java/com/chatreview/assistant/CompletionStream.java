@@ -1,26 +1,33 @@
 package com.chatreview.assistant;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.http.HttpResponse;
-import java.net.http.HttpResponse.BodySubscriber;
-import java.net.http.HttpResponse.BodySubscribers;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -28,7 +35,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A reply of the openai provider: one chat completion request with {@code "stream": true}, its server-sent events
- * read line by line as they arrive.
+ * read line by line as they arrive, on the caller's thread.
  *
  * <p>This class retries exactly once, and only while nothing of the reply has reached the caller, so no token is
  * ever delivered twice. The first-token and idle timeouts are measured here on the stream of chunks. A stream is a
@@ -41,6 +48,7 @@ final class CompletionStream {
     private static final Logger log = LoggerFactory.getLogger(CompletionStream.class);
 
     private static final JsonMapper JSON = JsonMapper.shared();
+    private static final JsonFactory JSON_FACTORY = new JsonFactory();
 
     /** How much of an error answer is read: the provider's message is at its start. */
     private static final int ERROR_BODY_CHARS = 4_000;
@@ -106,25 +114,33 @@ final class CompletionStream {
         return JSON.writeValueAsString(request);
     }
 
-    /** What the HTTP exchange hands the reading thread: lines of the stream, its end, a refusal, or a failure. */
-    private sealed interface Signal {}
-
-    private record Line(String text) implements Signal {}
-
-    private record End() implements Signal {}
-
-    private record Refused(int status, String body) implements Signal {}
-
-    private record Failed(Throwable error) implements Signal {}
-
-    /** One request and its stream, read on the calling thread so that the tokens reach the caller there. */
-    private final class Attempt {
+    /**
+     * One request and its stream, read on the calling thread (a virtual one) so that the tokens reach the caller there:
+     * it takes each piece of the body from the HTTP client itself and parks until the next one arrives, so that a
+     * piece costs one wake-up and no hand-over between threads.
+     */
+    private final class Attempt implements Response.Listener {
 
         private final Consumer<String> tokens;
         private final long promptChars;
         private final StringBuilder content = new StringBuilder();
-        private final BlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
-        private volatile Flow.@Nullable Subscription subscription;
+        private final SseLines lines = new SseLines();
+        /** The HTTP client's signals to the reading thread: the body is there, more of it is, or the exchange ended. */
+        private final Semaphore signals = new Semaphore(0);
+        /** Run by the client's I/O thread as it is: a release cannot block. */
+        private final Runnable moreToRead = Invocable.from(Invocable.InvocationType.NON_BLOCKING, () -> {
+            demanding = false;
+            signals.release();
+        });
+        /** A demand is pending: the body takes one at a time, and a wake-up may be another signal's. */
+        private volatile boolean demanding;
+
+        private volatile Content.@Nullable Source body;
+        private volatile @Nullable Response response;
+        private volatile @Nullable Throwable exchangeFailure;
+        private volatile boolean exchangeComplete;
+
+        private final List<String> chunkTexts = new ArrayList<>(2);
         private boolean delivered;
         private boolean chunkSeen;
         private @Nullable String finishReason;
@@ -137,134 +153,291 @@ final class CompletionStream {
             this.promptChars = promptChars;
         }
 
-        AssistantReply run(String body) {
-            CompletableFuture<HttpResponse<Void>> exchange =
-                    connection.http().sendAsync(connection.request(body), this::subscriber);
-            exchange.whenComplete((response, error) -> {
-                if (error != null) {
-                    signals.add(new Failed(error));
-                }
-            });
+        @Override
+        public void onContentSource(Response response, Content.Source source) {
+            this.response = response;
+            this.body = source;
+            signals.release();
+        }
+
+        @Override
+        public void onComplete(Result result) {
+            if (result.isFailed()) {
+                exchangeFailure = result.getFailure();
+            }
+            exchangeComplete = true;
+            signals.release();
+        }
+
+        AssistantReply run(String requestBody) {
+            Request request = connection.request(requestBody);
+            request.send(this);
             try {
                 long deadline = System.nanoTime() + firstTokenTimeout.toNanos();
+                Content.Source source = awaitBody(deadline);
+                if (source == null) {
+                    return complete(); // an answer without a body: no finish reason, so a failure
+                }
+                int status =
+                        Objects.requireNonNull(response, "set with the body").getStatus();
+                if (status != 200) {
+                    throw refusal(status, errorAnswer(source, deadline));
+                }
                 while (true) {
-                    Signal signal = signals.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-                    switch (signal) {
-                        case null -> throw timedOut();
-                        case Line line -> {
-                            if (accept(line.text())) {
-                                deadline = System.nanoTime() + idleTimeout.toNanos();
-                            }
+                    Content.Chunk chunk = source.read();
+                    if (chunk == null) {
+                        awaitMore(source, deadline);
+                        continue;
+                    }
+                    try {
+                        if (Content.Chunk.isFailure(chunk)) {
+                            throw failure(chunk.getFailure());
                         }
-                        case End end -> {
+                        if (lines.feed(chunk.getByteBuffer(), this::accept)) {
+                            deadline = System.nanoTime() + idleTimeout.toNanos();
+                        }
+                        if (chunk.isLast()) {
+                            lines.end(this::accept);
                             return complete();
                         }
-                        case Refused refused -> throw refusal(refused.status(), refused.body());
-                        case Failed failed -> throw failure(failed.error());
+                    } finally {
+                        chunk.release();
                     }
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new AssistantFailure(AssistantFailure.Kind.CANCELLED, "The reply was cancelled", e);
             } finally {
-                Flow.Subscription reading = subscription;
-                if (reading != null) {
-                    reading.cancel();
-                }
-                exchange.cancel(true);
+                // a no-op once the exchange is complete; otherwise it ends the exchange and its connection
+                request.abort(new CancellationException("The attempt ended"));
             }
         }
 
-        /** The stream's lines to this attempt's queue; an error answer's start, as one refusal. */
-        private BodySubscriber<Void> subscriber(HttpResponse.ResponseInfo response) {
-            if (response.statusCode() != 200) {
-                return BodySubscribers.mapping(BodySubscribers.ofString(StandardCharsets.UTF_8), answer -> {
-                    signals.add(new Refused(
-                            response.statusCode(),
-                            answer.length() > ERROR_BODY_CHARS ? answer.substring(0, ERROR_BODY_CHARS) : answer));
+        /** The response's body once its headers are in; null when the exchange completed without one. */
+        private Content.@Nullable Source awaitBody(long deadline) throws InterruptedException {
+            while (true) {
+                Content.Source source = body;
+                if (source != null) {
+                    return source;
+                }
+                Throwable failed = exchangeFailure;
+                if (failed != null) {
+                    throw failure(failed);
+                }
+                if (exchangeComplete) {
                     return null;
-                });
+                }
+                await(deadline);
             }
-            return BodySubscribers.fromLineSubscriber(new Flow.Subscriber<String>() {
-                @Override
-                public void onSubscribe(Flow.Subscription lines) {
-                    subscription = lines;
-                    lines.request(Long.MAX_VALUE);
-                }
-
-                @Override
-                public void onNext(String line) {
-                    signals.add(new Line(line));
-                }
-
-                @Override
-                public void onError(Throwable error) {
-                    signals.add(new Failed(error));
-                }
-
-                @Override
-                public void onComplete() {
-                    signals.add(new End());
-                }
-            });
         }
 
-        /** One line of the event stream; whether it was a chunk of the reply (which restarts the idle timeout). */
-        private boolean accept(String line) {
-            if (!line.startsWith("data:")) {
+        private void awaitMore(Content.Source source, long deadline) throws InterruptedException {
+            if (!demanding) {
+                demanding = true;
+                source.demand(moreToRead);
+            }
+            await(deadline);
+        }
+
+        private void await(long deadline) throws InterruptedException {
+            if (!signals.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                throw timedOut();
+            }
+        }
+
+        /** The start of an error answer: the provider's message is there. */
+        private String errorAnswer(Content.Source source, long deadline) throws InterruptedException {
+            ByteArrayOutputStream answer = new ByteArrayOutputStream();
+            while (answer.size() < ERROR_BODY_CHARS * 4) {
+                Content.Chunk chunk = source.read();
+                if (chunk == null) {
+                    awaitMore(source, deadline);
+                    continue;
+                }
+                try {
+                    if (Content.Chunk.isFailure(chunk)) {
+                        break; // what was read is the detail
+                    }
+                    ByteBuffer bytes = chunk.getByteBuffer();
+                    byte[] piece = new byte[bytes.remaining()];
+                    bytes.get(piece);
+                    answer.writeBytes(piece);
+                    if (chunk.isLast()) {
+                        break;
+                    }
+                } finally {
+                    chunk.release();
+                }
+            }
+            String text = answer.toString(StandardCharsets.UTF_8);
+            return text.length() > ERROR_BODY_CHARS ? text.substring(0, ERROR_BODY_CHARS) : text;
+        }
+
+        /**
+         * One line of the event stream; whether it was a chunk of the reply (which restarts the idle timeout). A
+         * chunk's fields are read as they come, without a tree of it; its pieces of text reach the caller once the
+         * whole chunk was read and held no error.
+         */
+        private boolean accept(byte[] line, int length) {
+            if (!SseLines.isData(line, length)) {
                 // blank lines end events, ':' lines are comments (keep-alives), 'event:' names what follows
                 return false;
             }
-            String data = line.substring(5).strip();
-            if (data.equals("[DONE]")) {
+            int start = SseLines.DATA.length;
+            int end = length;
+            while (start < end && line[start] <= ' ') {
+                start++;
+            }
+            while (end > start && line[end - 1] <= ' ') {
+                end--;
+            }
+            if (SseLines.isDone(line, start, end)) {
                 return false;
             }
-            JsonNode chunk;
-            try {
-                chunk = JSON.readTree(data);
+            chunkTexts.clear();
+            try (JsonParser chunk = JSON_FACTORY.createParser(ObjectReadContext.empty(), line, start, end - start)) {
+                if (readChunk(chunk)) {
+                    JsonNode error = JSON.readTree(new String(line, start, end - start, StandardCharsets.UTF_8))
+                            .get("error");
+                    throw new AssistantFailure(
+                            AssistantFailure.Kind.PROVIDER_ERROR,
+                            connection.redact("The AI provider reported an error in the stream: " + message(error)),
+                            null);
+                }
             } catch (JacksonException unreadable) {
                 throw new AssistantFailure(
                         "The AI provider's reply could not be read: a chunk is not JSON (" + describe(unreadable) + ")",
                         unreadable);
             }
-            JsonNode error = chunk.get("error");
-            if (error != null && !error.isNull()) {
-                throw new AssistantFailure(
-                        AssistantFailure.Kind.PROVIDER_ERROR,
-                        connection.redact("The AI provider reported an error in the stream: " + message(error)),
-                        null);
-            }
             chunkSeen = true;
-            String model = text(chunk.get("model"));
+            for (String text : chunkTexts) {
+                content.append(text);
+                delivered = true;
+                tokens.accept(text);
+            }
+            return true;
+        }
+
+        /**
+         * Reads a chunk's {@code model}, {@code usage} and {@code choices[].delta.content} / {@code finish_reason};
+         * true when it carries an {@code error} object instead (read again, whole, for its message).
+         */
+        private boolean readChunk(JsonParser chunk) {
+            JsonToken first = chunk.nextToken();
+            if (first != JsonToken.START_OBJECT) {
+                chunk.skipChildren();
+                requireEnd(chunk);
+                return false;
+            }
+            boolean error = false;
+            String model = null;
+            AssistantReply.Usage reported = null;
+            String reason = null;
+            while (chunk.nextToken() == JsonToken.PROPERTY_NAME) {
+                String name = chunk.currentName();
+                JsonToken value = chunk.nextToken();
+                switch (name) {
+                    case "error" -> {
+                        error |= value != JsonToken.VALUE_NULL;
+                        chunk.skipChildren();
+                    }
+                    case "model" -> model = value == JsonToken.VALUE_STRING ? chunk.getString() : model;
+                    case "usage" -> reported = value == JsonToken.START_OBJECT ? usage(chunk) : skip(chunk, reported);
+                    case "choices" -> {
+                        if (value == JsonToken.START_ARRAY) {
+                            while (chunk.nextToken() != JsonToken.END_ARRAY) {
+                                reason = choice(chunk, reason);
+                            }
+                        } else {
+                            chunk.skipChildren();
+                        }
+                    }
+                    default -> chunk.skipChildren();
+                }
+            }
+            requireEnd(chunk);
+            if (error) {
+                return true;
+            }
             if (model != null && !model.isBlank()) {
                 respondingModel = model;
             }
-            JsonNode reported = chunk.get("usage");
-            // a real count always counts the prompt
-            if (reported != null
-                    && reported.isObject()
-                    && reported.path("prompt_tokens").asInt(0) > 0) {
-                int prompt = reported.path("prompt_tokens").asInt();
-                int completion = reported.path("completion_tokens").asInt(0);
-                usage = AssistantReply.Usage.reported(
-                        prompt, completion, reported.path("total_tokens").asInt(prompt + completion));
+            if (reported != null) {
+                usage = reported;
             }
-            JsonNode choices = chunk.get("choices");
-            if (choices != null && choices.isArray()) {
-                for (JsonNode choice : choices) {
-                    String text = text(choice.path("delta").get("content"));
-                    if (text != null && !text.isEmpty()) {
-                        content.append(text);
-                        delivered = true;
-                        tokens.accept(text);
+            if (reason != null && !reason.isBlank()) {
+                finishReason = reason.toLowerCase(Locale.ROOT);
+            }
+            return false;
+        }
+
+        /** One of {@code choices}: its text to {@link #chunkTexts}; its finish reason, or {@code reason} if none. */
+        private @Nullable String choice(JsonParser chunk, @Nullable String reason) {
+            if (chunk.currentToken() != JsonToken.START_OBJECT) {
+                chunk.skipChildren();
+                return reason;
+            }
+            String finished = reason;
+            while (chunk.nextToken() == JsonToken.PROPERTY_NAME) {
+                String name = chunk.currentName();
+                JsonToken value = chunk.nextToken();
+                if (name.equals("delta") && value == JsonToken.START_OBJECT) {
+                    while (chunk.nextToken() == JsonToken.PROPERTY_NAME) {
+                        boolean text = chunk.currentName().equals("content");
+                        if (chunk.nextToken() == JsonToken.VALUE_STRING && text) {
+                            String piece = chunk.getString();
+                            if (!piece.isEmpty()) {
+                                chunkTexts.add(piece);
+                            }
+                        } else {
+                            chunk.skipChildren();
+                        }
                     }
-                    String reason = text(choice.get("finish_reason"));
-                    if (reason != null && !reason.isBlank()) {
-                        finishReason = reason.toLowerCase(Locale.ROOT);
-                    }
+                } else if (name.equals("finish_reason") && value == JsonToken.VALUE_STRING) {
+                    String said = chunk.getString();
+                    finished = said.isBlank() ? finished : said;
+                } else {
+                    chunk.skipChildren();
                 }
             }
-            return true;
+            return finished;
+        }
+
+        /** A reported usage; only a real count, which always counts the prompt, replaces none. */
+        private AssistantReply.@Nullable Usage usage(JsonParser chunk) {
+            int prompt = 0;
+            int completion = 0;
+            Integer total = null;
+            while (chunk.nextToken() == JsonToken.PROPERTY_NAME) {
+                String name = chunk.currentName();
+                JsonToken value = chunk.nextToken();
+                if (!value.isScalarValue()) {
+                    chunk.skipChildren();
+                    continue;
+                }
+                switch (name) {
+                    case "prompt_tokens" -> prompt = chunk.getValueAsInt(0);
+                    case "completion_tokens" -> completion = chunk.getValueAsInt(0);
+                    case "total_tokens" -> total = value == JsonToken.VALUE_NULL ? null : chunk.getValueAsInt(0);
+                    default -> {}
+                }
+            }
+            if (prompt <= 0) {
+                return null;
+            }
+            return AssistantReply.Usage.reported(prompt, completion, total == null ? prompt + completion : total);
+        }
+
+        private AssistantReply.@Nullable Usage skip(JsonParser chunk, AssistantReply.@Nullable Usage kept) {
+            chunk.skipChildren();
+            return kept;
+        }
+
+        private void requireEnd(JsonParser chunk) {
+            if (chunk.nextToken() != null) {
+                throw new AssistantFailure(
+                        "The AI provider's reply could not be read: a chunk is not JSON (more after its end)");
+            }
         }
 
         private AssistantReply complete() {

@@ -1,46 +1,55 @@
 package com.chatreview.assistant;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.StringRequestContent;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The openai provider's client of its endpoint: the settings it needs, checked at start-up, and the JDK's HTTP client
+ * The openai provider's client of its endpoint: the settings it needs, checked at start-up, and the Jetty HTTP client
  * that {@link CompletionStream} posts each request with. There is no SDK between them (docs/decisions.md, "The
- * {@code openai} AI provider": the OpenAI SDK with Spring AI over it was 58 % of a node's CPU per streamed token); the
- * HTTP client has no overall time limit and no retries, since {@link CompletionStream} times out and retries itself.
+ * {@code openai} AI provider": the OpenAI SDK with Spring AI over it was 58 % of a node's CPU per streamed token), and
+ * not the JDK's HTTP client either, whose asynchronous receive path was the largest share of what was left; the HTTP
+ * client has no overall time limit and no retries, since {@link CompletionStream} times out and retries itself.
  */
 final class OpenAiConnection implements AutoCloseable {
+
+    /**
+     * A node streams a reply per student at once, each on a connection of its own (HTTP/1.1): the client's default of
+     * 64 connections per endpoint would queue the rest.
+     */
+    private static final int MAX_CONNECTIONS = 20_000;
 
     private final HttpClient http;
     private final URI completions;
     private final String model;
     private final String apiKey;
-    /** The HTTP client's own work (a node streams hundreds of replies at once) runs on virtual threads. */
-    private final ExecutorService executor = Executors.newThreadPerTaskExecutor(
-            Thread.ofVirtual().name("ai-http-", 0).factory());
 
     OpenAiConnection(AssistantSettings settings) {
         this.model = required(settings.model(), "AI_MODEL", "the model to ask for, for instance gpt-4o-mini");
         this.completions = URI.create(baseUrl(settings.baseUrl()) + "/chat/completions");
         this.apiKey = settings.apiKey() == null ? "" : settings.apiKey().strip();
-        this.http = HttpClient.newBuilder()
-                .connectTimeout(settings.connectTimeout())
-                .executor(executor)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                // HTTP/2 where TLS offers it; over plain http no h2c upgrade, which local servers may not take
-                .version(
-                        "https".equals(completions.getScheme())
-                                ? HttpClient.Version.HTTP_2
-                                : HttpClient.Version.HTTP_1_1)
-                .build();
-    }
-
-    HttpClient http() {
-        return http;
+        this.http = new HttpClient();
+        http.setConnectTimeout(settings.connectTimeout().toMillis());
+        http.setFollowRedirects(false);
+        http.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "chat-review-service"));
+        http.setMaxConnectionsPerDestination(MAX_CONNECTIONS);
+        http.setMaxRequestsQueuedPerDestination(MAX_CONNECTIONS);
+        // the stream's own timeouts decide (CompletionStream); the client's only closes what they left open
+        http.setIdleTimeout(settings.firstTokenTimeout()
+                .plus(settings.idleTimeout())
+                .plusSeconds(5)
+                .toMillis());
+        try {
+            http.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("The AI provider's HTTP client did not start", e);
+        }
     }
 
     /** The model asked for; a reply names the one that answered when the provider says. */
@@ -52,16 +61,16 @@ final class OpenAiConnection implements AutoCloseable {
      * A streamed chat completion request with this body. Local servers (Ollama, llama.cpp, vLLM) need no key: without
      * one, no Authorization header is sent at all.
      */
-    HttpRequest request(String body) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(completions)
-                .header("Content-Type", "application/json")
-                .header("Accept", "text/event-stream")
-                .header("User-Agent", "chat-review-service")
-                .POST(HttpRequest.BodyPublishers.ofString(body));
-        if (!apiKey.isEmpty()) {
-            request.header("Authorization", "Bearer " + apiKey);
-        }
-        return request.build();
+    Request request(String body) {
+        return http.newRequest(completions)
+                .method(HttpMethod.POST)
+                .headers(headers -> {
+                    headers.put(HttpHeader.ACCEPT, "text/event-stream");
+                    if (!apiKey.isEmpty()) {
+                        headers.put(HttpHeader.AUTHORIZATION, "Bearer " + apiKey);
+                    }
+                })
+                .body(new StringRequestContent("application/json", body, StandardCharsets.UTF_8));
     }
 
     /** A message that may quote the provider, without the API key in it. */
@@ -71,8 +80,11 @@ final class OpenAiConnection implements AutoCloseable {
 
     @Override
     public void close() {
-        http.close();
-        executor.close();
+        try {
+            http.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("The AI provider's HTTP client did not stop", e);
+        }
     }
 
     private static String baseUrl(@Nullable String configured) {
