@@ -50,6 +50,11 @@ final class CompletionStream {
     private static final JsonMapper JSON = JsonMapper.shared();
     private static final JsonFactory JSON_FACTORY = new JsonFactory();
 
+    /** The most text handed on as one piece, and the longest the first of it waits for the rest to be read. */
+    private static final int MAX_PIECE_CHARS = 512;
+
+    private static final long MAX_PIECE_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
     /** How much of an error answer is read: the provider's message is at its start. */
     private static final int ERROR_BODY_CHARS = 4_000;
 
@@ -141,6 +146,15 @@ final class CompletionStream {
         private volatile boolean exchangeComplete;
 
         private final List<String> chunkTexts = new ArrayList<>(2);
+        /**
+         * The text of the chunks that arrived together, not yet handed on: what the client had ready when this thread
+         * came to read goes on as one piece (a busy node reads late, and then finds several), so that one event, one
+         * frame and one relay carry them all. Nothing waits for more to arrive.
+         */
+        private final StringBuilder arrived = new StringBuilder();
+        /** When the first of {@link #arrived} came: a provider faster than this thread still gets its text on. */
+        private long arrivedSince;
+
         private boolean delivered;
         private boolean chunkSeen;
         private @Nullable String finishReason;
@@ -186,6 +200,7 @@ final class CompletionStream {
                 while (true) {
                     Content.Chunk chunk = source.read();
                     if (chunk == null) {
+                        handOnArrived();
                         awaitMore(source, deadline);
                         continue;
                     }
@@ -198,7 +213,12 @@ final class CompletionStream {
                         }
                         if (chunk.isLast()) {
                             lines.end(this::accept);
+                            handOnArrived();
                             return complete();
+                        }
+                        if (arrived.length() >= MAX_PIECE_CHARS
+                                || System.nanoTime() - arrivedSince > MAX_PIECE_WAIT_NANOS) {
+                            handOnArrived();
                         }
                     } finally {
                         chunk.release();
@@ -311,11 +331,23 @@ final class CompletionStream {
             }
             chunkSeen = true;
             for (String text : chunkTexts) {
-                content.append(text);
-                delivered = true;
-                tokens.accept(text);
+                if (arrived.isEmpty()) {
+                    arrivedSince = System.nanoTime();
+                }
+                arrived.append(text);
             }
             return true;
+        }
+
+        private void handOnArrived() {
+            if (arrived.isEmpty()) {
+                return;
+            }
+            String piece = arrived.toString();
+            arrived.setLength(0);
+            content.append(piece);
+            delivered = true;
+            tokens.accept(piece);
         }
 
         /**

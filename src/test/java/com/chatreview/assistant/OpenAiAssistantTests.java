@@ -2,6 +2,7 @@ package com.chatreview.assistant;
 
 import static com.chatreview.assistant.ScriptedEndpoint.events;
 import static com.chatreview.assistant.ScriptedEndpoint.finish;
+import static com.chatreview.assistant.ScriptedEndpoint.startStream;
 import static com.chatreview.assistant.ScriptedEndpoint.status;
 import static com.chatreview.assistant.ScriptedEndpoint.token;
 import static com.chatreview.assistant.ScriptedEndpoint.usage;
@@ -23,6 +24,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -664,6 +666,36 @@ class OpenAiAssistantTests {
                     .hasMessageContaining("The server had an error");
             assertThat(endpoint.requests()).hasSize(2);
             assertThat(tokens).isEmpty();
+        }
+
+        @Test
+        void piecesThatArriveTogetherGoOnAsOneAndAFloodStillGoesOnAsItComes() {
+            int words = 3_000;
+            StringBuilder together = new StringBuilder();
+            StringBuilder expected = new StringBuilder();
+            for (int i = 0; i < words; i++) {
+                together.append("data: ").append(token("w" + i + " ")).append("\n\n");
+                expected.append("w").append(i).append(' ');
+            }
+            together.append("data: ").append(finish("stop")).append("\n\ndata: [DONE]\n\n");
+            endpoint.then(exchange -> {
+                OutputStream out = startStream(exchange);
+                out.write(together.toString().getBytes(StandardCharsets.UTF_8)); // all of it in one write
+                out.flush();
+            });
+            List<String> pieces = new CopyOnWriteArrayList<>();
+
+            AssistantReply reply = assistant(endpoint.baseUrl()).reply(QUESTION, pieces::add);
+
+            assertThat(reply.content()).isEqualTo(expected.toString());
+            assertThat(String.join("", pieces))
+                    .as("the concatenation is unchanged")
+                    .isEqualTo(reply.content());
+            assertThat(pieces)
+                    .as("what the client had ready went on in few pieces, a bounded share of the text each")
+                    .hasSizeLessThan(words / 10)
+                    .hasSizeGreaterThan(1)
+                    .allSatisfy(piece -> assertThat(piece.length()).isLessThan(1_024));
         }
 
         @Test
