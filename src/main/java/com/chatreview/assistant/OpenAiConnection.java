@@ -8,6 +8,8 @@ import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -35,6 +37,12 @@ final class OpenAiConnection implements AutoCloseable {
         this.completions = URI.create(baseUrl(settings.baseUrl()) + "/chat/completions");
         this.apiKey = settings.apiKey() == null ? "" : settings.apiKey().strip();
         this.http = new HttpClient();
+        // the client's threads only read sockets and wake the replies' threads; they never keep a JVM alive
+        QueuedThreadPool threads = new QueuedThreadPool();
+        threads.setName("ai-http");
+        threads.setDaemon(true);
+        http.setExecutor(threads);
+        http.setScheduler(new ScheduledExecutorScheduler("ai-http-scheduler", true));
         http.setConnectTimeout(settings.connectTimeout().toMillis());
         http.setFollowRedirects(false);
         http.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "chat-review-service"));
