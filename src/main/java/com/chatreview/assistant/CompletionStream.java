@@ -12,9 +12,12 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.eclipse.jetty.client.HttpResponseException;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
@@ -50,7 +53,10 @@ final class CompletionStream {
     private static final JsonMapper JSON = JsonMapper.shared();
     private static final JsonFactory JSON_FACTORY = new JsonFactory();
 
-    /** The most text handed on as one piece, and the longest the first of it waits for the rest to be read. */
+    /**
+     * When text that arrived together is handed on without waiting for the read to find nothing more: past this many
+     * characters (checked after each read, so a piece is at most one read longer), or this long after its first.
+     */
     private static final int MAX_PIECE_CHARS = 512;
 
     private static final long MAX_PIECE_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
@@ -168,6 +174,11 @@ final class CompletionStream {
         }
 
         @Override
+        public void onHeaders(Response response) {
+            this.response = response;
+        }
+
+        @Override
         public void onContentSource(Response response, Content.Source source) {
             this.response = response;
             this.body = source;
@@ -189,13 +200,13 @@ final class CompletionStream {
             try {
                 long deadline = System.nanoTime() + firstTokenTimeout.toNanos();
                 Content.Source source = awaitBody(deadline);
+                Response answered = response;
+                int status = answered == null ? 200 : answered.getStatus();
+                if (status != 200) {
+                    throw refusal(status, source == null ? "" : errorAnswer(source, deadline));
+                }
                 if (source == null) {
                     return complete(); // an answer without a body: no finish reason, so a failure
-                }
-                int status =
-                        Objects.requireNonNull(response, "set with the body").getStatus();
-                if (status != 200) {
-                    throw refusal(status, errorAnswer(source, deadline));
                 }
                 while (true) {
                     Content.Chunk chunk = source.read();
@@ -251,12 +262,28 @@ final class CompletionStream {
             }
         }
 
+        /**
+         * Waits until the body has more to read: its demand's wake-up, or the exchange's end (an aborted response
+         * never runs the demand). A wake-up left by another signal does not count: reading while a demand is pending
+         * fails the exchange.
+         */
         private void awaitMore(Content.Source source, long deadline) throws InterruptedException {
             if (!demanding) {
                 demanding = true;
                 source.demand(moreToRead);
             }
-            await(deadline);
+            while (demanding) {
+                if (exchangeComplete) {
+                    Throwable failed = exchangeFailure;
+                    throw failed != null
+                            ? failure(failed)
+                            : new AssistantFailure(
+                                    AssistantFailure.Kind.INCOMPLETE,
+                                    "The AI provider's stream ended before its last piece was read",
+                                    null);
+                }
+                await(deadline);
+            }
         }
 
         private void await(long deadline) throws InterruptedException {
@@ -450,7 +477,10 @@ final class CompletionStream {
                 switch (name) {
                     case "prompt_tokens" -> prompt = chunk.getValueAsInt(0);
                     case "completion_tokens" -> completion = chunk.getValueAsInt(0);
-                    case "total_tokens" -> total = value == JsonToken.VALUE_NULL ? null : chunk.getValueAsInt(0);
+                    case "total_tokens" -> {
+                        int said = chunk.getValueAsInt(-1);
+                        total = said < 0 ? null : said;
+                    }
                     default -> {}
                 }
             }
@@ -513,7 +543,10 @@ final class CompletionStream {
 
         private RuntimeException failure(Throwable error) {
             Throwable cause = unwrap(error);
-            if (cause instanceof IOException) {
+            if (cause instanceof IOException
+                    || cause instanceof TimeoutException
+                    || cause instanceof HttpResponseException
+                    || cause instanceof RejectedExecutionException) {
                 return new Retryable(
                         AssistantFailure.Kind.UNREACHABLE,
                         "The AI provider could not be reached: " + describe(cause),

@@ -43,6 +43,10 @@ final class OpenAiConnection implements AutoCloseable {
         threads.setDaemon(true);
         http.setExecutor(threads);
         http.setScheduler(new ScheduledExecutorScheduler("ai-http-scheduler", true));
+        // every answer reaches CompletionStream as it is: a 401 is the provider's refusal, not a challenge to answer
+        http.getProtocolHandlers().clear();
+        // no Accept-Encoding: a compressing proxy would hold the stream back to fill its blocks
+        http.getContentDecoderFactories().clear();
         http.setConnectTimeout(settings.connectTimeout().toMillis());
         http.setFollowRedirects(false);
         http.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "chat-review-service"));

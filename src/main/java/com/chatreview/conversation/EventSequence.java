@@ -49,9 +49,16 @@ class EventSequence {
     long next(ChatId chatId) {
         Block block = blocks.get(chatId, chat -> new Block());
         synchronized (block) {
+            if (block.next != 0 && block.next <= block.end) {
+                return block.next++;
+            }
+        }
+        // reserved outside the block's lock: a busy pool's wait must not hold up the chat's other callers
+        long end = reserveBlock(chatId, midReplyPatience);
+        synchronized (block) {
             if (block.next == 0 || block.next > block.end) {
-                block.end = reserveBlock(chatId, midReplyPatience);
-                block.next = block.end - BLOCK + 1;
+                block.end = end;
+                block.next = end - BLOCK + 1;
             }
             return block.next++;
         }
@@ -64,9 +71,10 @@ class EventSequence {
      */
     void freshBlock(ChatId chatId) {
         Block block = blocks.get(chatId, chat -> new Block());
+        long end = reserveBlock(chatId, frameStartPatience);
         synchronized (block) {
-            block.end = reserveBlock(chatId, frameStartPatience);
-            block.next = block.end - BLOCK + 1;
+            block.end = end;
+            block.next = end - BLOCK + 1;
         }
     }
 

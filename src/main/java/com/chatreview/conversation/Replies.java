@@ -339,20 +339,21 @@ class Replies {
      * nothing of the answer is stored then.
      */
     private ChatMessage stream(Chat chat, OwedReply owed, BooleanSupplier takenOver) {
-        List<ChatMessage> history = waitingForAConnection(() -> byId.latestMessages(chat.id(), historyMessages));
-        SafetyReply safety = safetyReplyTo(owed, history).orElse(null);
-        boolean aiAnswers = safety == null || safety.answerFollows();
-        Conversation conversation = aiAnswers ? waitingForAConnection(() -> conversation(chat, history)) : null;
-        ReplyStream streaming = new ReplyStream(
-                outlets,
-                owed.tenantId(),
-                chat.id(),
-                owed.questionId(),
-                owed.userId(),
-                owed.replyId(),
-                aiAnswers ? UsageKind.CHAT : null,
-                takenOver);
+        List<ChatMessage> read;
+        SafetyReply safety;
         try {
+            read = waitingForAConnection(() -> byId.latestMessages(chat.id(), historyMessages));
+            safety = safetyReplyTo(owed, read).orElse(null);
+        } catch (RuntimeException failure) {
+            // nothing is streamed yet: the stream opens only to tell the chat why no answer comes
+            streamOf(chat, owed, UsageKind.CHAT, takenOver).failed(failure);
+            throw failure;
+        }
+        List<ChatMessage> history = read;
+        boolean aiAnswers = safety == null || safety.answerFollows();
+        ReplyStream streaming = streamOf(chat, owed, aiAnswers ? UsageKind.CHAT : null, takenOver);
+        try {
+            Conversation conversation = aiAnswers ? waitingForAConnection(() -> conversation(chat, history)) : null;
             AssistantReply reply;
             if (safety == null) {
                 reply = assistant.reply(Objects.requireNonNull(conversation), streaming::token);
@@ -374,6 +375,11 @@ class Replies {
         }
     }
 
+    private ReplyStream streamOf(Chat chat, OwedReply owed, @Nullable UsageKind kind, BooleanSupplier takenOver) {
+        return new ReplyStream(
+                outlets, owed.tenantId(), chat.id(), owed.questionId(), owed.userId(), owed.replyId(), kind, takenOver);
+    }
+
     /**
      * Stores the streamed reply however busy the database is, within {@link #replyStorePatience}: the student read
      * it, so it is to be in the chat's history. A try that failed after its transaction began may have committed;
@@ -382,13 +388,17 @@ class Replies {
     private ChatMessage storePatiently(ReplyStream streaming, AssistantReply reply) {
         return writes.write(replyStorePatience, Waits.BUSY_POOL_AND_OUTAGE, again -> {
             if (again) {
-                streaming.requireOurs();
+                // stored by a try that seemed to fail: this node's stream ends with it, whoever answers now
                 Optional<ChatMessage> committed = byId.message(streaming.chatId(), streaming.replyId());
                 if (committed.isPresent()) {
                     return committed.get();
                 }
             }
-            return Objects.requireNonNull(transaction.execute(status -> streaming.store(reply)));
+            return Objects.requireNonNull(transaction.execute(status -> {
+                // checked with the connection held: another node that took the reply over meanwhile answers it
+                streaming.requireOurs();
+                return streaming.store(reply);
+            }));
         });
     }
 

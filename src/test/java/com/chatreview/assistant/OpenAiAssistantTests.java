@@ -699,6 +699,19 @@ class OpenAiAssistantTests {
         }
 
         @Test
+        void anAnswerWithoutABodyIsRefusedByItsStatus() {
+            // no body, and no WWW-Authenticate either: the provider's refusal, not an authentication challenge
+            endpoint.then(exchange -> exchange.sendResponseHeaders(401, -1));
+
+            assertThatThrownBy(() -> assistant(endpoint.baseUrl()).reply(QUESTION, token -> {}))
+                    .isInstanceOf(AssistantFailure.class)
+                    .hasMessageContaining("HTTP 401")
+                    .satisfies(failure ->
+                            assertThat(((AssistantFailure) failure).kind()).isEqualTo(AssistantFailure.Kind.REFUSED));
+            assertThat(endpoint.requests()).as("a refusal is not retried").hasSize(1);
+        }
+
+        @Test
         void sendsNoAuthorizationWithoutAKey() {
             endpoint.then(events(token("Hi"), finish("stop"), "[DONE]"));
 
