@@ -401,7 +401,13 @@ final class CompletionStream {
                         chunk.skipChildren();
                     }
                     case "model" -> model = value == JsonToken.VALUE_STRING ? chunk.getString() : model;
-                    case "usage" -> reported = value == JsonToken.START_OBJECT ? usage(chunk) : skip(chunk, reported);
+                    case "usage" -> {
+                        if (value == JsonToken.START_OBJECT) {
+                            reported = usage(chunk);
+                        } else {
+                            chunk.skipChildren();
+                        }
+                    }
                     case "choices" -> {
                         if (value == JsonToken.START_ARRAY) {
                             while (chunk.nextToken() != JsonToken.END_ARRAY) {
@@ -488,11 +494,6 @@ final class CompletionStream {
                 return null;
             }
             return AssistantReply.Usage.reported(prompt, completion, total == null ? prompt + completion : total);
-        }
-
-        private AssistantReply.@Nullable Usage skip(JsonParser chunk, AssistantReply.@Nullable Usage kept) {
-            chunk.skipChildren();
-            return kept;
         }
 
         private void requireEnd(JsonParser chunk) {
