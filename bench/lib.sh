@@ -4,7 +4,7 @@
 # Expects ROOT to be set; the functions use, where they say so, JAVA_HOME, PGHOST, PGPORT, PGUSER, DB, BASE, RUN_DIR,
 # ADMIN_TOKEN, SERVICE_PID, RUNS and an associative array R of results (declare -A R).
 
-JAR="$ROOT/target/chat-review-service.jar"
+JAR="${JAR:-$ROOT/target/chat-review-service.jar}"
 CLK_TCK=$(getconf CLK_TCK)
 STOP_WAIT=30   # seconds stop_pid waits after TERM before KILL (a script may set more)
 

@@ -6,7 +6,6 @@ import com.chatreview.conversation.ChatListeners;
 import com.chatreview.conversation.EventJson;
 import com.chatreview.conversation.ServerEvent;
 import com.chatreview.tenancy.TenantId;
-import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -15,29 +14,24 @@ import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.websocket.api.Callback;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.socket.CloseStatus;
-import org.springframework.web.socket.PingMessage;
-import org.springframework.web.socket.TextMessage;
-import org.springframework.web.socket.WebSocketMessage;
 import org.springframework.web.socket.WebSocketSession;
-import org.springframework.web.socket.adapter.NativeWebSocketSession;
 
 /**
  * One authenticated WebSocket connection on a chat. Events reach it in {@code seq} order, each once: while it
  * catches up on what it missed ({@code resume_from}) live events wait in a buffer, then everything is sent in
  * {@code seq} order.
  *
- * <p>Nothing is written on the caller's thread: whatever is sent goes into the connection's own outbox, written by
- * a virtual thread of its own, so a client that stops reading holds up nobody (a write to a WebSocket blocks until
- * the client has taken it). An outbox holding more than the send buffer, or a write taking longer than the send
- * time limit, drops the connection.
+ * <p>Nothing waits for the client: whatever is sent is handed to the WebSocket's non-blocking sends, which queue it
+ * and write it as the client takes it, so a client that stops reading holds up nobody. More than the send buffer
+ * waiting, or frames waiting with no write done for longer than the send time limit, drops the connection.
  */
 final class Connection implements ChatListeners.Listener {
 
@@ -47,7 +41,6 @@ final class Connection implements ChatListeners.Listener {
     private static final Duration ROOM_CHECK = Duration.ofMillis(5);
 
     final String id = UUID.randomUUID().toString();
-    final WebSocketSession session;
     final TenantId tenantId;
     final @Nullable UUID apiKeyId;
     final String userId;
@@ -71,14 +64,22 @@ final class Connection implements ChatListeners.Listener {
             EventJson json,
             long sendBufferBytes,
             Duration sendTimeLimit) {
-        this.session = session;
+        this(WebSocketSends.of(session), admitted, json, sendBufferBytes, sendTimeLimit);
+    }
+
+    Connection(
+            WebSocketSends sends,
+            Admission.Admitted admitted,
+            EventJson json,
+            long sendBufferBytes,
+            Duration sendTimeLimit) {
         this.json = json;
         this.tenantId = admitted.tenantId();
         this.apiKeyId = admitted.apiKeyId();
         this.userId = admitted.userId();
         this.chatId = admitted.chatId();
         this.validUntil = admitted.validUntil();
-        this.outbox = new Outbox(sendBufferBytes, sendTimeLimit);
+        this.outbox = new Outbox(sends, sendBufferBytes, sendTimeLimit);
     }
 
     /** A chat event: sent now, or kept until the connection has caught up. */
@@ -88,7 +89,7 @@ final class Connection implements ChatListeners.Listener {
             waiting.add(event);
         } else if (event.seq() > lastSentSeq) {
             lastSentSeq = event.seq();
-            outbox.send(new TextMessage(event.json()));
+            outbox.sendText(event.json());
         } else if (event.seq() > startSeq) {
             // every node hands a chat's events over in seq order: one arriving late is a fault to see, not to hide
             log.error(
@@ -142,7 +143,7 @@ final class Connection implements ChatListeners.Listener {
     private void sendInOrder(ChatEvent event) {
         if (event.seq() > lastSentSeq) {
             lastSentSeq = event.seq();
-            outbox.send(new TextMessage(event.json()));
+            outbox.sendText(event.json());
         }
     }
 
@@ -154,7 +155,7 @@ final class Connection implements ChatListeners.Listener {
 
     /** An event for this connection alone (errors, connection_established, a repeat), outside the fan-out. */
     void sendDirect(ServerEvent event) {
-        outbox.send(new TextMessage(json.write(event)));
+        outbox.sendText(json.write(event));
     }
 
     void frameReceived() {
@@ -166,11 +167,11 @@ final class Connection implements ChatListeners.Listener {
     }
 
     boolean open() {
-        return session.isOpen() && !outbox.finished.get();
+        return outbox.sends.isOpen() && !outbox.finished.get();
     }
 
     void ping() {
-        outbox.send(new PingMessage());
+        outbox.sendPing();
     }
 
     /** Closes the connection once what was sent before has been written. */
@@ -195,54 +196,75 @@ final class Connection implements ChatListeners.Listener {
     private void abort(String why) {
         log.info("Dropping connection {} on chat {}: {}", id, chatId, why);
         outbox.finish(null);
-        if (session instanceof NativeWebSocketSession nativeSession
-                && nativeSession.getNativeSession() instanceof org.eclipse.jetty.websocket.api.Session jetty) {
-            jetty.disconnect();
-        } else {
-            Thread.ofVirtual().start(() -> closeNow(CloseStatus.SESSION_NOT_RELIABLE));
-        }
+        outbox.sends.disconnect();
     }
 
-    private void closeNow(CloseStatus status) {
-        try {
-            session.close(status);
-        } catch (IOException | RuntimeException e) {
-            log.debug("Closing {} failed", id, e);
+    /** The bytes of the text in UTF-8, counted without encoding it. */
+    private static long utf8Length(String text) {
+        long bytes = text.length();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80) {
+                // two bytes up to U+07FF, three above; a surrogate pair (four bytes) is two chars of two each
+                bytes += c < 0x800 || Character.isSurrogate(c) ? 1 : 2;
+            }
         }
+        return bytes;
     }
 
-    /** What waits to be written to the client, and the virtual thread that writes it, started while there is any. */
+    /**
+     * What was handed to the WebSocket and not yet written to the client, counted in bytes: the WebSocket queues the
+     * frames and writes them as the client takes them, on the sending thread when it can, so an event costs no thread
+     * switch and a client that stops reading holds up nobody.
+     */
     private final class Outbox {
 
-        private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+        private final WebSocketSends sends;
         private final AtomicLong queuedBytes = new AtomicLong();
         private final AtomicBoolean finished = new AtomicBoolean();
-        /** Counted down when the writer ends: after the close frame, or once the connection has gone. */
+        /** Counted down once the close frame is written, or at once when the connection ends otherwise. */
         private final CountDownLatch written = new CountDownLatch(1);
 
         private final long limitBytes;
         private final long limitNanos;
-        /** When the write under way began ({@link System#nanoTime()}), 0 when none is. */
-        private volatile long writingSince;
+        /**
+         * When a write last completed, or the outbox last went from empty to waiting ({@link System#nanoTime()}):
+         * frames that wait with no progress for longer than the send time limit mean the client is not reading.
+         */
+        private volatile long progressAt = System.nanoTime();
 
-        private Outbox(long limitBytes, Duration sendTimeLimit) {
+        private Outbox(WebSocketSends sends, long limitBytes, Duration sendTimeLimit) {
+            this.sends = sends;
             this.limitBytes = limitBytes;
             this.limitNanos = sendTimeLimit.toNanos();
-            Thread.ofVirtual().name("ws-out-" + id).start(this::write);
         }
 
-        void send(WebSocketMessage<?> message) {
+        void sendText(String text) {
+            send(text, utf8Length(text));
+        }
+
+        void sendPing() {
+            send(null, 0);
+        }
+
+        /** Synchronized: the WebSocket gets the frames in the order they were sent, before a close frame. */
+        private synchronized void send(@Nullable String text, long bytes) {
             if (finished.get()) {
                 return;
             }
-            long queued = queuedBytes.addAndGet(message.getPayloadLength());
-            long since = writingSince;
-            if (queued > limitBytes) {
+            long before = queuedBytes.getAndAdd(bytes);
+            long now = System.nanoTime();
+            if (before == 0) {
+                progressAt = now;
+            }
+            if (before + bytes > limitBytes) {
                 abort("more than " + limitBytes + " bytes wait to be sent");
-            } else if (since != 0 && System.nanoTime() - since > limitNanos) {
+            } else if (before > 0 && now - progressAt > limitNanos) {
                 abort("a write has taken longer than " + Duration.ofNanos(limitNanos));
+            } else if (text == null) {
+                sends.ping(new Written(bytes));
             } else {
-                queue.add(message);
+                sends.text(text, new Written(bytes));
             }
         }
 
@@ -256,8 +278,7 @@ final class Connection implements ChatListeners.Listener {
                 if (queued == 0 || queued + bytes <= limitBytes / 2) {
                     return true;
                 }
-                long since = writingSince;
-                if (since != 0 && System.nanoTime() - since > limitNanos) {
+                if (System.nanoTime() - progressAt > limitNanos) {
                     abort("a write has taken longer than " + Duration.ofNanos(limitNanos));
                     return false;
                 }
@@ -273,42 +294,45 @@ final class Connection implements ChatListeners.Listener {
 
         /** No more sends; with a status, the connection is closed with it after what is queued. */
         void finish(@Nullable CloseStatus status) {
-            if (finished.compareAndSet(false, true)) {
-                queue.add(status == null ? Boolean.FALSE : status);
+            if (!finished.compareAndSet(false, true)) {
+                return;
+            }
+            if (status == null) {
+                written.countDown();
+                return;
+            }
+            synchronized (this) {
+                sends.close(status, Callback.from(written::countDown, failure -> written.countDown()));
             }
         }
 
-        private void write() {
-            try {
-                while (true) {
-                    Object next = queue.take();
-                    if (next instanceof CloseStatus status) {
-                        closeNow(status);
-                        return;
-                    }
-                    if (!(next instanceof WebSocketMessage<?> message)) {
-                        return;
-                    }
-                    if (!session.isOpen()) {
-                        queuedBytes.addAndGet(-message.getPayloadLength());
-                        continue;
-                    }
-                    writingSince = System.nanoTime();
-                    try {
-                        session.sendMessage(message);
-                    } catch (IOException | RuntimeException e) {
-                        log.debug("Sending to {} failed; closing it", id, e);
-                        abort("a write failed: " + e.getMessage());
-                        return;
-                    } finally {
-                        writingSince = 0;
-                        queuedBytes.addAndGet(-message.getPayloadLength());
-                    }
+        /** A frame handed to the WebSocket: told once when it was written or failed. */
+        private final class Written implements Callback {
+
+            private final long bytes;
+
+            Written(long bytes) {
+                this.bytes = bytes;
+            }
+
+            @Override
+            public void succeed() {
+                progressAt = System.nanoTime();
+                queuedBytes.addAndGet(-bytes);
+            }
+
+            @Override
+            public void fail(Throwable failure) {
+                queuedBytes.addAndGet(-bytes);
+                if (finished.get()) {
+                    return;
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                written.countDown();
+                if (sends.isOpen()) {
+                    log.debug("Sending to {} failed; dropping it", id, failure);
+                    abort("a write failed: " + failure.getMessage());
+                } else {
+                    finish(null); // the client went away: the server tells the handler
+                }
             }
         }
     }

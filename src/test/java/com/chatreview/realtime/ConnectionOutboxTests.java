@@ -6,28 +6,27 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import com.chatreview.chat.ChatId;
 import com.chatreview.conversation.ChatEvent;
 import com.chatreview.conversation.EventJson;
+import com.chatreview.conversation.ServerEvent;
 import com.chatreview.tenancy.TenantId;
-import java.lang.reflect.Proxy;
+import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.websocket.api.Callback;
 import org.junit.jupiter.api.Test;
 import org.springframework.web.socket.CloseStatus;
-import org.springframework.web.socket.TextMessage;
-import org.springframework.web.socket.WebSocketSession;
 import tools.jackson.databind.json.JsonMapper;
 
 /** A client that stops reading holds up nobody: its events wait in its own outbox, and too many drop it. */
 class ConnectionOutboxTests {
 
-    final CountDownLatch clientReads = new CountDownLatch(1);
-    final List<String> written = new CopyOnWriteArrayList<>();
-    final CompletableFuture<CloseStatus> closed = new CompletableFuture<>();
-    final WebSocketSession session = session();
+    final Client client = new Client();
+    final List<String> written = client.written;
 
     @Test
     void aClientThatDoesNotReadDoesNotHoldUpTheThreadThatDelivers() throws Exception {
@@ -40,9 +39,9 @@ class ConnectionOutboxTests {
                 connection.deliver(new ChatEvent(seq, "{\"seq\":" + seq + "}"));
             }
         });
-        assertThat(closed).isNotDone();
+        assertThat(client.disconnected).isNotDone();
 
-        clientReads.countDown();
+        client.startsReading();
         for (int i = 0; i < 100 && written.size() < 100; i++) {
             Thread.sleep(20);
         }
@@ -62,7 +61,7 @@ class ConnectionOutboxTests {
             connection.deliver(new ChatEvent(seq, event));
         }
 
-        assertThat(closed.get(10, TimeUnit.SECONDS)).isEqualTo(CloseStatus.SESSION_NOT_RELIABLE);
+        assertThat(client.disconnected.get(10, TimeUnit.SECONDS)).isTrue();
         assertThat(connection.open()).isFalse();
     }
 
@@ -72,7 +71,7 @@ class ConnectionOutboxTests {
      */
     @Test
     void aHistoryLargerThanTheSendBufferIsSentAsTheClientReadsIt() throws Exception {
-        clientReads.countDown();
+        client.startsReading();
         Connection connection = connection(10_000, Duration.ofMinutes(1));
         connection.startAfter(0);
         connection.hold(List.of(event(50), event(60)));
@@ -93,7 +92,7 @@ class ConnectionOutboxTests {
         for (int i = 0; i < 200 && written.size() < 202; i++) {
             Thread.sleep(20);
         }
-        assertThat(closed).isNotDone();
+        assertThat(client.disconnected).isNotDone();
         assertThat(written).hasSize(202);
         for (int i = 0; i < 202; i++) {
             assertThat(written.get(i)).startsWith("{\"seq\":" + (i + 1) + ",");
@@ -115,51 +114,140 @@ class ConnectionOutboxTests {
         Thread.sleep(300);
         connection.deliver(new ChatEvent(2, "{}"));
 
-        assertThat(closed.get(10, TimeUnit.SECONDS)).isEqualTo(CloseStatus.SESSION_NOT_RELIABLE);
+        assertThat(client.disconnected.get(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void aClientThatReadsSlowlyButSteadilyStays() throws Exception {
+        Connection connection = connection(1024 * 1024, Duration.ofMillis(200));
+        connection.startAfter(0);
+        connection.goLive();
+
+        for (int seq = 1; seq <= 10; seq++) {
+            connection.deliver(new ChatEvent(seq, "{}"));
+            Thread.sleep(100);
+            client.takesOne();
+        }
+        Thread.sleep(300);
+        connection.deliver(new ChatEvent(11, "{}")); // nothing waited before it: the pause was the chat's
+
+        assertThat(client.disconnected).isNotDone();
+        assertThat(written).hasSize(10);
+    }
+
+    @Test
+    void aCloseGoesAfterWhatWasSentBeforeAndIsWaitedFor() throws Exception {
+        Connection connection = connection(1024 * 1024, Duration.ofMinutes(1));
+        connection.startAfter(0);
+        connection.goLive();
+        connection.deliver(new ChatEvent(1, "{\"seq\":1}"));
+        connection.sendDirect(new ServerEvent.UserCreated(Instant.EPOCH, "student"));
+
+        connection.close(CloseStatus.NORMAL.withReason("idle"));
+        connection.deliver(new ChatEvent(2, "{\"seq\":2}")); // after the close: not sent
+
+        assertThat(connection.awaitWritten(Duration.ofMillis(100))).isFalse();
+        client.startsReading();
+        assertThat(connection.awaitWritten(Duration.ofSeconds(10))).isTrue();
+        assertThat(written).hasSize(3);
+        assertThat(written.get(0)).isEqualTo("{\"seq\":1}");
+        assertThat(written.get(2)).isEqualTo("close 1000 idle");
+    }
+
+    @Test
+    void aFailedWriteDropsTheConnection() throws Exception {
+        Connection connection = connection(1024 * 1024, Duration.ofMinutes(1));
+        connection.startAfter(0);
+        connection.goLive();
+        client.failsWrites = true;
+
+        connection.deliver(new ChatEvent(1, "{}"));
+
+        assertThat(client.disconnected.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(connection.open()).isFalse();
+    }
+
+    @Test
+    void theSendBufferCountsBytesNotCharacters() throws Exception {
+        Connection connection = connection(3_000, Duration.ofMinutes(1));
+        connection.startAfter(0);
+        connection.goLive();
+
+        connection.deliver(new ChatEvent(1, "é".repeat(1_000))); // 2,000 bytes
+        assertThat(client.disconnected).isNotDone();
+        connection.deliver(new ChatEvent(2, "€".repeat(500))); // 1,500 bytes more: 3,500 wait
+
+        assertThat(client.disconnected.get(10, TimeUnit.SECONDS)).isTrue();
     }
 
     private Connection connection(long sendBuffer, Duration sendTimeLimit) {
         Admission.Admitted admitted = new Admission.Admitted(
                 TenantId.of(UUID.randomUUID()), UUID.randomUUID(), "student", ChatId.random(), null, 0, false);
         return new Connection(
-                session, admitted, new EventJson(JsonMapper.builder().build()), sendBuffer, sendTimeLimit);
+                client, admitted, new EventJson(JsonMapper.builder().build()), sendBuffer, sendTimeLimit);
     }
 
-    /** A session whose writes block until the client reads (never, unless the test says so). */
-    private WebSocketSession session() {
-        return (WebSocketSession) Proxy.newProxyInstance(
-                getClass().getClassLoader(), new Class<?>[] {WebSocketSession.class}, (proxy, method, args) -> {
-                    switch (method.getName()) {
-                        case "isOpen" -> {
-                            return !closed.isDone();
-                        }
-                        case "sendMessage" -> {
-                            clientReads.await();
-                            if (args[0] instanceof TextMessage text) {
-                                written.add(text.getPayload());
-                            }
-                            return null;
-                        }
-                        case "close" -> {
-                            closed.complete(args == null ? CloseStatus.NORMAL : (CloseStatus) args[0]);
-                            return null;
-                        }
-                        case "getId" -> {
-                            return "test-session";
-                        }
-                        case "hashCode" -> {
-                            return System.identityHashCode(proxy);
-                        }
-                        case "equals" -> {
-                            return proxy == args[0];
-                        }
-                        case "toString" -> {
-                            return "test session";
-                        }
-                        default -> {
-                            return null;
-                        }
-                    }
-                });
+    /**
+     * A WebSocket whose client takes nothing until the test says so: frames wait in order, their callbacks untold,
+     * as a server's queue holds what a client does not read.
+     */
+    static final class Client implements WebSocketSends {
+
+        final List<String> written = new CopyOnWriteArrayList<>();
+        final CompletableFuture<Boolean> disconnected = new CompletableFuture<>();
+        private final List<Object[]> waiting = new ArrayList<>();
+        private boolean reading;
+        volatile boolean failsWrites;
+
+        synchronized void startsReading() {
+            reading = true;
+            while (!waiting.isEmpty()) {
+                takesOne();
+            }
+        }
+
+        synchronized void takesOne() {
+            if (!waiting.isEmpty()) {
+                Object[] frame = waiting.removeFirst();
+                written.add((String) frame[0]);
+                ((Callback) frame[1]).succeed();
+            }
+        }
+
+        private synchronized void queue(String frame, Callback sent) {
+            if (failsWrites) {
+                sent.fail(new IOException("Broken pipe"));
+            } else if (reading) {
+                written.add(frame);
+                sent.succeed();
+            } else {
+                waiting.add(new Object[] {frame, sent});
+            }
+        }
+
+        @Override
+        public void text(String text, Callback sent) {
+            queue(text, sent);
+        }
+
+        @Override
+        public void ping(Callback sent) {
+            queue("ping", sent);
+        }
+
+        @Override
+        public void close(CloseStatus status, Callback sent) {
+            queue("close " + status.getCode() + " " + status.getReason(), sent);
+        }
+
+        @Override
+        public void disconnect() {
+            disconnected.complete(true);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return !disconnected.isDone();
+        }
     }
 }
