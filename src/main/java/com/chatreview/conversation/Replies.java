@@ -386,7 +386,7 @@ class Replies {
      * the next one finds the reply stored then, and does not store it twice.
      */
     private ChatMessage storePatiently(ReplyStream streaming, AssistantReply reply) {
-        return writes.write(replyStorePatience, Waits.BUSY_POOL_AND_OUTAGE, again -> {
+        return writes.write(replyStorePatience, Waits.BUSY_POOL_AND_OUTAGE, streaming::requireOurs, again -> {
             if (again) {
                 // stored by a try that seemed to fail: this node's stream ends with it, whoever answers now
                 Optional<ChatMessage> committed = byId.message(streaming.chatId(), streaming.replyId());

@@ -43,6 +43,9 @@ final class ReplyStream {
     private final BooleanSupplier takenOver;
     private final ConversationMetrics.@Nullable Reply measured;
     private long endSeq;
+    /** The answer is whole and being stored: a failure now lost a reply the chat was streamed. */
+    private boolean storing;
+
     private boolean over;
 
     ReplyStream(
@@ -111,6 +114,7 @@ final class ReplyStream {
 
     /** The last token is out: the stream's end takes its {@code seq} now, before anything else of the chat. */
     void beforeStoring() {
+        storing = true;
         endSeq = outlets.sequence().next(chatId);
         requireOurs();
     }
@@ -191,29 +195,32 @@ final class ReplyStream {
                 failedAs("chat_deleted");
             }
             default -> {
-                // storing the answer failed (the database, say): the stream must not stay "in progress"
+                // storing the answer failed (the database, say), or reading what it is to answer from: the stream
+                // must not stay "in progress"
                 outlets.streams().ended(chatId);
                 boolean outage = DatabaseReachability.isOutage(cause);
                 failedAs(outage ? "database" : "internal");
+                String what = storing ? "the reply could not be stored" : "no reply could be written";
                 if (outage) {
-                    log.warn("The reply in chat {} could not be stored: {}", chatId, cause.toString());
+                    log.warn("In chat {} {}: {}", chatId, what, cause.toString());
                 } else {
-                    log.error("The reply in chat {} could not be completed", chatId, cause);
+                    log.error("In chat {} {}", chatId, what, cause);
                 }
                 outlets.publish(
                         chatId,
                         (outage
                                         ? ErrorCode.SERVICE_UNAVAILABLE.event(
-                                                DatabaseReachability.whyUnavailable(cause)
-                                                        + "; the reply could not be stored, the question is"
-                                                        + " stored",
+                                                DatabaseReachability.whyUnavailable(cause) + "; " + what
+                                                        + ", the question is stored",
                                                 Map.of(
                                                         "message_id",
                                                         replyId.toString(),
                                                         "retry_after_ms",
                                                         DatabaseReachability.RETRY_AFTER.toMillis()))
                                         : ErrorCode.INTERNAL_ERROR.event(
-                                                "The reply could not be stored; the question is stored",
+                                                Character.toUpperCase(what.charAt(0))
+                                                        + what.substring(1)
+                                                        + "; the question is stored",
                                                 Map.of("message_id", replyId.toString())))
                                 .inChat(chatId, outlets.sequence().next(chatId)));
             }

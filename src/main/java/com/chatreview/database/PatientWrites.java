@@ -60,6 +60,16 @@ public final class PatientWrites {
      * @throws WaitInterrupted when the thread is interrupted while the database is unreachable
      */
     public <T> T write(Duration patience, Waits waits, Attempt<T> attempt) {
+        return write(patience, waits, () -> {}, attempt);
+    }
+
+    /**
+     * As {@link #write(Duration, Waits, Attempt)}, and while the database is unreachable {@code stillWanted} runs at
+     * every look whether it answers again: it throws when the write is no longer to be done (another node answers
+     * the reply now, say), which ends the wait with what it threw. (A try itself checks what it needs with the
+     * connection held: a busy pool's retries come one after the other, each within the pool's timeout.)
+     */
+    public <T> T write(Duration patience, Waits waits, Runnable stillWanted, Attempt<T> attempt) {
         Instant deadline = Instant.now().plus(patience);
         boolean again = false;
         while (true) {
@@ -82,17 +92,21 @@ public final class PatientWrites {
                 retried.increment();
                 again = true;
                 if (outage) {
-                    awaitReachable(deadline, failure);
+                    awaitReachable(deadline, stillWanted, failure);
                 }
             }
         }
     }
 
-    /** Sleeps until the database answers its pings again, at least one poll, at most until the deadline. */
-    private void awaitReachable(Instant deadline, RuntimeException failure) {
+    /**
+     * Sleeps until the database answers its pings again, at least one poll, at most until the deadline, or until the
+     * write is no longer wanted.
+     */
+    private void awaitReachable(Instant deadline, Runnable stillWanted, RuntimeException failure) {
         try {
             do {
                 Thread.sleep(OUTAGE_POLL);
+                stillWanted.run();
             } while (!reachable.getAsBoolean() && Instant.now().isBefore(deadline));
         } catch (InterruptedException stopping) {
             Thread.currentThread().interrupt();

@@ -75,6 +75,33 @@ class PatientWritesTests {
     }
 
     @Test
+    void aWriteNoLongerWantedStopsWaitingOutAnOutage() {
+        reachable.set(false);
+        AtomicBoolean wanted = new AtomicBoolean(true);
+        Thread.ofVirtual().start(() -> {
+            sleep(Duration.ofMillis(300));
+            wanted.set(false); // another node took the reply over, say
+        });
+        long started = System.nanoTime();
+
+        assertThatThrownBy(() -> writes.write(
+                        Duration.ofMinutes(15),
+                        Waits.BUSY_POOL_AND_OUTAGE,
+                        () -> {
+                            if (!wanted.get()) {
+                                throw new IllegalStateException("no longer ours");
+                            }
+                        },
+                        again -> {
+                            tries.add(again);
+                            throw unreachable();
+                        }))
+                .hasMessage("no longer ours");
+        assertThat(tries).containsExactly(false);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
     void theLastFailureIsThrownOnceThePatienceIsSpent() {
         assertThatThrownBy(() -> writes.write(Duration.ofMillis(200), Waits.BUSY_POOL, again -> {
                     sleep(Duration.ofMillis(50)); // as a pool's wait for a connection takes its time
