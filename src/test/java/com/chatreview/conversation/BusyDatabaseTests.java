@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.chatreview.support.Api;
 import com.chatreview.support.ChatSocket;
-import com.chatreview.support.OwnPostgres;
 import com.chatreview.support.ServiceProcess;
 import java.io.IOException;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -19,8 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -41,21 +39,17 @@ class BusyDatabaseTests {
     /** How long the table stays locked once the pool is exhausted: several connection timeouts. */
     static final Duration EXHAUSTED_FOR = Duration.ofMillis(2000);
 
-    static OwnPostgres postgres;
+    @AutoClose
     static ServiceProcess service;
+
     static String apiKey;
     final List<ChatSocket> sockets = new ArrayList<>();
 
     @BeforeAll
     static void prepare() throws IOException, InterruptedException {
-        postgres = OwnPostgres.start("busy");
-        service = new ServiceProcess(
+        service = ServiceProcess.onOwnPostgres(
                 "busy-database",
                 Map.of(
-                        "DATABASE_URL",
-                        postgres.jdbcUrl(),
-                        "DATABASE_USER",
-                        postgres.user(),
                         "DATABASE_POOL_SIZE",
                         Integer.toString(POOL_SIZE),
                         "DATABASE_CONNECTION_TIMEOUT",
@@ -67,16 +61,6 @@ class BusyDatabaseTests {
                         "10000"));
         service.start();
         apiKey = service.newTenant("busy database");
-    }
-
-    @AfterAll
-    static void stopEverything() throws IOException {
-        if (service != null) {
-            service.close();
-        }
-        if (postgres != null) {
-            postgres.close();
-        }
     }
 
     @AfterEach
@@ -161,7 +145,7 @@ class BusyDatabaseTests {
      */
     private static void awaitPoolExhausted() throws InterruptedException, SQLException {
         // watched from outside the locking transaction, whose view of the sessions stays as it first read it
-        try (Connection watcher = DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(), "")) {
+        try (Connection watcher = service.postgres().connect()) {
             Instant deadline = Instant.now().plusSeconds(60);
             while (waitingOnALock(watcher) < POOL_SIZE) {
                 if (Instant.now().isAfter(deadline)) {
@@ -232,13 +216,13 @@ class BusyDatabaseTests {
     }
 
     private static Connection connect() throws SQLException {
-        Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(), "");
+        Connection connection = service.postgres().connect();
         connection.setAutoCommit(false);
         return connection;
     }
 
     private static long usageRecords(List<String> chatIds) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(), "");
+        try (Connection connection = service.postgres().connect();
                 PreparedStatement statement =
                         connection.prepareStatement("SELECT count(*) FROM ai_usage WHERE chat_id::text = ANY (?)")) {
             statement.setArray(1, connection.createArrayOf("text", chatIds.toArray()));

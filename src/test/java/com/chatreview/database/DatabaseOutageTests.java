@@ -6,7 +6,6 @@ import com.chatreview.support.Api;
 import com.chatreview.support.Api.Multipart;
 import com.chatreview.support.Api.Reply;
 import com.chatreview.support.ChatSocket;
-import com.chatreview.support.OwnPostgres;
 import com.chatreview.support.ServiceProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -37,17 +36,14 @@ class DatabaseOutageTests {
     static final Duration PATIENCE = Duration.ofSeconds(120);
     static final int SUBMISSIONS = 4;
 
-    static OwnPostgres postgres;
+    @AutoClose
     static ServiceProcess service;
 
     @BeforeAll
     static void prepare() throws IOException, InterruptedException {
-        postgres = OwnPostgres.start("outage");
-        service = new ServiceProcess(
+        service = ServiceProcess.onOwnPostgres(
                 "database-outage",
                 Map.of(
-                        "DATABASE_URL", postgres.jdbcUrl(),
-                        "DATABASE_USER", postgres.user(),
                         // reviews slow enough that the outage lands while some run and others wait
                         "ASSISTANT_OFFLINETOKENDELAY", "10ms",
                         "REVIEW_CONCURRENCY", "2",
@@ -56,16 +52,6 @@ class DatabaseOutageTests {
                         "REVIEW_MISSEDHEARTBEATS", "4",
                         "RATE_LIMIT_REST_PER_MINUTE", "10000"));
         service.start();
-    }
-
-    @AfterAll
-    static void stopEverything() throws IOException {
-        if (service != null) {
-            service.close();
-        }
-        if (postgres != null) {
-            postgres.close();
-        }
     }
 
     @Test
@@ -90,7 +76,7 @@ class DatabaseOutageTests {
                         homework.upload("/v1/homeworks/" + homeworkId + "/submissions", solution("student-" + i, i))));
             }
 
-            postgres.stop();
+            service.postgres().stop();
 
             Reply readiness = await(ANSWERED_WITHIN, () -> {
                 Reply reply = new Api(port).get("/actuator/health/readiness");
@@ -124,7 +110,7 @@ class DatabaseOutageTests {
                 assertThat(latecomer.awaitClose()).isEqualTo(1013);
             }
 
-            postgres.startAgain();
+            service.postgres().startAgain();
             Instant back = Instant.now();
 
             await(Duration.ofSeconds(15), () -> {

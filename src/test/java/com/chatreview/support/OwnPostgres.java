@@ -5,6 +5,9 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
 import org.springframework.util.FileSystemUtils;
 
@@ -41,6 +44,11 @@ public final class OwnPostgres implements AutoCloseable {
 
     public String user() {
         return "postgres";
+    }
+
+    /** A connection of the test's own, in autocommit. */
+    public Connection connect() throws SQLException {
+        return DriverManager.getConnection(jdbcUrl(), user(), "");
     }
 
     /** Stops the server as an operator does ({@code pg_ctl stop -m fast}): its sessions are ended at once. */

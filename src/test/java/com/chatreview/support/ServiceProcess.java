@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -38,6 +39,9 @@ public final class ServiceProcess implements AutoCloseable {
     private @Nullable String recordingClassPath;
 
     private final Map<String, String> extraEnvironment;
+    /** The PostgreSQL server of the test's own it runs on, or {@code null}: the embedded one in its data directory. */
+    private @Nullable OwnPostgres postgres;
+
     private final Path dataDir;
     private final Path logDir;
     private final int port;
@@ -50,6 +54,24 @@ public final class ServiceProcess implements AutoCloseable {
         try (ServerSocket socket = new ServerSocket(0)) {
             this.port = socket.getLocalPort();
         }
+    }
+
+    /**
+     * The service on a PostgreSQL server of the test's own ({@link OwnPostgres}), for tests that stop the database
+     * or hold its locks; {@link #close} stops both.
+     */
+    public static ServiceProcess onOwnPostgres(String name, Map<String, String> extraEnvironment) throws IOException {
+        OwnPostgres postgres = OwnPostgres.start(name);
+        Map<String, String> environment = new HashMap<>(extraEnvironment);
+        environment.put("DATABASE_URL", postgres.jdbcUrl());
+        environment.put("DATABASE_USER", postgres.user());
+        ServiceProcess service = new ServiceProcess(name, environment);
+        service.postgres = postgres;
+        return service;
+    }
+
+    public OwnPostgres postgres() {
+        return Objects.requireNonNull(postgres, "this service runs on its embedded PostgreSQL");
     }
 
     public int port() {
@@ -165,15 +187,24 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
-    /** Stops every run and the PostgreSQL a killed run left behind, then deletes the data. */
+    /**
+     * Stops every run and the PostgreSQL a killed run left behind, then deletes the data; then the PostgreSQL server
+     * of its own, if it has one.
+     */
     @Override
     public void close() throws IOException {
-        for (Process service : runs.reversed()) {
-            stop(service.toHandle());
-        }
-        orphanedPostgres().ifPresent(ServiceProcess::stop);
-        if (orphanedPostgres().isEmpty()) {
-            FileSystemUtils.deleteRecursively(dataDir);
+        try {
+            for (Process service : runs.reversed()) {
+                stop(service.toHandle());
+            }
+            orphanedPostgres().ifPresent(ServiceProcess::stop);
+            if (orphanedPostgres().isEmpty()) {
+                FileSystemUtils.deleteRecursively(dataDir);
+            }
+        } finally {
+            if (postgres != null) {
+                postgres.close();
+            }
         }
     }
 
