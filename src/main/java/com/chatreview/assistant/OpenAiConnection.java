@@ -8,6 +8,7 @@ import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 import org.jspecify.annotations.Nullable;
@@ -43,6 +44,9 @@ final class OpenAiConnection implements AutoCloseable {
         threads.setDaemon(true);
         http.setExecutor(threads);
         http.setScheduler(new ScheduledExecutorScheduler("ai-http-scheduler", true));
+        // nothing the client calls back blocks (CompletionStream's listeners keep what arrived and wake the reply's
+        // thread): the selector reads and parses a response itself instead of handing each read to another thread
+        http.getHttpClientTransport().setInvocationType(Invocable.InvocationType.NON_BLOCKING);
         // every answer reaches CompletionStream as it is: a 401 is the provider's refusal, not a challenge to answer
         http.getProtocolHandlers().clear();
         // no Accept-Encoding: a compressing proxy would hold the stream back to fill its blocks
