@@ -30,9 +30,7 @@ class ConnectionOutboxTests {
 
     @Test
     void aClientThatDoesNotReadDoesNotHoldUpTheThreadThatDelivers() throws Exception {
-        Connection connection = connection(1024 * 1024, Duration.ofMinutes(1));
-        connection.startAfter(0);
-        connection.goLive();
+        Connection connection = live(1024 * 1024, Duration.ofMinutes(1));
 
         assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
             for (int seq = 1; seq <= 100; seq++) {
@@ -52,9 +50,7 @@ class ConnectionOutboxTests {
 
     @Test
     void moreThanTheSendBufferWaitingDropsTheConnection() throws Exception {
-        Connection connection = connection(10_000, Duration.ofMinutes(1));
-        connection.startAfter(0);
-        connection.goLive();
+        Connection connection = live(10_000, Duration.ofMinutes(1));
 
         String event = "x".repeat(1000);
         for (int seq = 1; seq <= 20; seq++) {
@@ -106,9 +102,7 @@ class ConnectionOutboxTests {
 
     @Test
     void aWriteTakingLongerThanTheSendTimeLimitDropsTheConnectionAtTheNextSend() throws Exception {
-        Connection connection = connection(1024 * 1024, Duration.ofMillis(100));
-        connection.startAfter(0);
-        connection.goLive();
+        Connection connection = live(1024 * 1024, Duration.ofMillis(100));
 
         connection.deliver(new ChatEvent(1, "{}"));
         Thread.sleep(300);
@@ -119,9 +113,7 @@ class ConnectionOutboxTests {
 
     @Test
     void aClientThatReadsSlowlyButSteadilyStays() throws Exception {
-        Connection connection = connection(1024 * 1024, Duration.ofMillis(200));
-        connection.startAfter(0);
-        connection.goLive();
+        Connection connection = live(1024 * 1024, Duration.ofMillis(200));
 
         for (int seq = 1; seq <= 10; seq++) {
             connection.deliver(new ChatEvent(seq, "{}"));
@@ -137,9 +129,7 @@ class ConnectionOutboxTests {
 
     @Test
     void aCloseGoesAfterWhatWasSentBeforeAndIsWaitedFor() throws Exception {
-        Connection connection = connection(1024 * 1024, Duration.ofMinutes(1));
-        connection.startAfter(0);
-        connection.goLive();
+        Connection connection = live(1024 * 1024, Duration.ofMinutes(1));
         connection.deliver(new ChatEvent(1, "{\"seq\":1}"));
         connection.sendDirect(new ServerEvent.UserCreated(Instant.EPOCH, "student"));
 
@@ -156,9 +146,7 @@ class ConnectionOutboxTests {
 
     @Test
     void aFailedWriteDropsTheConnection() throws Exception {
-        Connection connection = connection(1024 * 1024, Duration.ofMinutes(1));
-        connection.startAfter(0);
-        connection.goLive();
+        Connection connection = live(1024 * 1024, Duration.ofMinutes(1));
         client.failsWrites = true;
 
         connection.deliver(new ChatEvent(1, "{}"));
@@ -169,15 +157,21 @@ class ConnectionOutboxTests {
 
     @Test
     void theSendBufferCountsBytesNotCharacters() throws Exception {
-        Connection connection = connection(3_000, Duration.ofMinutes(1));
-        connection.startAfter(0);
-        connection.goLive();
+        Connection connection = live(3_000, Duration.ofMinutes(1));
 
         connection.deliver(new ChatEvent(1, "é".repeat(1_000))); // 2,000 bytes
         assertThat(client.disconnected).isNotDone();
         connection.deliver(new ChatEvent(2, "€".repeat(500))); // 1,500 bytes more: 3,500 wait
 
         assertThat(client.disconnected.get(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /** A connection that has caught up: what is delivered now is sent. */
+    private Connection live(long sendBuffer, Duration sendTimeLimit) {
+        Connection connection = connection(sendBuffer, sendTimeLimit);
+        connection.startAfter(0);
+        connection.goLive();
+        return connection;
     }
 
     private Connection connection(long sendBuffer, Duration sendTimeLimit) {
