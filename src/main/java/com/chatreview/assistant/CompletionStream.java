@@ -16,7 +16,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.eclipse.jetty.client.HttpResponseException;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
@@ -64,6 +65,15 @@ final class CompletionStream {
     /** How much of an error answer is read: the provider's message is at its start. */
     private static final int ERROR_BODY_CHARS = 4_000;
 
+    /**
+     * How long the caller waits for its turn before it looks again whether it timed out, or the exchange ended while
+     * the I/O thread read: at most a quarter of a second, at least a tenth of a millisecond (the I/O thread's turn is
+     * about to end then).
+     */
+    private static final long WAIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+    private static final long MIN_WAIT_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+
     private final OpenAiConnection connection;
     private final Duration firstTokenTimeout;
     private final Duration idleTimeout;
@@ -80,7 +90,7 @@ final class CompletionStream {
     record AnswerFormat(@Nullable String jsonSchema) {}
 
     /** One attempt, and a second one if the first failed before anything reached {@code tokens}. */
-    AssistantReply stream(List<PromptMessage> prompt, @Nullable AnswerFormat format, Consumer<String> tokens) {
+    AssistantReply stream(List<PromptMessage> prompt, @Nullable AnswerFormat format, TokenSink tokens) {
         String body = requestBody(prompt, format);
         long promptChars =
                 prompt.stream().mapToLong(message -> message.text().length()).sum();
@@ -126,25 +136,41 @@ final class CompletionStream {
     }
 
     /**
-     * One request and its stream, read on the calling thread (a virtual one) so that the tokens reach the caller there:
-     * it takes each piece of the body from the HTTP client itself and parks until the next one arrives, so that a
-     * piece costs one wake-up and no hand-over between threads.
+     * One request and its stream, read by one thread at a time. The calling thread (a virtual one) takes each piece
+     * of the body from the HTTP client itself and parks until the next one arrives. While it waits, the client's I/O
+     * thread reads what arrived itself and hands the text on, as long as the sink {@linkplain
+     * TokenSink#acceptsWithoutWaiting() accepts it without waiting}: then a token costs no wake-up of the caller
+     * at all. Anything else (the stream's end, a failure, a sink that would wait) goes back to the caller.
      */
     private final class Attempt implements Response.Listener {
 
-        private final Consumer<String> tokens;
+        /** Whose turn it is to read the body: the caller's. */
+        private static final int CALLER = 0;
+        /** A demand is pending: whoever it wakes reads. */
+        private static final int WAITING = 1;
+        /** The client's I/O thread reads; the caller waits for its turn back. */
+        private static final int IO_THREAD = 2;
+        /** The caller stopped waiting (timed out, cancelled, the exchange ended): a late demand reads nothing. */
+        private static final int GIVEN_UP = 3;
+
+        private final TokenSink tokens;
         private final long promptChars;
         private final StringBuilder content = new StringBuilder();
         private final SseLines lines = new SseLines();
-        /** The HTTP client's signals to the reading thread: the body is there, more of it is, or the exchange ended. */
+        /** The HTTP client's signals to the caller: the body is there, its turn is back, or the exchange ended. */
         private final Semaphore signals = new Semaphore(0);
-        /** Run by the client's I/O thread as it is: a release cannot block. */
-        private final Runnable moreToRead = Invocable.from(Invocable.InvocationType.NON_BLOCKING, () -> {
-            demanding = false;
-            signals.release();
-        });
-        /** A demand is pending: the body takes one at a time, and a wake-up may be another signal's. */
-        private volatile boolean demanding;
+
+        private final AtomicInteger turn = new AtomicInteger(CALLER);
+        /** Run by the client's I/O thread as it is: nothing in it waits. */
+        private final Runnable moreToRead = Invocable.from(Invocable.InvocationType.NON_BLOCKING, this::moreArrived);
+        /** Set once the answer is a stream of the reply (HTTP 200): only then does the I/O thread read it. */
+        private volatile boolean streaming;
+        /** When the caller gives up waiting: the first token's timeout, then the idle one from each chunk. */
+        private volatile long deadline;
+        /** The last or a failed chunk the I/O thread read: the caller takes it from there. */
+        private Content.@Nullable Chunk handedBack;
+        /** What failed while the I/O thread read: thrown by the caller. */
+        private @Nullable RuntimeException failedOnIoThread;
 
         private volatile Content.@Nullable Source body;
         private volatile @Nullable Response response;
@@ -162,13 +188,13 @@ final class CompletionStream {
         private long arrivedSince;
 
         private boolean delivered;
-        private boolean chunkSeen;
+        private volatile boolean chunkSeen;
         private @Nullable String finishReason;
         private @Nullable String respondingModel;
         /** What the provider reported; {@code null} until it does (some endpoints never do). */
         private AssistantReply.@Nullable Usage usage;
 
-        Attempt(Consumer<String> tokens, long promptChars) {
+        Attempt(TokenSink tokens, long promptChars) {
             this.tokens = tokens;
             this.promptChars = promptChars;
         }
@@ -196,23 +222,27 @@ final class CompletionStream {
 
         AssistantReply run(String requestBody) {
             Request request = connection.request(requestBody);
+            deadline = System.nanoTime() + firstTokenTimeout.toNanos();
             request.send(this);
             try {
-                long deadline = System.nanoTime() + firstTokenTimeout.toNanos();
-                Content.Source source = awaitBody(deadline);
+                Content.Source source = awaitBody();
                 Response answered = response;
                 int status = answered == null ? 200 : answered.getStatus();
                 if (status != 200) {
-                    throw refusal(status, source == null ? "" : errorAnswer(source, deadline));
+                    throw refusal(status, source == null ? "" : errorAnswer(source));
                 }
                 if (source == null) {
                     return complete(); // an answer without a body: no finish reason, so a failure
                 }
+                streaming = true;
                 while (true) {
-                    Content.Chunk chunk = source.read();
+                    Content.Chunk chunk = takeHandedBack();
+                    if (chunk == null) {
+                        chunk = source.read();
+                    }
                     if (chunk == null) {
                         handOnArrived();
-                        awaitMore(source, deadline);
+                        awaitMore(source);
                         continue;
                     }
                     try {
@@ -239,13 +269,18 @@ final class CompletionStream {
                 Thread.currentThread().interrupt();
                 throw new AssistantFailure(AssistantFailure.Kind.CANCELLED, "The reply was cancelled", e);
             } finally {
+                takeTurnForGood();
                 // a no-op once the exchange is complete; otherwise it ends the exchange and its connection
                 request.abort(new CancellationException("The attempt ended"));
+                Content.Chunk unread = takeHandedBack();
+                if (unread != null) {
+                    unread.release();
+                }
             }
         }
 
         /** The response's body once its headers are in; null when the exchange completed without one. */
-        private Content.@Nullable Source awaitBody(long deadline) throws InterruptedException {
+        private Content.@Nullable Source awaitBody() throws InterruptedException {
             while (true) {
                 Content.Source source = body;
                 if (source != null) {
@@ -258,22 +293,37 @@ final class CompletionStream {
                 if (exchangeComplete) {
                     return null;
                 }
-                await(deadline);
+                if (!signals.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                    throw timedOut();
+                }
             }
         }
 
         /**
-         * Waits until the body has more to read: its demand's wake-up, or the exchange's end (an aborted response
-         * never runs the demand). A wake-up left by another signal does not count: reading while a demand is pending
-         * fails the exchange.
+         * Waits until it is the caller's turn to read again: more of the body arrived (and the I/O thread did not take
+         * it), the I/O thread handed the stream back, or the exchange ended. A wake-up left by another signal does not
+         * count: reading while a demand is pending fails the exchange.
          */
-        private void awaitMore(Content.Source source, long deadline) throws InterruptedException {
-            if (!demanding) {
-                demanding = true;
-                source.demand(moreToRead);
-            }
-            while (demanding) {
-                if (exchangeComplete) {
+        private void awaitMore(Content.Source source) throws InterruptedException {
+            turn.set(WAITING);
+            source.demand(moreToRead);
+            while (true) {
+                boolean signalled = signals.tryAcquire(
+                        Math.clamp(deadline - System.nanoTime(), MIN_WAIT_NANOS, WAIT_SLICE_NANOS),
+                        TimeUnit.NANOSECONDS);
+                int now = turn.get();
+                if (now == CALLER) {
+                    RuntimeException failed = failedOnIoThread;
+                    if (failed != null) {
+                        failedOnIoThread = null;
+                        throw failed;
+                    }
+                    return;
+                }
+                if (now == IO_THREAD) {
+                    continue; // it hands the stream back, or waits for more, soon
+                }
+                if (exchangeComplete && turn.compareAndSet(WAITING, GIVEN_UP)) {
                     Throwable failed = exchangeFailure;
                     throw failed != null
                             ? failure(failed)
@@ -282,23 +332,102 @@ final class CompletionStream {
                                     "The AI provider's stream ended before its last piece was read",
                                     null);
                 }
-                await(deadline);
+                if (!signalled && System.nanoTime() - deadline >= 0 && turn.compareAndSet(WAITING, GIVEN_UP)) {
+                    throw timedOut();
+                }
             }
         }
 
-        private void await(long deadline) throws InterruptedException {
-            if (!signals.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
-                throw timedOut();
+        /**
+         * The demand's wake-up, on the client's I/O thread: it reads what arrived and hands the text on itself while the
+         * sink takes it without waiting; otherwise, or at the stream's end, the caller gets its turn back.
+         */
+        private void moreArrived() {
+            if (!turn.compareAndSet(WAITING, IO_THREAD)) {
+                return; // the caller gave up
+            }
+            boolean demandedAgain = false;
+            try {
+                demandedAgain = streaming && tokens.acceptsWithoutWaiting() && readOnIoThread();
+            } finally {
+                if (!demandedAgain) {
+                    turn.set(CALLER);
+                    signals.release();
+                }
+            }
+        }
+
+        /** Reads on the I/O thread until nothing more is there; false when the caller is to go on instead. */
+        private boolean readOnIoThread() {
+            Content.Source source = Objects.requireNonNull(body, "a stream has a body");
+            try {
+                while (true) {
+                    Content.Chunk chunk = source.read();
+                    if (chunk == null) {
+                        if (!arrived.isEmpty()) {
+                            if (!tokens.acceptsWithoutWaiting()) {
+                                return false;
+                            }
+                            handOnArrived();
+                        }
+                        turn.set(WAITING);
+                        source.demand(moreToRead);
+                        return true;
+                    }
+                    if (chunk.isLast() || Content.Chunk.isFailure(chunk)) {
+                        handedBack = chunk;
+                        return false;
+                    }
+                    try {
+                        if (lines.feed(chunk.getByteBuffer(), this::accept)) {
+                            deadline = System.nanoTime() + idleTimeout.toNanos();
+                        }
+                    } finally {
+                        chunk.release();
+                    }
+                    if (arrived.length() >= MAX_PIECE_CHARS
+                            || System.nanoTime() - arrivedSince > MAX_PIECE_WAIT_NANOS) {
+                        if (!arrived.isEmpty() && !tokens.acceptsWithoutWaiting()) {
+                            return false;
+                        }
+                        handOnArrived();
+                    }
+                }
+            } catch (RuntimeException failed) {
+                failedOnIoThread = failed;
+                return false;
+            }
+        }
+
+        private Content.@Nullable Chunk takeHandedBack() {
+            Content.Chunk chunk = handedBack;
+            handedBack = null;
+            return chunk;
+        }
+
+        /**
+         * The attempt is over: no demand reads on, and the I/O thread is done with what it was handing on, so that
+         * nothing of this reply reaches the sink after the caller returned or threw.
+         */
+        private void takeTurnForGood() {
+            while (true) {
+                int now = turn.get();
+                if (now == CALLER || now == GIVEN_UP || (now == WAITING && turn.compareAndSet(WAITING, GIVEN_UP))) {
+                    return;
+                }
+                if (now == IO_THREAD) {
+                    LockSupport.parkNanos(50_000);
+                }
             }
         }
 
         /** The start of an error answer: the provider's message is there. */
-        private String errorAnswer(Content.Source source, long deadline) throws InterruptedException {
+        private String errorAnswer(Content.Source source) throws InterruptedException {
             ByteArrayOutputStream answer = new ByteArrayOutputStream();
             while (answer.size() < ERROR_BODY_CHARS * 4) {
                 Content.Chunk chunk = source.read();
                 if (chunk == null) {
-                    awaitMore(source, deadline);
+                    awaitMore(source);
                     continue;
                 }
                 try {

@@ -88,7 +88,7 @@ class OfflineAssistant implements Assistant {
     }
 
     @Override
-    public AssistantReply reply(Conversation conversation, Consumer<String> tokens) {
+    public AssistantReply reply(Conversation conversation, TokenSink tokens) {
         String content = compose(conversation);
         int pieces = WordByWord.stream(content, tokens, tokenDelay);
         int prompt = conversation.turns().stream()

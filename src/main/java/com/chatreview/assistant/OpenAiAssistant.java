@@ -144,7 +144,7 @@ class OpenAiAssistant implements Assistant, AutoCloseable {
     }
 
     @Override
-    public AssistantReply reply(Conversation conversation, Consumer<String> tokens) {
+    public AssistantReply reply(Conversation conversation, TokenSink tokens) {
         return completions.stream(Prompts.messages(conversation, historyTokens), null, tokens);
     }
 

@@ -5,9 +5,11 @@ import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.StringRequestContent;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
@@ -37,15 +39,20 @@ final class OpenAiConnection implements AutoCloseable {
         this.model = required(settings.model(), "AI_MODEL", "the model to ask for, for instance gpt-4o-mini");
         this.completions = URI.create(baseUrl(settings.baseUrl()) + "/chat/completions");
         this.apiKey = settings.apiKey() == null ? "" : settings.apiKey().strip();
-        this.http = new HttpClient();
+        // a selector hands a single node's tokens on itself (CompletionStream): more of them than Jetty's one, so that
+        // a selector the OS holds back stalls fewer replies (docs/benchmarks.md, tokens handed on by the I/O thread)
+        ClientConnector connector = new ClientConnector();
+        connector.setSelectors(2 * Runtime.getRuntime().availableProcessors());
+        this.http = new HttpClient(new HttpClientTransportOverHTTP(connector));
         // the client's threads only read sockets and wake the replies' threads; they never keep a JVM alive
         QueuedThreadPool threads = new QueuedThreadPool();
         threads.setName("ai-http");
         threads.setDaemon(true);
         http.setExecutor(threads);
         http.setScheduler(new ScheduledExecutorScheduler("ai-http-scheduler", true));
-        // nothing the client calls back blocks (CompletionStream's listeners keep what arrived and wake the reply's
-        // thread): the selector reads and parses a response itself instead of handing each read to another thread
+        // nothing the client calls back blocks (CompletionStream's listeners hand on what arrived to a sink that takes
+        // it without waiting, or wake the reply's thread): the selector reads and parses a response itself instead of
+        // handing each read to another thread
         http.getHttpClientTransport().setInvocationType(Invocable.InvocationType.NON_BLOCKING);
         // every answer reaches CompletionStream as it is: a 401 is the provider's refusal, not a challenge to answer
         http.getProtocolHandlers().clear();

@@ -65,6 +65,20 @@ class EventSequence {
     }
 
     /**
+     * Whether {@link #next} has a number for the chat without reserving a block first. Only the chat's reply lane
+     * takes numbers, so the answer holds until its next call.
+     */
+    boolean hasNumberReady(ChatId chatId) {
+        Block block = blocks.getIfPresent(chatId);
+        if (block == null) {
+            return false;
+        }
+        synchronized (block) {
+            return block.next != 0 && block.next <= block.end;
+        }
+    }
+
+    /**
      * Starts a fresh block for the work of one frame, taken from the database before anything streams: the
      * frame's tokens then cost no database write, and whichever node answers the chat's next frame numbers its
      * events above these (the chat's frames are answered one at a time, cluster-wide).

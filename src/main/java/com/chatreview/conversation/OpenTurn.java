@@ -29,7 +29,7 @@ public final class OpenTurn implements AutoCloseable {
 
     /** Sends the next piece of the answer to every connection on the chat. */
     public void token(String token) {
-        streaming.token(token);
+        streaming.accept(token);
     }
 
     /**

@@ -356,12 +356,12 @@ class Replies {
             Conversation conversation = aiAnswers ? waitingForAConnection(() -> conversation(chat, history)) : null;
             AssistantReply reply;
             if (safety == null) {
-                reply = assistant.reply(Objects.requireNonNull(conversation), streaming::token);
+                reply = assistant.reply(Objects.requireNonNull(conversation), streaming);
             } else {
                 String policy = aiAnswers ? safety.text() + "\n\n" : safety.text();
-                WordByWord.stream(policy, streaming::token);
+                WordByWord.stream(policy, streaming);
                 reply = aiAnswers
-                        ? following(policy, assistant.reply(Objects.requireNonNull(conversation), streaming::token))
+                        ? following(policy, assistant.reply(Objects.requireNonNull(conversation), streaming))
                         : new AssistantReply(
                                 policy, "safety", "policy", "stop", AssistantReply.Usage.reported(0, 0, 0));
             }

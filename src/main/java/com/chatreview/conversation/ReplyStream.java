@@ -2,6 +2,7 @@ package com.chatreview.conversation;
 
 import com.chatreview.assistant.AssistantFailure;
 import com.chatreview.assistant.AssistantReply;
+import com.chatreview.assistant.TokenSink;
 import com.chatreview.chat.ChatErrors.ChatNotFound;
 import com.chatreview.chat.ChatId;
 import com.chatreview.chat.ChatManagement;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * token takes the chat's next {@code seq}; it ends stored ({@code message_stream_ended}) or with an
  * {@code error} event naming its message id.
  */
-final class ReplyStream {
+final class ReplyStream implements TokenSink {
 
     private static final Logger log = LoggerFactory.getLogger(ReplyStream.class);
 
@@ -96,7 +97,9 @@ final class ReplyStream {
         }
     }
 
-    void token(String token) {
+    /** The next piece of the answer: the chat's next {@code seq}, to every connection on the chat. */
+    @Override
+    public void accept(String token) {
         requireOurs();
         if (measured != null) {
             measured.token();
@@ -110,6 +113,15 @@ final class ReplyStream {
                         outlets.sequence().next(chatId)));
         outlets.streams().token(chatId, tokenEvent);
         outlets.publish(chatId, tokenEvent);
+    }
+
+    /**
+     * A token takes a number already reserved and goes to this node's memory and connections only, so the provider's
+     * I/O thread may hand it on itself; a cluster's token waits for Redis, a new block of numbers for the database.
+     */
+    @Override
+    public boolean acceptsWithoutWaiting() {
+        return outlets.fanOut().publishesWithoutWaiting() && outlets.sequence().hasNumberReady(chatId);
     }
 
     /** The last token is out: the stream's end takes its {@code seq} now, before anything else of the chat. */

@@ -33,6 +33,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntPredicate;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -896,6 +898,151 @@ class OpenAiAssistantTests {
             // the server writes every 25 ms for 10 s: a stream left open would be read to its end
             long broken = streamBroken.get(20, TimeUnit.SECONDS);
             assertThat(Duration.ofNanos(broken - interrupted)).isLessThan(Duration.ofSeconds(5));
+        }
+
+        /** Twenty pieces, one every 10 ms, so that the I/O thread reads most of them as they come. */
+        private void streamTwentyPieces() {
+            endpoint.then(exchange -> {
+                OutputStream out = ScriptedEndpoint.startStream(exchange);
+                for (int i = 0; i < 20; i++) {
+                    ScriptedEndpoint.send(out, token("p" + i + " "));
+                    Thread.sleep(10);
+                }
+                ScriptedEndpoint.send(out, finish("stop"));
+                ScriptedEndpoint.send(out, "[DONE]");
+            });
+        }
+
+        @Test
+        void aSinkThatAcceptsWithoutWaitingGetsThePiecesOnTheIoThreadInOrderBeforeTheReplyReturns() {
+            streamTwentyPieces();
+            Thread caller = Thread.currentThread();
+            RecordingSink sink = new RecordingSink(piece -> true);
+
+            AssistantReply reply = assistant(endpoint.baseUrl()).reply(QUESTION, sink);
+
+            assertThat(String.join("", sink.pieces)).isEqualTo(reply.content());
+            assertThat(reply.content()).startsWith("p0 p1 p2 ").endsWith("p19 ");
+            assertThat(sink.threads)
+                    .as("the I/O thread handed pieces on itself")
+                    .anySatisfy(thread -> assertThat(thread).isNotSameAs(caller));
+        }
+
+        @Test
+        void aSinkThatWouldWaitGetsThePiecesOnTheCallersThreadFromThenOn() {
+            streamTwentyPieces();
+            Thread caller = Thread.currentThread();
+            RecordingSink sink = new RecordingSink(pieces -> pieces < 5);
+
+            AssistantReply reply = assistant(endpoint.baseUrl()).reply(QUESTION, sink);
+
+            assertThat(String.join("", sink.pieces)).isEqualTo(reply.content());
+            assertThat(reply.content()).endsWith("p19 ");
+            assertThat(sink.threads.subList(5, sink.threads.size()))
+                    .as("once the sink would wait, every piece goes to the caller")
+                    .isNotEmpty()
+                    .allSatisfy(thread -> assertThat(thread).isSameAs(caller));
+        }
+
+        @Test
+        void aPieceTheSinkRefusesOnTheIoThreadFailsTheReplyOnTheCallersThread() {
+            streamTwentyPieces();
+            IllegalStateException refused = new IllegalStateException("the chat was taken over");
+            RecordingSink sink = new RecordingSink(pieces -> true) {
+                @Override
+                public void accept(String piece) {
+                    if (pieces.size() == 3) {
+                        throw refused;
+                    }
+                    super.accept(piece);
+                }
+            };
+
+            assertThatThrownBy(() -> assistant(endpoint.baseUrl()).reply(QUESTION, sink))
+                    .isSameAs(refused);
+            assertThat(sink.pieces).hasSize(3);
+            assertThat(endpoint.requests())
+                    .as("pieces were handed on: no retry")
+                    .hasSize(1);
+        }
+
+        @Test
+        void silenceAfterPiecesTheIoThreadHandedOnStillEndsAtTheIdleTimeout() {
+            endpoint.then(exchange -> {
+                OutputStream out = ScriptedEndpoint.startStream(exchange);
+                ScriptedEndpoint.send(out, token("Start"));
+                Thread.sleep(300);
+                ScriptedEndpoint.send(out, token(" more"));
+                Thread.sleep(10_000);
+                ScriptedEndpoint.send(out, finish("stop"));
+            });
+            RecordingSink sink = new RecordingSink(pieces -> true);
+            Duration idle = Duration.ofMillis(600);
+            long started = System.nanoTime();
+
+            assertThatThrownBy(() -> assistant(endpoint.baseUrl(), Duration.ofSeconds(5), idle)
+                            .reply(QUESTION, sink))
+                    .isInstanceOf(AssistantFailure.class)
+                    .hasMessageContaining("idle timeout");
+            // the idle timeout counts from the last piece, whichever thread read it
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .isBetween(idle.plusMillis(300), Duration.ofSeconds(4));
+            assertThat(String.join("", sink.pieces)).isEqualTo("Start more");
+        }
+
+        @Test
+        void nothingReachesTheSinkAfterACancelledReplyReturned() throws Exception {
+            endpoint.then(exchange -> {
+                OutputStream out = ScriptedEndpoint.startStream(exchange);
+                try {
+                    for (int i = 0; i < 400; i++) {
+                        ScriptedEndpoint.send(out, token("x"));
+                        Thread.sleep(5);
+                    }
+                } catch (IOException e) {
+                    // the connection was closed
+                }
+            });
+            OpenAiAssistant assistant = assistant(endpoint.baseUrl());
+            RecordingSink sink = new RecordingSink(pieces -> true);
+            CompletableFuture<Integer> piecesAtReturn = new CompletableFuture<>();
+            Thread caller = Thread.ofVirtual().start(() -> {
+                try {
+                    assistant.reply(QUESTION, sink);
+                } catch (AssistantFailure expected) {
+                    piecesAtReturn.complete(sink.pieces.size());
+                }
+            });
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> sink.pieces.size() >= 10);
+
+            caller.interrupt();
+
+            int atReturn = piecesAtReturn.get(10, TimeUnit.SECONDS);
+            Thread.sleep(200);
+            assertThat(sink.pieces).hasSize(atReturn);
+        }
+
+        /** Records each piece and the thread that handed it on; accepts without waiting while {@code waitless}. */
+        private static class RecordingSink implements TokenSink {
+
+            final List<String> pieces = new CopyOnWriteArrayList<>();
+            final List<Thread> threads = new CopyOnWriteArrayList<>();
+            private final IntPredicate waitless;
+
+            RecordingSink(IntPredicate waitless) {
+                this.waitless = waitless;
+            }
+
+            @Override
+            public void accept(String piece) {
+                pieces.add(piece);
+                threads.add(Thread.currentThread());
+            }
+
+            @Override
+            public boolean acceptsWithoutWaiting() {
+                return waitless.test(pieces.size());
+            }
         }
     }
 }

@@ -98,9 +98,10 @@ class OpenAiProviderEndToEndTests {
         reply.stream()
                 .filter(event -> event.get("event_type").asString().equals("message_stream_token"))
                 .forEach(event -> streamed.append(event.get("token").asString()));
+        // pieces that arrive together go on as one (a busy machine gathers more of them): more than one is certain
         assertThat(reply.stream()
                         .filter(event -> event.get("event_type").asString().equals("message_stream_token")))
-                .hasSizeGreaterThan(5);
+                .hasSizeGreaterThan(1);
         assertThat(streamed.toString()).isEqualTo(ANSWER);
         assertThat(reply.getLast().get("event_type").asString()).isEqualTo("message_stream_ended");
         assertThat(reply.getLast().get("content").asString()).isEqualTo(ANSWER);

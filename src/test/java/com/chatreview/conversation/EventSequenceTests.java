@@ -70,4 +70,22 @@ class EventSequenceTests {
         assertThat(sequence.next(chat)).isEqualTo(6001);
         verify(chats, times(2)).reserveEventSequence(chat, EventSequence.BLOCK);
     }
+
+    @Test
+    void aNumberIsReadyOnlyWhileTheChatsBlockHasOneLeft() {
+        when(chats.reserveEventSequence(chat, EventSequence.BLOCK)).thenReturn(1000L, 2000L);
+        assertThat(sequence.hasNumberReady(chat)).as("no block reserved yet").isFalse();
+
+        sequence.freshBlock(chat);
+        for (int i = 1; i < EventSequence.BLOCK; i++) {
+            sequence.next(chat);
+        }
+        assertThat(sequence.hasNumberReady(chat)).isTrue();
+        sequence.next(chat);
+
+        assertThat(sequence.hasNumberReady(chat))
+                .as("the next number needs a new block")
+                .isFalse();
+        verify(chats, times(1)).reserveEventSequence(chat, EventSequence.BLOCK);
+    }
 }

@@ -5,6 +5,7 @@ import com.chatreview.assistant.AssistantFailure;
 import com.chatreview.assistant.AssistantReply;
 import com.chatreview.assistant.Conversation;
 import com.chatreview.assistant.Review;
+import com.chatreview.assistant.TokenSink;
 import com.chatreview.chat.ChatDeletionGuard;
 import com.chatreview.chat.ChatId;
 import com.chatreview.grading.ReviewRequest;
@@ -168,7 +169,7 @@ public class SharedTestConfiguration {
     Assistant assistantOnRequest(@Qualifier("assistant") Assistant assistant) {
         return new Assistant() {
             @Override
-            public AssistantReply reply(Conversation conversation, Consumer<String> tokens) {
+            public AssistantReply reply(Conversation conversation, TokenSink tokens) {
                 String question = conversation.lastUserTurn().content();
                 if (question.contains(FAIL_MARKER)) {
                     AtomicInteger streamed = new AtomicInteger();

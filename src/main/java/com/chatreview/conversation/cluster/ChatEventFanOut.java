@@ -13,6 +13,12 @@ public interface ChatEventFanOut {
     void publish(ChatId chatId, ChatEvent event);
 
     /**
+     * Whether {@link #publish} returns without waiting for anything: it hands the event to this node's connections
+     * only, whose sends never wait. A cluster's fan-out writes to Redis first and waits for it.
+     */
+    boolean publishesWithoutWaiting();
+
+    /**
      * Where a connection just registered on the chat starts: it receives every event of the chat after the seq
      * returned, and none before it.
      *

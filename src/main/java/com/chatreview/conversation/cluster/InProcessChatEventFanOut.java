@@ -20,6 +20,11 @@ class InProcessChatEventFanOut implements ChatEventFanOut {
         }
     }
 
+    @Override
+    public boolean publishesWithoutWaiting() {
+        return true;
+    }
+
     /** Every event goes to the chat's connections as it is published; what came before is the sequence's to say. */
     @Override
     public long watch(ChatId chatId) {

@@ -77,6 +77,11 @@ final class RedisChatEventFanOut implements ChatEventFanOut, AutoCloseable {
      * up from the database when they resume (stored messages never depend on Redis).
      */
     @Override
+    public boolean publishesWithoutWaiting() {
+        return false;
+    }
+
+    @Override
     public void publish(ChatId chatId, ChatEvent event) {
         if (reachability.reachable()) {
             try {

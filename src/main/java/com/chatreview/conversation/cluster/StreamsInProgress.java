@@ -15,6 +15,7 @@ public interface StreamsInProgress {
     /** A reply's stream starts: whatever an earlier reply of the chat left is dropped. */
     void started(ChatId chatId, ChatEvent started);
 
+    /** Keeps a token of the reply; never waits (a cluster's copy is written without waiting for Redis). */
     void token(ChatId chatId, ChatEvent token);
 
     /** The reply is stored, or its stream was told to have ended without it. */
