@@ -870,17 +870,7 @@ class OpenAiAssistantTests {
         @Test
         void cancellingClosesTheStream() throws Exception {
             CompletableFuture<Long> streamBroken = new CompletableFuture<>();
-            endpoint.then(exchange -> {
-                OutputStream out = ScriptedEndpoint.startStream(exchange);
-                try {
-                    for (int i = 0; i < 400; i++) {
-                        ScriptedEndpoint.send(out, token("x"));
-                        Thread.sleep(25);
-                    }
-                } catch (IOException e) {
-                    streamBroken.complete(System.nanoTime());
-                }
-            });
+            streamXs(25, streamBroken);
             OpenAiAssistant assistant = assistant(endpoint.baseUrl());
             CountDownLatch firstToken = new CountDownLatch(1);
             Thread caller = Thread.ofVirtual().start(() -> {
@@ -898,6 +888,21 @@ class OpenAiAssistantTests {
             // the server writes every 25 ms for 10 s: a stream left open would be read to its end
             long broken = streamBroken.get(20, TimeUnit.SECONDS);
             assertThat(Duration.ofNanos(broken - interrupted)).isLessThan(Duration.ofSeconds(5));
+        }
+
+        /** 400 pieces "x", one every {@code pauseMillis}; {@code streamBroken} gets when a write found the connection closed. */
+        private void streamXs(int pauseMillis, CompletableFuture<Long> streamBroken) {
+            endpoint.then(exchange -> {
+                OutputStream out = ScriptedEndpoint.startStream(exchange);
+                try {
+                    for (int i = 0; i < 400; i++) {
+                        ScriptedEndpoint.send(out, token("x"));
+                        Thread.sleep(pauseMillis);
+                    }
+                } catch (IOException e) {
+                    streamBroken.complete(System.nanoTime());
+                }
+            });
         }
 
         /** Twenty pieces, one every 10 ms, so that the I/O thread reads most of them as they come. */
@@ -992,17 +997,7 @@ class OpenAiAssistantTests {
 
         @Test
         void nothingReachesTheSinkAfterACancelledReplyReturned() throws Exception {
-            endpoint.then(exchange -> {
-                OutputStream out = ScriptedEndpoint.startStream(exchange);
-                try {
-                    for (int i = 0; i < 400; i++) {
-                        ScriptedEndpoint.send(out, token("x"));
-                        Thread.sleep(5);
-                    }
-                } catch (IOException e) {
-                    // the connection was closed
-                }
-            });
+            streamXs(5, new CompletableFuture<>());
             OpenAiAssistant assistant = assistant(endpoint.baseUrl());
             RecordingSink sink = new RecordingSink(pieces -> true);
             CompletableFuture<Integer> piecesAtReturn = new CompletableFuture<>();
