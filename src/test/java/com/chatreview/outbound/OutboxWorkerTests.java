@@ -107,7 +107,15 @@ class OutboxWorkerTests {
                 new OutboxWorker<>("test-items", outbox, new OutboxWorker.Limits(4, 2, Duration.ofMinutes(1)));
         worker.start();
         try {
-            Eventually.until(Eventually.PATIENCE, () -> outbox.sent.size() == 20);
+            // the second stalled send's thread may start after the other twenty ended (a loaded machine): wait for
+            // both stalled sends to be under way, then look that the stall never took a third slot
+            Eventually.until(
+                    Eventually.PATIENCE,
+                    () -> outbox.sent.size() == 20
+                            && outbox.underWay
+                                            .getOrDefault("stalled", new AtomicInteger())
+                                            .get()
+                                    == 2);
             assertThat(outbox.mostUnderWay.get("stalled"))
                     .as("the stalled destination's slots")
                     .isEqualTo(2);
