@@ -9,7 +9,9 @@
 # tokens/s per stream, each token stamped with its send time), on a database of their own; the cluster shares a Redis
 # of the run's own and sits behind nginx with deploy/nginx's template. StreamCapacity prints one row per level; a
 # level whose p99 added delay passes STOP_MS (50) or that lost a token is the last.
-# Env: LAYOUTS (single cluster), LEVELS, PREWARM (30 s of 100 streams first, not reported), TOKENS (300 a reply), RATE (30/s), WARMUP (15 s), DURATION (30 s), STOP_MS,
+# LAYOUTS=floor runs the same client against bench/RelayFloor.java in the node's place: the barest relay this machine
+# runs, the floor the node's CPU per token is stated against (run it beside the node: LAYOUTS="floor single").
+# Env: LAYOUTS (single cluster; floor), LEVELS, PREWARM (30 s of 100 streams first, not reported), TOKENS (300 a reply), RATE (30/s), WARMUP (15 s), DURATION (30 s), STOP_MS,
 # JAVA_OPTS (the nodes'; default -Xmx1g -XX:+UseZGC, as bin/run), CLIENT_OPTS, LABEL. Raw output: bench/results/.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -45,11 +47,22 @@ start_node() {   # $1 = port, $2 = REDIS_URL ("" for none), $3 = name; prints it
   echo $!
 }
 
-layout() {   # $1 = single | cluster
+start_floor() {   # the barest relay (bench/RelayFloor.java) where a node would be; prints its pid
+  # shellcheck disable=SC2086
+  "$JAVA_HOME/bin/java" $SERVICE_OPTS "$BENCH_DIR/RelayFloor.java" port="$1" \
+    provider="http://127.0.0.1:$STAND_IN_PORT/v1/chat/completions" > "$RUN_DIR/$2.log" 2>&1 &
+  echo $!
+}
+
+layout() {   # $1 = single | cluster | floor
   recreate_database
   local base pids nodes
-  NODE_A_PID=$(start_node "$PORT_A" "" "$1-a")
-  if [ "$1" = cluster ]; then
+  if [ "$1" = floor ]; then
+    NODE_A_PID=$(start_floor "$PORT_A" "$1-a")
+    await_health 60 "http://127.0.0.1:$PORT_A" "$NODE_A_PID" "$RUN_DIR/$1-a.log" "the floor relay"
+    base="http://127.0.0.1:$PORT_A" pids="$NODE_A_PID" nodes="" API_KEY=floor
+  elif [ "$1" = cluster ]; then
+    NODE_A_PID=$(start_node "$PORT_A" "" "$1-a")
     start_redis "$REDIS_PORT" "$RUN_DIR"
     stop_pid "$NODE_A_PID"
     NODE_A_PID=$(start_node "$PORT_A" "redis://127.0.0.1:$REDIS_PORT" "$1-a")
@@ -60,10 +73,11 @@ layout() {   # $1 = single | cluster
     base="http://127.0.0.1:$NGINX_PORT" pids="$NODE_A_PID,$NODE_B_PID"
     nodes="http://127.0.0.1:$PORT_A,http://127.0.0.1:$PORT_B"
   else
+    NODE_A_PID=$(start_node "$PORT_A" "" "$1-a")
     await_health 120 "http://127.0.0.1:$PORT_A" "$NODE_A_PID" "$RUN_DIR/$1-a.log" "the node"
     base="http://127.0.0.1:$PORT_A" pids="$NODE_A_PID" nodes="$base"
   fi
-  create_tenant "capacity $1" "$base"
+  [ "$1" = floor ] || create_tenant "capacity $1" "$base"
   load_line | tee -a "$RUN_DIR/load.txt" >&2
   log "$1: levels $LEVELS"
   # shellcheck disable=SC2086
