@@ -43,7 +43,8 @@ import java.util.regex.Pattern;
  * stand-in's stream directly (what an integrator would do without the service: the baseline), then through the
  * service's /ws/chat, each stream a chat of its own in a closed loop (the next question when the reply has ended).
  * Per level: delay p50/p99/max both ways and the difference, tokens lost (a piece missing from an ended reply, or a
- * reply ended by an error), the service's CPU per token (its pids' /proc ticks over the window), its RSS and heap.
+ * reply ended by an error), the service's CPU per token (its pids' /proc ticks over the window), its RSS and heap,
+ * and the p99 added once more without each reply's first five pieces (so that what a reply's start adds shows apart).
  * The levels stop after the first whose p99 added delay passes {@code stop_ms} (50) or that lost a token.
  *
  * <p>Why not Gatling: the figure asked for is a distribution over a timestamp carried inside each streamed piece,
@@ -70,7 +71,7 @@ public class StreamCapacity {
         List<String[]> chats = List.of(Kit.createChats(http, base, key, most, 8, i -> "u" + i));
         System.out.println("level direct_p50_ms direct_p99_ms direct_max_ms service_p50_ms service_p99_ms"
                 + " service_max_ms added_p50_ms added_p99_ms tokens_per_s tokens_lost replies_failed"
-                + " cpu_us_per_token service_cores rss_mib heap_mib machine_idle_cores");
+                + " cpu_us_per_token service_cores rss_mib heap_mib machine_idle_cores added_p99_after_start_ms");
         int prewarm = Integer.parseInt(opt("prewarm", "0"));
         if (prewarm > 0) { // JIT and pools warmed through the service with up to 100 streams, not reported
             new ServiceRun(http, base, key, chats.subList(0, Math.min(most, 100)), prewarm, 1).run();
@@ -81,7 +82,7 @@ public class StreamCapacity {
             Window service = new ServiceRun(http, base, key, chats.subList(0, level), warmup, duration).run();
             double addedP99 = service.delay.percentileMs(99) - direct.delay.percentileMs(99);
             String row = String.format(
-                    "%d %.2f %.2f %.1f %.2f %.2f %.1f %.2f %.2f %.0f %d %d %.1f %.2f %.0f %.0f %.2f",
+                    "%d %.2f %.2f %.1f %.2f %.2f %.1f %.2f %.2f %.0f %d %d %.1f %.2f %.0f %.0f %.2f %.2f",
                     level,
                     direct.delay.percentileMs(50),
                     direct.delay.percentileMs(99),
@@ -98,7 +99,8 @@ public class StreamCapacity {
                     service.cpuMicros / 1e6 / service.seconds,
                     service.rssMib,
                     service.heapMib,
-                    service.idleCores);
+                    service.idleCores,
+                    service.afterStart.percentileMs(99) - direct.afterStart.percentileMs(99));
             System.out.println(row);
             for (String p : service.problems) System.err.println("problem at " + level + ": " + p);
             if (addedP99 > Double.parseDouble(opt("stop_ms", "50")) || service.lost.sum() > 0 || service.failed.sum() > 0) {
@@ -162,6 +164,8 @@ public class StreamCapacity {
     /** What one level's measured window saw. */
     static class Window {
         final Delays delay = new Delays();
+        /** The same without each reply's first five pieces: what a reply's start costs the delay, by difference. */
+        final Delays afterStart = new Delays();
         final LongAdder tokens = new LongAdder(), lost = new LongAdder(), failed = new LongAdder();
         final List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
         final int warmupSeconds, durationSeconds;
@@ -186,7 +190,9 @@ public class StreamCapacity {
                 if (seq != expected) problem("piece " + seq + " where " + expected + " was due");
                 expected = seq + 1;
                 if (inWindow(nanos)) {
-                    delay.add(now - Long.parseLong(m.group(2)));
+                    long micros = now - Long.parseLong(m.group(2));
+                    delay.add(micros);
+                    if (seq >= 5) afterStart.add(micros);
                     tokens.increment();
                 }
             }
