@@ -189,9 +189,44 @@ class ConversationTests {
         try (ChatSocket listener = listen()) {
             turns.open(serviceTurn("forgotten")).orElseThrow().close();
 
+            JsonNode started = listener.awaitEvent("message_stream_started");
             JsonNode error = listener.awaitEvent("error");
             assertThat(error.get("error_code").asString()).isEqualTo("INTERNAL_ERROR");
+            assertThat(error.get("error_message").asString())
+                    .as("nothing of an answer was whole: it was never being stored")
+                    .isEqualTo("No reply could be written; the question is stored");
+            assertThat(error.get("details").get("message_id").asString())
+                    .isEqualTo(started.get("message_id").asString());
         }
+    }
+
+    @Test
+    void anAnswerWhoseStoringFailedIsAnInternalErrorNamingItsMessage() throws Exception {
+        try (ChatSocket listener = listen()) {
+            try (OpenTurn open = turns.open(serviceTurn("store this")).orElseThrow()) {
+                JsonNode started = listener.awaitEvent("message_stream_started");
+                open.token("A ");
+                // PostgreSQL's text holds no NUL character: the INSERT fails, the database itself is fine
+                assertThatThrownBy(() -> new TransactionTemplate(transactions)
+                                .executeWithoutResult(status -> open.store(reply("A \u0000 answer."))))
+                        .isInstanceOf(RuntimeException.class);
+
+                JsonNode error = listener.awaitEvent("error");
+                assertThat(error.get("error_code").asString()).isEqualTo("INTERNAL_ERROR");
+                assertThat(error.get("error_message").asString())
+                        .as("the answer was whole and being stored")
+                        .isEqualTo("The reply could not be stored; the question is stored");
+                assertThat(error.get("details").get("message_id").asString())
+                        .isEqualTo(started.get("message_id").asString());
+            }
+            assertThat(listener.poll(Duration.ofMillis(300)))
+                    .as("closing a failed turn tells nothing more")
+                    .isNull();
+        }
+        assertThat(messages())
+                .singleElement()
+                .satisfies(
+                        message -> assertThat(message.get("content").asString()).isEqualTo("store this"));
     }
 
     @Test
