@@ -169,19 +169,13 @@ class ConversationTests {
                 open.token("Half ");
                 open.failed(new AssistantFailure("the provider hung up"));
 
-                JsonNode error = listener.awaitEvent("error");
-                assertThat(error.get("error_code").asString()).isEqualTo("AI_ERROR");
-                assertThat(error.get("details").get("message_id").asString())
-                        .isEqualTo(started.get("message_id").asString());
+                errorNaming(listener, started, "AI_ERROR");
             }
             assertThat(listener.poll(Duration.ofMillis(300)))
                     .as("closing a failed turn tells nothing more")
                     .isNull();
         }
-        assertThat(messages())
-                .singleElement()
-                .satisfies(
-                        message -> assertThat(message.get("content").asString()).isEqualTo("please review"));
+        assertOnlyTheQuestionKept("please review");
     }
 
     @Test
@@ -190,13 +184,11 @@ class ConversationTests {
             turns.open(serviceTurn("forgotten")).orElseThrow().close();
 
             JsonNode started = listener.awaitEvent("message_stream_started");
-            JsonNode error = listener.awaitEvent("error");
-            assertThat(error.get("error_code").asString()).isEqualTo("INTERNAL_ERROR");
-            assertThat(error.get("error_message").asString())
+            assertThat(errorNaming(listener, started, "INTERNAL_ERROR")
+                            .get("error_message")
+                            .asString())
                     .as("nothing of an answer was whole: it was never being stored")
                     .isEqualTo("No reply could be written; the question is stored");
-            assertThat(error.get("details").get("message_id").asString())
-                    .isEqualTo(started.get("message_id").asString());
         }
     }
 
@@ -211,22 +203,17 @@ class ConversationTests {
                                 .executeWithoutResult(status -> open.store(reply("A \u0000 answer."))))
                         .isInstanceOf(RuntimeException.class);
 
-                JsonNode error = listener.awaitEvent("error");
-                assertThat(error.get("error_code").asString()).isEqualTo("INTERNAL_ERROR");
-                assertThat(error.get("error_message").asString())
+                assertThat(errorNaming(listener, started, "INTERNAL_ERROR")
+                                .get("error_message")
+                                .asString())
                         .as("the answer was whole and being stored")
                         .isEqualTo("The reply could not be stored; the question is stored");
-                assertThat(error.get("details").get("message_id").asString())
-                        .isEqualTo(started.get("message_id").asString());
             }
             assertThat(listener.poll(Duration.ofMillis(300)))
                     .as("closing a failed turn tells nothing more")
                     .isNull();
         }
-        assertThat(messages())
-                .singleElement()
-                .satisfies(
-                        message -> assertThat(message.get("content").asString()).isEqualTo("store this"));
+        assertOnlyTheQuestionKept("store this");
     }
 
     @Test
@@ -277,6 +264,23 @@ class ConversationTests {
         ChatSocket socket = tenant.socket("teacher-1", chatId);
         socket.awaitEvent("connection_established");
         return socket;
+    }
+
+    /** The chat's next error event: of {@code code}, naming the message id its stream started with. */
+    private static JsonNode errorNaming(ChatSocket listener, JsonNode started, String code) {
+        JsonNode error = listener.awaitEvent("error");
+        assertThat(error.get("error_code").asString()).isEqualTo(code);
+        assertThat(error.get("details").get("message_id").asString())
+                .isEqualTo(started.get("message_id").asString());
+        return error;
+    }
+
+    /** The turn's question is in the chat's history, and nothing of its answer. */
+    private void assertOnlyTheQuestionKept(String question) {
+        assertThat(messages())
+                .singleElement()
+                .satisfies(
+                        message -> assertThat(message.get("content").asString()).isEqualTo(question));
     }
 
     private List<JsonNode> messages() {
