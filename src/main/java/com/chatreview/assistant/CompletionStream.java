@@ -28,14 +28,13 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A reply of the openai provider: one chat completion request with {@code "stream": true}, its server-sent events
@@ -91,7 +90,7 @@ final class CompletionStream {
 
     /** One attempt, and a second one if the first failed before anything reached {@code tokens}. */
     AssistantReply stream(List<PromptMessage> prompt, @Nullable AnswerFormat format, TokenSink tokens) {
-        String body = requestBody(prompt, format);
+        byte[] body = requestBody(prompt, format);
         long promptChars =
                 prompt.stream().mapToLong(message -> message.text().length()).sum();
         Attempt first = new Attempt(tokens, promptChars);
@@ -110,29 +109,49 @@ final class CompletionStream {
         }
     }
 
-    private String requestBody(List<PromptMessage> prompt, @Nullable AnswerFormat format) {
-        ObjectNode request = JSON.createObjectNode();
-        request.put("model", connection.model());
-        ArrayNode messages = request.putArray("messages");
+    /**
+     * The request, written straight into its bytes: a reply's prompt holds the chat's history, and a tree of it, then
+     * a string, then bytes were three copies of the longest thing a reply sends.
+     */
+    private byte[] requestBody(List<PromptMessage> prompt, @Nullable AnswerFormat format) {
+        int sizeHint = 256;
         for (PromptMessage message : prompt) {
-            messages.addObject().put("role", message.role().wire()).put("content", message.text());
+            sizeHint += message.text().length() + 32;
         }
-        request.put("stream", true);
-        request.putObject("stream_options").put("include_usage", true);
-        if (format != null) {
-            ObjectNode responseFormat = request.putObject("response_format");
-            if (format.jsonSchema() == null) {
-                responseFormat.put("type", "json_object");
-            } else {
-                responseFormat.put("type", "json_schema");
-                responseFormat
-                        .putObject("json_schema")
-                        .put("name", "review")
-                        .put("strict", true)
-                        .set("schema", JSON.readTree(format.jsonSchema()));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(sizeHint);
+        try (JsonGenerator request = JSON.createGenerator(bytes)) {
+            request.writeStartObject();
+            request.writeStringProperty("model", connection.model());
+            request.writeArrayPropertyStart("messages");
+            for (PromptMessage message : prompt) {
+                request.writeStartObject();
+                request.writeStringProperty("role", message.role().wire());
+                request.writeStringProperty("content", message.text());
+                request.writeEndObject();
             }
+            request.writeEndArray();
+            request.writeBooleanProperty("stream", true);
+            request.writeObjectPropertyStart("stream_options");
+            request.writeBooleanProperty("include_usage", true);
+            request.writeEndObject();
+            if (format != null) {
+                request.writeObjectPropertyStart("response_format");
+                if (format.jsonSchema() == null) {
+                    request.writeStringProperty("type", "json_object");
+                } else {
+                    request.writeStringProperty("type", "json_schema");
+                    request.writeObjectPropertyStart("json_schema");
+                    request.writeStringProperty("name", "review");
+                    request.writeBooleanProperty("strict", true);
+                    request.writeName("schema");
+                    request.writeTree(JSON.readTree(format.jsonSchema()));
+                    request.writeEndObject();
+                }
+                request.writeEndObject();
+            }
+            request.writeEndObject();
         }
-        return JSON.writeValueAsString(request);
+        return bytes.toByteArray();
     }
 
     /**
@@ -220,7 +239,7 @@ final class CompletionStream {
             signals.release();
         }
 
-        AssistantReply run(String requestBody) {
+        AssistantReply run(byte[] requestBody) {
             Request request = connection.request(requestBody);
             deadline = System.nanoTime() + firstTokenTimeout.toNanos();
             request.send(this);

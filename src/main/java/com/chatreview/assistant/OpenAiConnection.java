@@ -1,10 +1,9 @@
 package com.chatreview.assistant;
 
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
@@ -84,7 +83,7 @@ final class OpenAiConnection implements AutoCloseable {
      * A streamed chat completion request with this body. Local servers (Ollama, llama.cpp, vLLM) need no key: without
      * one, no Authorization header is sent at all.
      */
-    Request request(String body) {
+    Request request(byte[] body) {
         return http.newRequest(completions)
                 .method(HttpMethod.POST)
                 .headers(headers -> {
@@ -93,7 +92,7 @@ final class OpenAiConnection implements AutoCloseable {
                         headers.put(HttpHeader.AUTHORIZATION, "Bearer " + apiKey);
                     }
                 })
-                .body(new StringRequestContent("application/json", body, StandardCharsets.UTF_8));
+                .body(new BytesRequestContent("application/json", body));
     }
 
     /** A message that may quote the provider, without the API key in it. */

@@ -19,14 +19,14 @@ class OpenAiConnectionTests {
     void postsToTheCompletionsOfTheBaseUrlWithTheKeyOnlyWhenThereIsOne() {
         try (OpenAiConnection secure = connection("https://api.example/v1", " sk-secret ");
                 OpenAiConnection local = connection("http://127.0.0.1:11434/v1/", null)) {
-            Request withKey = secure.request("{}");
+            Request withKey = secure.request("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
             assertThat(withKey.getURI()).isEqualTo(URI.create("https://api.example/v1/chat/completions"));
             assertThat(withKey.getMethod()).isEqualTo("POST");
             assertThat(withKey.getHeaders().get(HttpHeader.AUTHORIZATION)).isEqualTo("Bearer sk-secret");
             assertThat(withKey.getHeaders().get(HttpHeader.ACCEPT)).isEqualTo("text/event-stream");
             assertThat(withKey.getBody().getContentType()).startsWith("application/json");
 
-            Request withoutKey = local.request("{}");
+            Request withoutKey = local.request("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
             assertThat(withoutKey.getURI()).isEqualTo(URI.create("http://127.0.0.1:11434/v1/chat/completions"));
             assertThat(withoutKey.getHeaders().get(HttpHeader.AUTHORIZATION)).isNull();
 
