@@ -3,8 +3,11 @@
 and samples by area (first matching frame from the top of the stack). Used by rest-reads.sh with PROFILE=1.
 
     python3 bench/jfr-top.py recording.jfr [top-n]
+    LAST_SECONDS=25 python3 bench/jfr-top.py recording.jfr   # only the recording's last 25 s (the measured window,
+                                                               # without the start-up and warm-up)
 """
 import collections
+import datetime
 import json
 import os
 import subprocess
@@ -59,6 +62,12 @@ def main():
     out = subprocess.run([jfr, "print", "--json", "--stack-depth", "64", "--events", "jdk.ExecutionSample", path],
                          check=True, capture_output=True, text=True).stdout
     events = json.loads(out)["recording"]["events"]
+    last_seconds = float(os.environ.get("LAST_SECONDS", "0"))
+    if last_seconds > 0 and events:
+        def at(event):
+            return datetime.datetime.fromisoformat(event["values"]["startTime"].replace("Z", "+00:00"))
+        end = max(at(event) for event in events)
+        events = [event for event in events if (end - at(event)).total_seconds() < last_seconds]
     self_counts = collections.Counter()
     incl_counts = collections.Counter()
     areas = collections.Counter()

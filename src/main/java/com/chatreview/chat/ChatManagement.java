@@ -268,7 +268,13 @@ public class ChatManagement {
 
     private ChatMessage store(TenantId tenantId, ChatId chatId, NewMessage message) {
         Instant now = now();
-        int position = chats.nextPosition(tenantId.value(), chatId, now).orElseThrow(() -> new ChatNotFound(chatId));
+        Chats.Placed placed = chats.nextPosition(tenantId.value(), chatId, now, message.freshEventSeqBlock())
+                .orElseThrow(() -> new ChatNotFound(chatId));
+        int position = placed.position();
+        @Nullable
+        Long eventSeq = message.freshEventSeqBlock() > 0
+                ? Long.valueOf(placed.eventSeqReserved() - message.freshEventSeqBlock() + 1)
+                : message.eventSeq();
         ChatMessage stored = new ChatMessage(
                 message.id() != null ? message.id() : UUID.randomUUID(),
                 chatId,
@@ -280,7 +286,7 @@ public class ChatManagement {
                 json.writeValueAsString(message.metadata()),
                 message.clientMessageId(),
                 now,
-                message.eventSeq());
+                eventSeq);
         messages.insert(stored);
         if (message.role() == SenderRole.USER && !messages.anyFromUser(chatId, position)) {
             chats.titleFromFirstMessage(chatId, Titles.fromMessage(message.content()), now);

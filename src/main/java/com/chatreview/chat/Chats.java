@@ -156,19 +156,26 @@ class Chats {
      * Takes the next message position of the chat, locking its row until the transaction ends, so that
      * messages of one chat are numbered 1, 2, 3... without gaps whoever appends them.
      */
-    OptionalInt nextPosition(UUID tenantId, ChatId chatId, Instant now) {
+    /**
+     * The chat's next message position, and its event sequence's reserved end after {@code reserveEventSeqs} more
+     * numbers were reserved (none when 0); empty when the chat is not the tenant's.
+     */
+    Optional<Placed> nextPosition(UUID tenantId, ChatId chatId, Instant now, int reserveEventSeqs) {
         return jdbc.sql("""
-                UPDATE chats SET message_count = message_count + 1, last_message_at = :now
+                UPDATE chats SET message_count = message_count + 1, last_message_at = :now,
+                    event_seq_reserved = event_seq_reserved + :reserve
                 WHERE id = :id AND tenant_id = :tenant
-                RETURNING message_count""")
+                RETURNING message_count, event_seq_reserved""")
                 .param("now", Sql.at(now))
+                .param("reserve", reserveEventSeqs)
                 .param("id", chatId.value())
                 .param("tenant", tenantId)
-                .query(Integer.class)
-                .optional()
-                .map(OptionalInt::of)
-                .orElse(OptionalInt.empty());
+                .query((rs, row) -> new Placed(rs.getInt(1), rs.getLong(2)))
+                .optional();
     }
+
+    /** Where a message goes: its position, and the end of the chat's event numbers reserved so far. */
+    record Placed(int position, long eventSeqReserved) {}
 
     long reserveEventSequence(ChatId chatId, int size) {
         return jdbc.sql("""

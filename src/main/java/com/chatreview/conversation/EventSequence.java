@@ -92,6 +92,19 @@ class EventSequence {
         }
     }
 
+    /**
+     * The chat's fresh block was reserved by the write that stored the frame's first event, numbered {@code first}
+     * (a question, see {@link com.chatreview.chat.NewMessage#withFreshEventSeqBlock}): the frame goes on from the
+     * number after it, as after {@link #freshBlock}.
+     */
+    void blockStartedBy(ChatId chatId, long first) {
+        Block block = blocks.get(chatId, chat -> new Block());
+        synchronized (block) {
+            block.end = first + BLOCK - 1;
+            block.next = first + 1;
+        }
+    }
+
     /** Records that the event numbered {@code seq} is being sent to the chat's connections. */
     void published(ChatId chatId, long seq) {
         Block block = blocks.get(chatId, chat -> new Block());

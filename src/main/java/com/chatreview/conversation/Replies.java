@@ -153,7 +153,6 @@ class Replies {
                 sender.refuse(budgetExhausted(spent));
                 return;
             }
-            sequence.freshBlock(sender.chatId());
             question = store(sender, asked);
         } catch (ChatNotFound gone) {
             sender.refuse(ErrorCode.CHAT_NOT_FOUND.event("The chat no longer exists"));
@@ -204,9 +203,9 @@ class Replies {
                     "moderation_fallback",
                     "the " + screening.unavailable() + " screening did not answer; screened offline alone");
         }
-        long seq = sequence.next(sender.chatId());
+        // the frame's block of seq numbers is reserved by the question's own write, the first number its own
         NewMessage message = NewMessage.fromUser(asked.content(), metadata, asked.clientMessageId())
-                .withEventSeq(seq);
+                .withFreshEventSeqBlock(EventSequence.BLOCK);
         // the message and its flag are stored together: a flag never names a message that was not kept
         AppendedMessage appended = waitingForAConnection(() -> Objects.requireNonNull(transaction.execute(status -> {
             AppendedMessage stored = chats.append(sender.tenantId(), sender.chatId(), message);
@@ -225,6 +224,9 @@ class Replies {
             sender.tell(messageReceived(original, sender.userId(), Instant.now(), original.eventSeq()));
             return null;
         }
+        long seq = Objects.requireNonNull(
+                appended.message().eventSeq(), "a question stored with a fresh block has its seq");
+        sequence.blockStartedBy(sender.chatId(), seq);
         OwedReply reply = new OwedReply(
                 sender.tenantId(),
                 sender.chatId(),

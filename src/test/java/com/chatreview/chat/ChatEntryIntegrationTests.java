@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.chatreview.support.IntegrationTest;
 import com.chatreview.support.TestTenant;
 import com.chatreview.tenancy.TenantId;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -45,6 +46,35 @@ class ChatEntryIntegrationTests {
         assertThat(again.userCreated()).isFalse();
         assertThat(owner.userCreated()).isFalse();
         assertThat(byId.enterByLink(chat.id()).orElseThrow().latestEventSeq()).isEqualTo(1004);
+    }
+
+    @Test
+    void aMessageTakingAFreshBlockReservesItInTheWriteThatPlacesItAndIsNumberedItsFirst(TestTenant fresh) {
+        TenantId tenant = fresh.tenantId();
+        Chat chat = chats.create(tenant, new NewChat("owner", null, Map.of(), Map.of()));
+        long before = byId.reserveEventSequence(chat.id(), 10);
+
+        ChatMessage first = chats.append(
+                        tenant,
+                        chat.id(),
+                        NewMessage.fromUser("one", Map.of(), "c1").withFreshEventSeqBlock(1000))
+                .message();
+        ChatMessage second = chats.append(
+                        tenant,
+                        chat.id(),
+                        NewMessage.fromUser("two", Map.of(), null).withFreshEventSeqBlock(1000))
+                .message();
+        AppendedMessage repeated = chats.append(
+                tenant, chat.id(), NewMessage.fromUser("one", Map.of(), "c1").withFreshEventSeqBlock(1000));
+
+        assertThat(first.eventSeq()).isEqualTo(before + 1);
+        assertThat(second.eventSeq()).isEqualTo(before + 1001);
+        assertThat(List.of(first.position(), second.position())).containsExactly(1, 2);
+        assertThat(repeated.duplicate()).isTrue();
+        assertThat(repeated.message().eventSeq())
+                .as("a repeat reserves nothing")
+                .isEqualTo(before + 1);
+        assertThat(byId.reserveEventSequence(chat.id(), 1)).isEqualTo(before + 2001);
     }
 
     @Test

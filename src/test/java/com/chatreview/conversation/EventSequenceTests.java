@@ -72,6 +72,21 @@ class EventSequenceTests {
     }
 
     @Test
+    void aBlockAQuestionsWriteReservedGoesOnAfterTheQuestionsNumber() {
+        when(chats.reserveEventSequence(chat, EventSequence.BLOCK)).thenReturn(9000L);
+        // the question's write reserved 3001..4000 and the question took 3001
+        sequence.blockStartedBy(chat, 3001);
+
+        assertThat(sequence.hasNumberReady(chat)).isTrue();
+        assertThat(sequence.next(chat)).isEqualTo(3002);
+        for (long i = 3003; i <= 4000; i++) {
+            assertThat(sequence.next(chat)).isEqualTo(i);
+        }
+        assertThat(sequence.next(chat)).isEqualTo(8001);
+        verify(chats, times(1)).reserveEventSequence(chat, EventSequence.BLOCK);
+    }
+
+    @Test
     void aNumberIsReadyOnlyWhileTheChatsBlockHasOneLeft() {
         when(chats.reserveEventSequence(chat, EventSequence.BLOCK)).thenReturn(1000L, 2000L);
         assertThat(sequence.hasNumberReady(chat)).as("no block reserved yet").isFalse();
