@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
@@ -27,6 +29,7 @@ class ConversationMetrics {
     private final Map<UsageKind, Timer> firstToken = new EnumMap<>(UsageKind.class);
     private final Map<UsageKind, Timer> duration = new EnumMap<>(UsageKind.class);
     private final Map<UsageKind, DistributionSummary> speed = new EnumMap<>(UsageKind.class);
+    private final Map<CounterKey, Counter> counters = new ConcurrentHashMap<>();
 
     ConversationMetrics(MeterRegistry meters, TenantTags tenants) {
         this.meters = meters;
@@ -63,14 +66,45 @@ class ConversationMetrics {
     /** A reply starts streaming; the returned handle records how it goes. */
     Reply replyStarted(TenantId tenant, UsageKind kind) {
         String tenantTag = tenants.of(tenant);
-        Counter.builder("chat.replies.started")
-                .description("Replies (and reviews) that started streaming")
-                .tag("kind", kind.value())
-                .tag("tenant", tenantTag)
-                .register(meters)
-                .increment();
+        counter(CounterName.STARTED, kind, tenantTag, null).increment();
         return new Reply(kind, tenantTag, System.nanoTime());
     }
+
+    /**
+     * A reply's counter, registered once: a reply counts in three, and building each one's id (its tags sorted) for
+     * the registry to look up was a tenth of a reply's metrics. The tenant tags are bounded ({@link TenantTags}).
+     */
+    private Counter counter(CounterName name, UsageKind kind, String tenant, @Nullable String reason) {
+        return counters.computeIfAbsent(new CounterKey(name, kind, tenant, reason), key -> {
+            Counter.Builder builder =
+                    Counter.builder(name.meter).description(name.description).tag("kind", kind.value());
+            if (reason != null) {
+                builder.tag("reason", reason);
+            }
+            return builder.tag("tenant", tenant).register(meters);
+        });
+    }
+
+    private enum CounterName {
+        STARTED("chat.replies.started", "Replies (and reviews) that started streaming"),
+        FINISHED("chat.replies.finished", "Replies (and reviews) streamed and stored"),
+        TOKENS("chat.reply.tokens", "Completion tokens of the stored replies"),
+        FAILED("chat.replies.failed", "Replies (and reviews) that ended without being stored, by reason");
+
+        private final String meter;
+        private final String description;
+
+        CounterName(String meter, String description) {
+            this.meter = meter;
+            this.description = description;
+        }
+    }
+
+    private record CounterKey(
+            CounterName name,
+            UsageKind kind,
+            String tenant,
+            @Nullable String reason) {}
 
     void providerFailed(AssistantFailure failure) {
         Counter.builder("ai.provider.errors")
@@ -104,18 +138,8 @@ class ConversationMetrics {
         void finished(int completionTokens) {
             long nanos = System.nanoTime() - started;
             meter(duration, kind).record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
-            Counter.builder("chat.replies.finished")
-                    .description("Replies (and reviews) streamed and stored")
-                    .tag("kind", kind.value())
-                    .tag("tenant", tenant)
-                    .register(meters)
-                    .increment();
-            Counter.builder("chat.reply.tokens")
-                    .description("Completion tokens of the stored replies")
-                    .tag("kind", kind.value())
-                    .tag("tenant", tenant)
-                    .register(meters)
-                    .increment(Math.max(0, completionTokens));
+            counter(CounterName.FINISHED, kind, tenant, null).increment();
+            counter(CounterName.TOKENS, kind, tenant, null).increment(Math.max(0, completionTokens));
             if (nanos > 0 && completionTokens > 0) {
                 meter(speed, kind).record(completionTokens / (nanos / 1e9));
             }
@@ -123,13 +147,7 @@ class ConversationMetrics {
 
         /** Why the reply was not stored: ai_error, database, internal, chat_deleted or taken_over. */
         void failed(String reason) {
-            Counter.builder("chat.replies.failed")
-                    .description("Replies (and reviews) that ended without being stored, by reason")
-                    .tag("kind", kind.value())
-                    .tag("reason", reason)
-                    .tag("tenant", tenant)
-                    .register(meters)
-                    .increment();
+            counter(CounterName.FAILED, kind, tenant, reason).increment();
         }
     }
 
