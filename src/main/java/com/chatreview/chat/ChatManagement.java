@@ -268,29 +268,29 @@ public class ChatManagement {
 
     private ChatMessage store(TenantId tenantId, ChatId chatId, NewMessage message) {
         Instant now = now();
-        Chats.Placed placed = chats.nextPosition(tenantId.value(), chatId, now, message.freshEventSeqBlock())
+        UUID id = message.id() != null ? message.id() : UUID.randomUUID();
+        String metadata = json.writeValueAsString(message.metadata());
+        Messages.Placed placed = messages.append(
+                        tenantId.value(),
+                        chatId,
+                        id,
+                        message,
+                        metadata,
+                        message.role() == SenderRole.USER ? Titles.fromMessage(message.content()) : null,
+                        now)
                 .orElseThrow(() -> new ChatNotFound(chatId));
-        int position = placed.position();
-        @Nullable
-        Long eventSeq = message.freshEventSeqBlock() > 0
-                ? Long.valueOf(placed.eventSeqReserved() - message.freshEventSeqBlock() + 1)
-                : message.eventSeq();
         ChatMessage stored = new ChatMessage(
-                message.id() != null ? message.id() : UUID.randomUUID(),
+                id,
                 chatId,
-                position,
+                placed.position(),
                 message.role(),
                 message.content(),
                 message.mediaType(),
                 message.mediaUrl(),
-                json.writeValueAsString(message.metadata()),
+                metadata,
                 message.clientMessageId(),
                 now,
-                eventSeq);
-        messages.insert(stored);
-        if (message.role() == SenderRole.USER && !messages.anyFromUser(chatId, position)) {
-            chats.titleFromFirstMessage(chatId, Titles.fromMessage(message.content()), now);
-        }
+                placed.eventSeq());
         events.publishEvent(new ChatChanged.MessageStored(tenantId, chatId, stored));
         return stored;
     }

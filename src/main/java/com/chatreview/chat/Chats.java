@@ -156,27 +156,6 @@ class Chats {
      * Takes the next message position of the chat, locking its row until the transaction ends, so that
      * messages of one chat are numbered 1, 2, 3... without gaps whoever appends them.
      */
-    /**
-     * The chat's next message position, and its event sequence's reserved end after {@code reserveEventSeqs} more
-     * numbers were reserved (none when 0); empty when the chat is not the tenant's.
-     */
-    Optional<Placed> nextPosition(UUID tenantId, ChatId chatId, Instant now, int reserveEventSeqs) {
-        return jdbc.sql("""
-                UPDATE chats SET message_count = message_count + 1, last_message_at = :now,
-                    event_seq_reserved = event_seq_reserved + :reserve
-                WHERE id = :id AND tenant_id = :tenant
-                RETURNING message_count, event_seq_reserved""")
-                .param("now", Sql.at(now))
-                .param("reserve", reserveEventSeqs)
-                .param("id", chatId.value())
-                .param("tenant", tenantId)
-                .query((rs, row) -> new Placed(rs.getInt(1), rs.getLong(2)))
-                .optional();
-    }
-
-    /** Where a message goes: its position, and the end of the chat's event numbers reserved so far. */
-    record Placed(int position, long eventSeqReserved) {}
-
     long reserveEventSequence(ChatId chatId, int size) {
         return jdbc.sql("""
                 UPDATE chats SET event_seq_reserved = event_seq_reserved + :size WHERE id = :id
@@ -200,16 +179,6 @@ class Chats {
     }
 
     /** Replaces the service's title by one made from the first user message; a given title is kept. */
-    void titleFromFirstMessage(ChatId chatId, String title, Instant now) {
-        jdbc.sql("""
-                UPDATE chats SET title = :title, updated_at = :now
-                WHERE id = :id AND NOT title_given""")
-                .param("title", title)
-                .param("now", Sql.at(now))
-                .param("id", chatId.value())
-                .update();
-    }
-
     void update(ChatId chatId, ChatChanges changes, @Nullable String metadataJson, Instant now) {
         jdbc.sql("""
                 UPDATE chats SET

@@ -65,25 +65,61 @@ class Messages {
                         WHERE id IN (:ids)""").param("ids", messageIds).update();
     }
 
-    void insert(ChatMessage message) {
-        jdbc.sql("""
+    /**
+     * Stores the message at the chat's next position in one statement, with everything the chat's row keeps of it:
+     * its count and last message's time, the event numbers the message reserves ({@code reserveEventSeqs}, whose
+     * first is then its {@code eventSeq}), and the title of a chat whose title the service chooses, taken from its
+     * first user message ({@code titleIfFirst}, null for an assistant's message); empty when the chat is not the
+     * tenant's. The chat's row is locked by the statement, so the chat's messages get their positions, and its first
+     * user message is told apart, one at a time.
+     */
+    Optional<Placed> append(
+            UUID tenantId,
+            ChatId chatId,
+            UUID id,
+            NewMessage message,
+            String metadataJson,
+            @Nullable String titleIfFirst,
+            Instant now) {
+        return jdbc.sql("""
+                WITH placed AS (
+                    UPDATE chats SET message_count = message_count + 1, last_message_at = :now,
+                        event_seq_reserved = event_seq_reserved + :reserve,
+                        title = CASE WHEN CAST(:title AS text) IS NOT NULL AND NOT title_given
+                                      AND NOT has_user_message THEN :title ELSE title END,
+                        updated_at = CASE WHEN CAST(:title AS text) IS NOT NULL AND NOT title_given
+                                           AND NOT has_user_message THEN :now ELSE updated_at END,
+                        has_user_message = has_user_message OR :fromUser
+                    WHERE id = :chat AND tenant_id = :tenant
+                    RETURNING message_count, event_seq_reserved)
                 INSERT INTO messages (chat_id, position, id, sender_role, content, media_type, media_url, metadata,
                                       client_message_id, created_at, event_seq)
-                VALUES (:chat, :position, :id, :role, :content, :mediaType, :mediaUrl, :metadata::jsonb,
-                        :clientMessageId, :created, :eventSeq)""")
-                .param("chat", message.chatId().value())
-                .param("position", message.position())
-                .param("id", message.id())
-                .param("role", message.senderRole().value())
+                SELECT :chat, message_count, :id, :role, :content, :mediaType, :mediaUrl, :metadata::jsonb,
+                       :clientMessageId, :now,
+                       COALESCE(CAST(:eventSeq AS bigint),
+                                CASE WHEN :reserve > 0 THEN event_seq_reserved - :reserve + 1 END)
+                FROM placed
+                RETURNING position, event_seq""")
+                .param("now", Sql.at(now))
+                .param("reserve", message.freshEventSeqBlock())
+                .param("title", titleIfFirst)
+                .param("fromUser", message.role() == SenderRole.USER)
+                .param("chat", chatId.value())
+                .param("tenant", tenantId)
+                .param("id", id)
+                .param("role", message.role().value())
                 .param("content", message.content())
                 .param("mediaType", message.mediaType())
                 .param("mediaUrl", message.mediaUrl())
-                .param("metadata", message.metadata())
+                .param("metadata", metadataJson)
                 .param("clientMessageId", message.clientMessageId())
-                .param("created", Sql.at(message.createdAt()))
                 .param("eventSeq", message.eventSeq())
-                .update();
+                .query((rs, row) -> new Placed(rs.getInt(1), rs.getObject(2, Long.class)))
+                .optional();
     }
+
+    /** Where {@link #append} put a message: its position, and its {@code eventSeq} if it has one. */
+    record Placed(int position, @Nullable Long eventSeq) {}
 
     /**
      * The chat's page and its message count, in one statement (no transaction, one round trip); empty when the
@@ -179,16 +215,6 @@ class Messages {
                 .param("count", count)
                 .query(Messages::message)
                 .list();
-    }
-
-    boolean anyFromUser(ChatId chatId, int beforePosition) {
-        return jdbc.sql("SELECT 1 FROM messages WHERE chat_id = :chat AND position < :before AND sender_role = 'user'"
-                        + " LIMIT 1")
-                .param("chat", chatId.value())
-                .param("before", beforePosition)
-                .query()
-                .optionalValue()
-                .isPresent();
     }
 
     private static ChatMessage message(ResultSet rs, int row) throws SQLException {

@@ -116,8 +116,13 @@ class ChatApiIntegrationTests {
                 .json()
                 .get("id")
                 .asString();
+        String answeredFirst = createChat("student-4");
         TenantId tenantId = tenant.tenantId();
-        for (String id : List.of(generated, given)) {
+        chatManagement.append(
+                tenantId,
+                ChatId.of(UUID.fromString(answeredFirst)),
+                NewMessage.fromAssistant("Hello! What are we working on?", Map.of()));
+        for (String id : List.of(generated, given, answeredFirst)) {
             chatManagement.append(
                     tenantId,
                     ChatId.of(UUID.fromString(id)),
@@ -130,6 +135,9 @@ class ChatApiIntegrationTests {
                 .isEqualTo("How do I add fractions?");
         assertThat(api.get("/api/v1/chats/" + given).json().get("title").asString())
                 .isEqualTo("Mine");
+        assertThat(api.get("/api/v1/chats/" + answeredFirst).json().get("title").asString())
+                .as("an assistant's message does not title a chat; its first user message does")
+                .isEqualTo("How do I add fractions?");
     }
 
     @Test
