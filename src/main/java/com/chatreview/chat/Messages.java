@@ -67,10 +67,10 @@ class Messages {
 
     /**
      * Stores the message at the chat's next position in one statement, with everything the chat's row keeps of it:
-     * its count and last message's time, the event numbers the message reserves ({@code reserveEventSeqs}, whose
-     * first is then its {@code eventSeq}), and the title of a chat whose title the service chooses, taken from its
-     * first user message ({@code titleIfFirst}, null for an assistant's message); empty when the chat is not the
-     * tenant's. The chat's row is locked by the statement, so the chat's messages get their positions, and its first
+     * its count and last message's time, the event numbers the message reserves ({@link
+     * NewMessage#freshEventSeqBlock()}, whose first is then its {@code eventSeq}), and the title of a chat whose title
+     * the service chooses, taken from its first user message ({@code titleIfFirst}, null for an assistant's message);
+     * empty when the chat is not the tenant's. The chat's row is locked by the statement, so the chat's messages get their positions, and its first
      * user message is told apart, one at a time.
      */
     Optional<Placed> append(
